@@ -1,0 +1,91 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/hooks"
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+// hookGate adapts the hooks runner to the gate.
+type hookGate struct {
+	runner *hooks.Runner
+	cwd    string
+}
+
+func (h hookGate) PreTool(ctx context.Context, tool, callID string, input json.RawMessage) agent.HookVerdict {
+	r := h.runner.PreTool(ctx, tool, callID, h.cwd, input)
+	return agent.HookVerdict{Blocked: r.Blocked, Hook: r.Hook, Reason: r.Reason, Input: r.Input, Rewritten: r.Rewritten}
+}
+
+// hookObserver runs after_turn hooks; each failure becomes a notice.
+type hookObserver struct{ runner *hooks.Runner }
+
+func (h hookObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []string {
+	var notices []string
+	for _, err := range h.runner.AfterTurn(ctx, hooks.TurnSummary{Cwd: t.Cwd, ToolsCalled: t.ToolsCalled, FilesWritten: t.FilesWritten, Usage: t.Usage}) {
+		notices = append(notices, "after_turn hook: "+err.Error())
+	}
+	return notices
+}
+
+// schemaValidator checks a hook's rewritten input against the tool's own
+// JSON schema, compiling each schema once.
+type schemaValidator struct {
+	reg *tools.Registry
+	mu  sync.Mutex
+	got map[string]*jsonschema.Schema
+}
+
+func newSchemaValidator(reg *tools.Registry) *schemaValidator {
+	return &schemaValidator{reg: reg, got: map[string]*jsonschema.Schema{}}
+}
+
+func (v *schemaValidator) Validate(tool string, input json.RawMessage) error {
+	s, err := v.schema(tool)
+	if err != nil {
+		return err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	if err != nil {
+		return fmt.Errorf("rewritten input is not JSON: %w", err)
+	}
+	if err := s.Validate(doc); err != nil {
+		return fmt.Errorf("rewritten input does not fit the %s schema: %w", tool, err)
+	}
+	return nil
+}
+
+func (v *schemaValidator) schema(tool string) (*jsonschema.Schema, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if s, ok := v.got[tool]; ok {
+		return s, nil
+	}
+	t, ok := v.reg.Get(tool)
+	if !ok {
+		return nil, fmt.Errorf("unknown tool %q", tool)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(t.Spec().Schema))
+	if err != nil {
+		return nil, fmt.Errorf("tool %s has an invalid schema: %w", tool, err)
+	}
+	c := jsonschema.NewCompiler()
+	url := "mem://tools/" + tool + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s has an invalid schema: %w", tool, err)
+	}
+	v.got[tool] = s
+	return s, nil
+}

@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/shiro-neko/shiro/internal/app"
+	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/llm/replay"
+)
+
+// openForInspection assembles a session for a subcommand that inspects it
+// (explain, plugins, hooks, skills). It never calls a model.
+func openForInspection(ctx context.Context, stdio IO, noPlugins bool) (*app.App, error) {
+	cwd, err := stdio.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	loaded, err := app.Load(stdio.Getenv, cwd, config.Flags{})
+	if err != nil {
+		return nil, err
+	}
+	return app.Open(ctx, app.Options{Loaded: loaded, Headless: true, NoPlugins: noPlugins,
+		Approver: headlessApprover(false), Provider: replay.New("inspection", nil)})
+}
+
+func newExplainCommand(stdio IO) *cobra.Command {
+	var asJSON, noPlugins bool
+	cmd := &cobra.Command{
+		Use:   "explain TOOL 'JSON-INPUT'",
+		Short: "Run the whole gate for one call, without running the tool, and say what would happen and why",
+		Long: "explain runs plugins (the guard first), hooks and permission rules for one tool call and prints the\n" +
+			"decision (allow, ask, deny or block), the layer that decided and the reason. The tool never runs.",
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := openForInspection(cmd.Context(), stdio, noPlugins)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			tool, ok := a.Tools.Get(args[0])
+			if !ok {
+				return fmt.Errorf("unknown tool %q; known tools: %s", args[0], strings.Join(a.Tools.Names(), ", "))
+			}
+			input := json.RawMessage(args[1])
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal(input, &obj); err != nil {
+				return fmt.Errorf("the input must be a JSON object, e.g. '{\"command\":\"ls\"}': %w", err)
+			}
+			e := a.Gate.Explain(cmd.Context(), tool, "explain", input)
+			if asJSON {
+				b, _ := json.Marshal(e)
+				fmt.Fprintf(stdio.Out, "%s\n", b)
+				return nil
+			}
+			fmt.Fprintf(stdio.Out, "decision: %s\nby:       %s\nreason:   %s\n", e.Decision, e.By, e.Reason)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"tool","decision","by","reason"}`)
+	cmd.Flags().BoolVar(&noPlugins, "no-plugins", false, "explain as with --no-plugins (no plugins, no hooks)")
+	return cmd
+}
+
+func newPluginsCommand(stdio IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "plugins",
+		Short: "List the active plugins in chain order and every name or manifest that did not load",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := openForInspection(cmd.Context(), stdio, false)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			fmt.Fprint(stdio.Out, app.DescribePlugins(a))
+			return nil
+		},
+	}
+}
+
+func newSkillsCommand(stdio IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "skills",
+		Short: "List the skills: name, origin and description",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := openForInspection(cmd.Context(), stdio, false)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			fmt.Fprint(stdio.Out, app.DescribeSkills(a))
+			return nil
+		},
+	}
+}
+
+func newHooksCommand(stdio IO) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "hooks",
+		Short: "List, approve or revoke external hooks (.shiro/hooks, ~/.shiro-neko/hooks)",
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "Show each hook: name, kind, tools, digest and approved/changed/pending",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := openForInspection(cmd.Context(), stdio, false)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			if a.Hooks == nil {
+				fmt.Fprintln(stdio.Out, "hooks are disabled (config hooks.enabled is false)")
+				return nil
+			}
+			tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tKIND\tTOOLS\tDIGEST\tSTATE\tPATH")
+			for _, s := range a.Hooks.Status() {
+				digest := s.Digest
+				if len(digest) > 12 {
+					digest = digest[:12]
+				}
+				state := string(s.State)
+				if s.Err != "" {
+					state += " (" + s.Err + ")"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Kind, strings.Join(s.Tools, ","), digest, state, s.Dir)
+			}
+			return tw.Flush()
+		},
+	}
+	approve := &cobra.Command{
+		Use:   "approve NAME",
+		Short: "Approve a hook's current files (review them first)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withHooks(cmd.Context(), stdio, func(a *app.App) error {
+				if err := a.Hooks.Approve(args[0]); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdio.Out, "approved hook %s\n", args[0])
+				return nil
+			})
+		},
+	}
+	revoke := &cobra.Command{
+		Use:   "revoke NAME",
+		Short: "Withdraw a hook's approval; it blocks the calls it covers until approved again",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withHooks(cmd.Context(), stdio, func(a *app.App) error {
+				if err := a.Hooks.Revoke(args[0]); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdio.Out, "revoked hook %s\n", args[0])
+				return nil
+			})
+		},
+	}
+	cmd.AddCommand(list, approve, revoke)
+	return cmd
+}
+
+func withHooks(ctx context.Context, stdio IO, f func(*app.App) error) error {
+	a, err := openForInspection(ctx, stdio, false)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if a.Hooks == nil {
+		return fmt.Errorf("hooks are disabled (config hooks.enabled is false)")
+	}
+	return f(a)
+}

@@ -1,0 +1,131 @@
+// Package cli turns argv into a run of shiro: the terminal UI, headless
+// mode or a subcommand. It is the only package that reads os.Args-shaped
+// input; everything below it takes typed options.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/shiro-neko/shiro/internal/version"
+)
+
+// exitError carries an exit code up through cobra without printing twice.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// IO is the process's standard streams and environment, injected so tests
+// can drive the CLI in-process.
+type IO struct {
+	In      io.Reader
+	Out     io.Writer
+	Err     io.Writer
+	Getenv  func(string) string
+	Getwd   func() (string, error)
+	IsTTYIn bool
+}
+
+// Main runs shiro with args (without the program name) on the real process
+// streams and returns the exit code.
+func Main(args []string) int {
+	stdio := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd, IsTTYIn: isTerminal(os.Stdin)}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, args, stdio)
+}
+
+// Run executes shiro with args and returns the exit code.
+func Run(ctx context.Context, args []string, stdio IO) int {
+	root := newRoot(stdio)
+	root.SetArgs(normalisePrintFlag(args))
+	root.SetIn(stdio.In)
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	err := root.ExecuteContext(ctx)
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintf(stdio.Err, "shiro: %v\n", err)
+		return 1
+	}
+}
+
+// normalisePrintFlag gives -p/--print its documented meaning: the next
+// argument is the prompt unless it starts with "-", and a bare -p reads the
+// prompt from stdin. pflag alone cannot express an optional value that may
+// be separated by a space, so a bare -p becomes `-p -` here.
+func normalisePrintFlag(args []string) []string {
+	out := make([]string, 0, len(args)+1)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		out = append(out, a)
+		if a == "--" {
+			out = append(out, args[i+1:]...)
+			break
+		}
+		if a != "-p" && a != "--print" {
+			continue
+		}
+		if i+1 >= len(args) || (len(args[i+1]) > 1 && args[i+1][0] == '-') {
+			out = append(out, "-")
+		}
+	}
+	return out
+}
+
+func newRoot(stdio IO) *cobra.Command {
+	var o runOptions
+	root := &cobra.Command{
+		Use:           "shiro [prompt]",
+		Short:         "A terminal coding agent that reads, edits, runs and answers — behind one safety gate.",
+		Version:       version.String(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.args = args
+			return runMain(cmd.Context(), stdio, o)
+		},
+	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	f := root.Flags()
+	f.StringVarP(&o.print, "print", "p", "", "run headless: PROMPT, or - (or nothing) to read it from stdin")
+	f.BoolVar(&o.json, "json", false, "with -p: print one JSON event per line")
+	f.StringVar(&o.inputFormat, "input-format", "text", "with -p: text, or stream-json to read one {\"type\":\"user\",\"text\":…} turn per stdin line")
+	f.StringVar(&o.agent, "agent", "", "agent variant: default, quick, deep, plan or review")
+	f.StringVar(&o.think, "think", "", "thinking level: off, low, medium, high or max")
+	f.StringVar(&o.provider, "provider", "", "provider preset (anthropic, openai, openrouter, groq, deepseek, xai, ollama, lmstudio, custom-openai, custom-anthropic, replay)")
+	f.StringVar(&o.model, "model", "", "model id")
+	f.StringVar(&o.baseURL, "base-url", "", "API root including /v1")
+	f.StringVar(&o.cassette, "cassette", "", "with --provider replay: the cassette to answer from")
+	f.StringVar(&o.record, "record", "", "record every model response to this cassette file (JSON lines)")
+	f.BoolVar(&o.yolo, "yolo", false, "approve every call that would ask; guards, hooks and deny rules still apply")
+	f.BoolVar(&o.noPlugins, "no-plugins", false, "disable every plugin, the guard included, and hooks")
+	f.BoolVar(&o.noSkills, "no-skills", false, "load no skills")
+	f.BoolVar(&o.noMemory, "no-memory", false, "neither load nor write project memory")
+	f.BoolVar(&o.noInstructions, "no-instructions", false, "ignore AGENTS.md, CLAUDE.md, .shiro.md, TODO.md and ROADMAP.md")
+	f.BoolVar(&o.noSubagent, "no-subagent", false, "do not offer the task tool")
+	f.BoolVar(&o.initScaffold, "init-scaffold", false, "write TODO.md, ROADMAP.md and docs/README.md at the git root if missing, and exit")
+	root.Flags().BoolP("version", "v", false, "print the version and exit")
+
+	root.AddCommand(newDemoCommand(stdio), newExplainCommand(stdio), newHooksCommand(stdio),
+		newPluginsCommand(stdio), newSkillsCommand(stdio))
+	return root
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,143 @@
+// Package config reads shiro's settings: the user's config file, the
+// project's restricted config, environment variables and flags, with flags
+// overriding the environment and the environment overriding files.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+)
+
+// File is the shape of config.json. Pointers distinguish "absent" from a
+// zero value where the default is not zero.
+type File struct {
+	Provider          string          `json:"provider,omitempty"`
+	Model             string          `json:"model,omitempty"`
+	BaseURL           string          `json:"baseURL,omitempty"`
+	APIKey            string          `json:"apiKey,omitempty"`
+	MaxRetries        *int            `json:"maxRetries,omitempty"`
+	SubagentModel     string          `json:"subagentModel,omitempty"`
+	Agent             string          `json:"agent,omitempty"`
+	Thinking          string          `json:"thinking,omitempty"`
+	Plugins           *[]string       `json:"plugins,omitempty"`
+	ToolSets          *[]string       `json:"toolSets,omitempty"`
+	Permission        json.RawMessage `json:"permission,omitempty"`
+	CacheSystemPrefix *bool           `json:"cacheSystemPrefix,omitempty"`
+	AnthropicVersion  string          `json:"anthropicVersion,omitempty"`
+	HookTimeoutMs     *int            `json:"hookTimeoutMs,omitempty"`
+	Hooks             *HooksConfig    `json:"hooks,omitempty"`
+	Registry          *RegistryConfig `json:"registry,omitempty"`
+	Workflow          *WorkflowConfig `json:"workflow,omitempty"`
+	MCPServers        json.RawMessage `json:"mcpServers,omitempty"`
+}
+
+// HooksConfig is the `hooks` object.
+type HooksConfig struct {
+	Enabled *bool `json:"enabled,omitempty"`
+}
+
+// RegistryConfig is the `registry` object. Publishers and AllowUnsigned are
+// honoured only from the user's own config: a project cannot add trust.
+type RegistryConfig struct {
+	URL           string            `json:"url,omitempty"`
+	Publishers    map[string]string `json:"publishers,omitempty"`
+	AllowUnsigned *bool             `json:"allowUnsigned,omitempty"`
+}
+
+// WorkflowConfig is the `workflow` object.
+type WorkflowConfig struct {
+	Enabled *bool  `json:"enabled,omitempty"`
+	DocsDir string `json:"docsDir,omitempty"`
+}
+
+// knownKeys are the top-level keys of config.json; others are reported.
+func knownKeys() []string {
+	return []string{"provider", "model", "baseURL", "apiKey", "maxRetries", "subagentModel", "agent", "thinking",
+		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
+		"registry", "workflow", "mcpServers", "presetId"}
+}
+
+// ReadFile parses a config file. A missing file is an empty config. Unknown
+// keys come back as warnings; malformed JSON or a field of the wrong type is
+// an error naming the file and the field.
+func ReadFile(path string) (File, []string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return File{}, nil, nil
+	}
+	if err != nil {
+		return File{}, nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes config bytes; name is the file name for messages.
+func Parse(name string, data []byte) (File, []string, error) {
+	var f File
+	if len(bytes.TrimSpace(data)) == 0 {
+		return f, nil, nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return f, nil, fmt.Errorf("%s is not valid JSON (%s). Fix the file or move it aside", name, describeJSONError(data, err))
+	}
+	var warnings []string
+	for k := range raw {
+		if !slices.Contains(knownKeys(), k) {
+			warnings = append(warnings, fmt.Sprintf("%s: unknown key %q ignored", name, k))
+		}
+	}
+	slices.Sort(warnings)
+	if err := json.Unmarshal(data, &f); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return f, warnings, fmt.Errorf("%s: field %q should be %s, not a JSON %s", name, te.Field, typeName(te.Type.String()), te.Value)
+		}
+		return f, warnings, fmt.Errorf("%s: %w", name, err)
+	}
+	if f.MaxRetries != nil && (*f.MaxRetries < 0 || *f.MaxRetries > 10) {
+		return f, warnings, fmt.Errorf("%s: field \"maxRetries\" must be between 0 and 10", name)
+	}
+	if f.HookTimeoutMs != nil && (*f.HookTimeoutMs < 100 || *f.HookTimeoutMs > 60000) {
+		return f, warnings, fmt.Errorf("%s: field \"hookTimeoutMs\" must be between 100 and 60000", name)
+	}
+	return f, warnings, nil
+}
+
+func typeName(goType string) string {
+	switch {
+	case strings.HasPrefix(goType, "*[]"), strings.HasPrefix(goType, "[]"):
+		return "a list"
+	case strings.Contains(goType, "map["), strings.Contains(goType, "Config"):
+		return "an object"
+	case strings.Contains(goType, "int"):
+		return "a number"
+	case strings.Contains(goType, "bool"):
+		return "true or false"
+	}
+	return "a string"
+}
+
+// describeJSONError names the line and column of a syntax error.
+func describeJSONError(data []byte, err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	line, col := 1, 1
+	for _, b := range data[:min(int(se.Offset), len(data))] {
+		if b == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("line %d, column %d: %v", line, col, se)
+}

@@ -1,0 +1,235 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+)
+
+// Flags are the command-line settings that override config and env.
+type Flags struct {
+	Provider, Model, BaseURL string
+	Agent, Think             string
+	Cassette                 string
+}
+
+// DefaultPlugins are the builtin plugins enabled when config names none.
+func DefaultPlugins() []string {
+	return []string{"guard", "secrets", "protect", "time", "no-force-push", "no-net-pipe", "no-root", "no-env-write"}
+}
+
+// DefaultRegistryURL is the registry index used when config names none.
+const DefaultRegistryURL = "https://raw.githubusercontent.com/shiro-neko/registry/main/index.json"
+
+// Settings is the resolved configuration of a run.
+type Settings struct {
+	Preset   llm.Preset
+	Model    string
+	BaseURL  string
+	APIKey   string
+	// KeyVar names where the key came from (for messages), or the variable
+	// to set when there is none.
+	KeyVar        string
+	MaxRetries    int
+	SubagentModel string
+	Agent         string
+	Thinking      string
+	Cassette      string
+
+	Plugins  []string
+	ToolSets []string // nil: the default sets
+	// Permission is the user's rule table; ProjectPermission the project's,
+	// which can only make decisions stricter.
+	Permission        json.RawMessage
+	ProjectPermission json.RawMessage
+
+	CacheSystemPrefix bool
+	AnthropicVersion  string
+	HookTimeout       time.Duration
+	HooksEnabled      bool
+
+	RegistryURL           string
+	RegistryPublishers    map[string]string
+	RegistryAllowUnsigned bool
+
+	WorkflowEnabled bool
+	DocsDir         string
+
+	MCPServers json.RawMessage
+	Warnings   []string
+}
+
+// Resolve merges the user's config file, the project's config file, the
+// environment and flags. The project file may only tighten things: it can
+// add deny/ask rules, enable more plugins and choose tool sets and workflow
+// settings; it cannot choose the provider, endpoint, key or registry trust,
+// since a cloned repository must not be able to send your key elsewhere or
+// switch your guards off.
+func Resolve(user, project File, getenv func(string) string, flags Flags) (Settings, error) {
+	s := Settings{
+		MaxRetries:      3,
+		Plugins:         DefaultPlugins(),
+		HookTimeout:     5 * time.Second,
+		HooksEnabled:    true,
+		RegistryURL:     DefaultRegistryURL,
+		WorkflowEnabled: true,
+		DocsDir:         "docs",
+	}
+	if err := s.resolveProvider(user, getenv, flags); err != nil {
+		return s, err
+	}
+	s.applyUser(user)
+	s.applyProject(project)
+	if flags.Agent != "" {
+		s.Agent = flags.Agent
+	}
+	if flags.Think != "" {
+		s.Thinking = flags.Think
+	}
+	if s.Thinking != "" {
+		if _, err := llm.ParseThinking(s.Thinking); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+func (s *Settings) resolveProvider(f File, getenv func(string) string, flags Flags) error {
+	id := "anthropic"
+	switch {
+	case flags.Provider != "":
+		id = flags.Provider
+	case getenv("SHIRO_PROVIDER") != "":
+		id = getenv("SHIRO_PROVIDER")
+	case f.Provider != "":
+		id = f.Provider
+	}
+	preset, err := llm.PresetByID(id)
+	if err != nil {
+		return err
+	}
+	s.Preset = preset
+	s.Model = firstNonEmpty(flags.Model, getenv("SHIRO_MODEL"), f.Model, preset.DefaultModel)
+	s.BaseURL = strings.TrimRight(firstNonEmpty(flags.BaseURL, getenv("SHIRO_BASE_URL"), f.BaseURL, preset.BaseURL), "/")
+	s.Cassette = flags.Cassette
+	switch {
+	case getenv("SHIRO_API_KEY") != "":
+		s.APIKey, s.KeyVar = getenv("SHIRO_API_KEY"), "SHIRO_API_KEY"
+	case f.APIKey != "":
+		s.APIKey, s.KeyVar = f.APIKey, "apiKey in config.json"
+	case preset.EnvKey != "" && getenv(preset.EnvKey) != "":
+		// Only the preset's own variable: sending OPENAI_API_KEY to a
+		// third-party endpoint would hand your key to someone else.
+		s.APIKey, s.KeyVar = getenv(preset.EnvKey), preset.EnvKey
+	default:
+		s.KeyVar = preset.EnvKey
+		if s.KeyVar == "" {
+			s.KeyVar = "SHIRO_API_KEY"
+		}
+	}
+	if s.Model == "" {
+		return fmt.Errorf("no model configured for provider %s: pass --model or set SHIRO_MODEL", preset.ID)
+	}
+	if s.BaseURL == "" && preset.Protocol != llm.ProtocolReplay {
+		return fmt.Errorf("provider %s needs a base URL: pass --base-url or set SHIRO_BASE_URL (the API root including /v1)", preset.ID)
+	}
+	return nil
+}
+
+// NeedsKey reports whether the run cannot start without an API key.
+func (s Settings) NeedsKey() bool { return s.APIKey == "" && !s.Preset.Keyless }
+
+func (s *Settings) applyUser(f File) {
+	if f.MaxRetries != nil {
+		s.MaxRetries = *f.MaxRetries
+	}
+	s.SubagentModel = f.SubagentModel
+	s.Agent = f.Agent
+	s.Thinking = f.Thinking
+	if f.Plugins != nil {
+		s.Plugins = slices.Clone(*f.Plugins)
+	}
+	if f.ToolSets != nil {
+		s.ToolSets = slices.Clone(*f.ToolSets)
+	}
+	s.Permission = f.Permission
+	s.CacheSystemPrefix = s.Preset.Protocol == llm.ProtocolAnthropic
+	if f.CacheSystemPrefix != nil {
+		s.CacheSystemPrefix = *f.CacheSystemPrefix
+	}
+	s.AnthropicVersion = f.AnthropicVersion
+	if f.HookTimeoutMs != nil {
+		s.HookTimeout = time.Duration(*f.HookTimeoutMs) * time.Millisecond
+	}
+	if f.Hooks != nil && f.Hooks.Enabled != nil {
+		s.HooksEnabled = *f.Hooks.Enabled
+	}
+	if r := f.Registry; r != nil {
+		if r.URL != "" {
+			s.RegistryURL = r.URL
+		}
+		s.RegistryPublishers = r.Publishers
+		if r.AllowUnsigned != nil {
+			s.RegistryAllowUnsigned = *r.AllowUnsigned
+		}
+	}
+	s.applyWorkflow(f.Workflow)
+	s.MCPServers = f.MCPServers
+}
+
+func (s *Settings) applyWorkflow(w *WorkflowConfig) {
+	if w == nil {
+		return
+	}
+	if w.Enabled != nil {
+		s.WorkflowEnabled = *w.Enabled
+	}
+	if w.DocsDir != "" {
+		s.DocsDir = w.DocsDir
+	}
+}
+
+// applyProject takes the keys a project may set and warns about the rest.
+func (s *Settings) applyProject(f File) {
+	if f.Plugins != nil {
+		for _, p := range *f.Plugins {
+			if !slices.Contains(s.Plugins, p) {
+				s.Plugins = append(s.Plugins, p)
+			}
+		}
+	}
+	if f.ToolSets != nil {
+		s.ToolSets = slices.Clone(*f.ToolSets)
+	}
+	s.ProjectPermission = f.Permission
+	s.applyWorkflow(f.Workflow)
+	ignored := []string{}
+	if f.Provider != "" || f.BaseURL != "" || f.APIKey != "" || f.Model != "" {
+		ignored = append(ignored, "provider/baseURL/apiKey/model")
+	}
+	if f.Registry != nil {
+		ignored = append(ignored, "registry")
+	}
+	if f.Hooks != nil || f.HookTimeoutMs != nil {
+		ignored = append(ignored, "hooks")
+	}
+	if f.MCPServers != nil {
+		ignored = append(ignored, "mcpServers")
+	}
+	if len(ignored) > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("project config: %s can only be set in your own config (%s); ignored", strings.Join(ignored, ", "), "~/.shiro-neko/config.json"))
+	}
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,103 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func FuzzDecodeVerdict(f *testing.F) {
+	for _, seed := range []string{
+		`{"allow":true}`, `{"allow":true,"input":{"command":"ls"}}`, `{"allow":false,"reason":"r"}`,
+		`{"blocked":"x"}`, `{"allow":true,"allow":false}`, `{"allow":true} {}`, ``, `null`,
+		`{"allow":true,"input":{"a":{"b":[1,{"c":2,"c":3}]}}}`, "{\"allow\":true,\"reason\":\"\xff\"}",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, out []byte) {
+		v, err := decodeVerdict(out)
+		if err != nil {
+			if v != nil {
+				t.Fatal("a verdict together with an error")
+			}
+			return
+		}
+		// Anything accepted is one valid JSON object with no duplicate keys.
+		if !json.Valid(out) || checkStrict(out) != nil {
+			t.Fatalf("accepted %q, which is not strict JSON", out)
+		}
+		switch v := v.(type) {
+		case allowVerdict:
+			if v.input != nil {
+				if len(v.input) == 0 || v.input[0] != '{' || checkStrict(v.input) != nil {
+					t.Fatalf("rewrite %q is not a strict JSON object", v.input)
+				}
+				var buf bytes.Buffer
+				if json.Compact(&buf, v.input) != nil || !bytes.Equal(buf.Bytes(), v.input) {
+					t.Fatalf("rewrite %q is not compact", v.input)
+				}
+			}
+		case refuseVerdict:
+		default:
+			t.Fatalf("unknown verdict %T", v)
+		}
+		// Decoding is deterministic.
+		again, err := decodeVerdict(out)
+		if err != nil || !reflect.DeepEqual(again, v) {
+			t.Fatalf("second decode differs: %#v, %v", again, err)
+		}
+	})
+}
+
+func FuzzParseManifest(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"fmt","hook":"pre_tool","tools":["*"]}`,
+		`{"name":"no-push","hook":"pre_tool","tools":["bash","write_file"],"timeout":30}`,
+		`{"name":"n","hook":"after_turn","tools":["*"],"timeout":1.0}`,
+		`{"name":"a","name":"b"}`, `{"Name":"x"}`, `[]`, `{"timeout":1e400}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseManifest(data)
+		if err != nil {
+			if _, ok := err.(*FieldError); !ok {
+				t.Fatalf("error %T is not a *FieldError", err)
+			}
+			return
+		}
+		if checkName(m.Name) != nil || (m.Hook != KindPreTool && m.Hook != KindAfterTurn) ||
+			len(m.Tools) == 0 || len(m.Tools) > maxTools || m.Timeout < 0 || m.Timeout > maxTimeout {
+			t.Fatalf("accepted an invalid manifest %+v from %q", m, data)
+		}
+		// What was accepted survives a round trip through the trust file.
+		encoded, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseManifest(encoded)
+		if err != nil || !reflect.DeepEqual(back, m) {
+			t.Fatalf("round trip of %+v gave %+v, %v", m, back, err)
+		}
+	})
+}
+
+func FuzzParseTrust(f *testing.F) {
+	f.Add([]byte(`{"version":1,"hooks":{}}`))
+	f.Add([]byte(`{"version":1,"hooks":{"/p":{"name":"g","digest":"` +
+		"abababababababababababababababababababababababababababababababab" +
+		`","approvedAt":"2026-09-09T10:00:00Z","manifest":{"name":"g","hook":"pre_tool","tools":["*"]}}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		records, err := parseTrust("hooks.json", data)
+		if err != nil {
+			return
+		}
+		for dir, r := range records {
+			if !isDigest(r.Digest) || checkName(r.Name) != nil || !filepath.IsAbs(dir) {
+				t.Fatalf("accepted record %q: %+v", dir, r)
+			}
+		}
+	})
+}

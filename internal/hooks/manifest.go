@@ -1,0 +1,193 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Manifest is a hook's manifest.json.
+type Manifest struct {
+	// Name equals the folder name: ^[a-z0-9][a-z0-9-]*$, at most 40 chars.
+	Name string `json:"name"`
+	// Hook is the event: pre_tool or after_turn.
+	Hook Kind `json:"hook"`
+	// Tools is ["*"] or up to 100 tool names; required for pre_tool hooks,
+	// optional (and meaningless) for after_turn ones.
+	Tools []string `json:"tools"`
+	// Timeout in whole seconds, 1–60; zero (absent) means the default.
+	Timeout int `json:"timeout,omitempty"`
+}
+
+// TimeoutDuration is the manifest's timeout, or zero when it has none.
+func (m Manifest) TimeoutDuration() time.Duration {
+	return time.Duration(m.Timeout) * time.Second
+}
+
+const (
+	maxNameLen   = 40
+	maxTools     = 100
+	maxTimeout   = 60
+	manifestFile = "manifest.json"
+	runFile      = "run"
+)
+
+var (
+	namePattern     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	toolNamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+)
+
+// manifestKeys are the only keys a manifest may have.
+var manifestKeys = []string{"hook", "name", "timeout", "tools"}
+
+// FieldError is a manifest problem in one field, with what to do about it.
+type FieldError struct {
+	Field string // "" when the problem is the document as a whole
+	Msg   string
+}
+
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("field %q: %s", e.Field, e.Msg)
+}
+
+func fieldErr(field, format string, args ...any) *FieldError {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ParseManifest decodes and validates manifest.json strictly: exactly one
+// object, exact key names, no unknown or duplicate keys, every field
+// checked. The error is a *FieldError naming the field and the fix.
+func ParseManifest(data []byte) (Manifest, error) {
+	if len(data) > maxManifestBytes {
+		return Manifest{}, fieldErr("", "the file is larger than %d KiB; a manifest is a few lines", maxManifestBytes>>10)
+	}
+	members, err := decodeStrictObject(data)
+	if err != nil {
+		return Manifest{}, fieldErr("", "not a valid JSON object (%v); write it like {\"name\":\"fmt\",\"hook\":\"pre_tool\",\"tools\":[\"*\"]}", err)
+	}
+	for _, key := range sortedKeys(members) {
+		if !slices.Contains(manifestKeys, key) {
+			return Manifest{}, fieldErr(key, "unknown field; remove it (allowed: %s)", strings.Join(manifestKeys, ", "))
+		}
+	}
+	var m Manifest
+	if m.Name, err = requiredString(members, "name"); err != nil {
+		return Manifest{}, err
+	}
+	if err := checkName(m.Name); err != nil {
+		return Manifest{}, err
+	}
+	kind, err := requiredString(members, "hook")
+	if err != nil {
+		return Manifest{}, err
+	}
+	m.Hook = Kind(kind)
+	if m.Hook != KindPreTool && m.Hook != KindAfterTurn {
+		return Manifest{}, fieldErr("hook", "must be %q or %q, got %q", KindPreTool, KindAfterTurn, clip(kind, 60))
+	}
+	if m.Tools, err = parseTools(members["tools"]); err != nil {
+		// An after_turn hook sees every turn; naming tools is optional.
+		if _, given := members["tools"]; given || m.Hook != KindAfterTurn {
+			return Manifest{}, err
+		}
+		m.Tools = []string{"*"}
+	}
+	if raw, ok := members["timeout"]; ok {
+		if m.Timeout, err = parseTimeout(raw); err != nil {
+			return Manifest{}, err
+		}
+	}
+	return m, nil
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func requiredString(members map[string]json.RawMessage, field string) (string, error) {
+	raw, ok := members[field]
+	if !ok {
+		return "", fieldErr(field, "missing; add it")
+	}
+	var s string
+	if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
+		return "", fieldErr(field, "must be a string, got %s", describeJSON(bytes.TrimSpace(raw)))
+	}
+	return s, nil
+}
+
+func isJSONString(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && t[0] == '"'
+}
+
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return fieldErr("name", "empty; name the hook like its folder (lower-case letters, digits and dashes)")
+	case len(name) > maxNameLen:
+		return fieldErr("name", "longer than %d characters; shorten it and rename the folder to match", maxNameLen)
+	case !namePattern.MatchString(name):
+		return fieldErr("name", "%q is not allowed; use lower-case letters, digits and dashes, starting with a letter or digit", clip(name, 60))
+	}
+	return nil
+}
+
+func parseTools(raw json.RawMessage) ([]string, error) {
+	if raw == nil {
+		return nil, fieldErr("tools", `missing; add ["*"] for every tool, or the tool names, such as ["bash"]`)
+	}
+	var tools []string
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '[' || json.Unmarshal(raw, &tools) != nil {
+		return nil, fieldErr("tools", `must be an array of tool names, such as ["bash"] or ["*"]`)
+	}
+	switch {
+	case len(tools) == 0:
+		return nil, fieldErr("tools", `empty; use ["*"] for every tool, or name the tools`)
+	case len(tools) > maxTools:
+		return nil, fieldErr("tools", "has %d names; at most %d are allowed (use [\"*\"] for every tool)", len(tools), maxTools)
+	}
+	seen := map[string]bool{}
+	for _, name := range tools {
+		switch {
+		case name == "*" && len(tools) > 1:
+			return nil, fieldErr("tools", `"*" already covers every tool; use ["*"] alone`)
+		case name != "*" && !toolNamePattern.MatchString(name):
+			return nil, fieldErr("tools", "%q is not a tool name (letters, digits, _ . -)", clip(name, 60))
+		case seen[name]:
+			return nil, fieldErr("tools", "%q is listed twice; list it once", clip(name, 60))
+		}
+		seen[name] = true
+	}
+	return tools, nil
+}
+
+func parseTimeout(raw json.RawMessage) (int, error) {
+	bad := fieldErr("timeout", "must be a whole number of seconds from 1 to %d, got %s", maxTimeout, clip(strings.TrimSpace(string(raw)), 60))
+	var n json.Number
+	if t := bytes.TrimSpace(raw); len(t) == 0 || !(t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
+		return 0, bad
+	}
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return 0, bad
+	}
+	secs, err := n.Int64()
+	if err != nil || secs < 1 || secs > maxTimeout {
+		return 0, bad
+	}
+	return int(secs), nil
+}

@@ -1,0 +1,241 @@
+package anthropic
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+)
+
+// history builds a conversation of n messages shaped like an agent's: a
+// user prompt, then rounds of assistant thinking + text + tool call and
+// the tool's result.
+func history(n int) []llm.Message {
+	msgs := []llm.Message{llm.UserText("Refactor the parser and keep the tests green.")}
+	for i := 0; len(msgs) < n; i++ {
+		id := fmt.Sprintf("toolu_%04d", i)
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Parts: []llm.Part{
+			llm.Reasoning{Text: "I should look at the next file.", Signature: "c2lnbmF0dXJlLWJ5dGVz"},
+			llm.Text{Text: "Reading the next file."},
+			llm.ToolCall{ID: id, Name: "read", Input: json.RawMessage(`{"path":"internal/parser/file.go","offset":120,"limit":200}`)},
+		}})
+		if len(msgs) < n {
+			msgs = append(msgs, llm.Message{Role: llm.RoleTool, Parts: []llm.Part{
+				llm.ToolResult{CallID: id, Name: "read", Output: strings.Repeat("func parse() error { return nil }\n", 40)},
+			}})
+		}
+	}
+	return msgs
+}
+
+func benchRequest() *llm.Request {
+	return &llm.Request{
+		Model:         "claude-sonnet-5",
+		System:        []llm.SystemBlock{{Text: "core"}, {Text: "project", Cache: true}},
+		Messages:      history(200),
+		Tools:         []llm.ToolSpec{{Name: "read", Description: "Read a file", Schema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}},
+		Thinking:      llm.ThinkMedium,
+		CacheMessages: true,
+		Tail:          "<tasks>none</tasks>",
+	}
+}
+
+// BenchmarkBuildParams converts a 200-message history into SDK params.
+func BenchmarkBuildParams(b *testing.B) {
+	req := benchRequest()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := buildParams(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBuildAndMarshal adds the SDK's JSON encoding, which is what a
+// call costs before any byte leaves.
+func BenchmarkBuildAndMarshal(b *testing.B) {
+	req := benchRequest()
+	b.ReportAllocs()
+	for b.Loop() {
+		params, err := buildParams(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(params); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeTextDelta measures the per-event cost of the stream
+// decoder on the commonest event.
+func BenchmarkDecodeTextDelta(b *testing.B) {
+	var start, delta anthropic.MessageStreamEventUnion
+	mustUnmarshal(b, `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`, &start)
+	mustUnmarshal(b, `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"some words "}}`, &delta)
+	var d decoder
+	emit := func(llm.StreamPart) bool { return true }
+	if _, err := d.event(start, emit); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.event(delta, emit); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func mustUnmarshal(tb testing.TB, s string, v any) {
+	tb.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func TestHistoryOf200ConvertsToAlternatingRoles(t *testing.T) {
+	params, err := buildParams(benchRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The history ends with the assistant's tool call, so the tail
+	// becomes a user message of its own.
+	if len(params.Messages) != 201 {
+		t.Fatalf("%d messages, want 200 and the tail's", len(params.Messages))
+	}
+	for i, m := range params.Messages {
+		if user := m.OfUser != nil; user != (i%2 == 0) {
+			t.Fatalf("message %d: user = %v; roles must alternate", i, user)
+		}
+	}
+}
+
+// FuzzDecoder feeds arbitrary stream events (one JSON object a line) to
+// the decoder: whatever a server sends, it must not panic, and a Finish
+// is always the last part.
+func FuzzDecoder(f *testing.F) {
+	f.Add(strings.Join([]string{
+		`{"type":"message_start","message":{"usage":{"input_tokens":5,"cache_read_input_tokens":7}}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"s"}}`,
+		`{"type":"content_block_stop","index":0}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"n","input":{}}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"1}"}}`,
+		`{"type":"content_block_stop","index":1}`,
+		`{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}`,
+		`{"type":"message_stop"}`,
+	}, "\n"))
+	f.Add(`{"type":"content_block_delta","index":-3,"delta":{"type":"text_delta","text":"x"}}`)
+	f.Add(`{"type":"content_block_start","index":9223372036854775807,"content_block":{"type":"redacted_thinking","data":"d"}}` + "\n" +
+		`{"type":"content_block_stop","index":9223372036854775807}`)
+	f.Add(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"n","input":{"k":[1,2]}}}` + "\n" +
+		`{"type":"content_block_stop","index":0}` + "\n" + `{"type":"message_stop"}`)
+	f.Fuzz(func(t *testing.T, input string) {
+		var d decoder
+		var parts []llm.StreamPart
+		emit := func(p llm.StreamPart) bool { parts = append(parts, p); return true }
+		sc := bufio.NewScanner(bytes.NewReader([]byte(input)))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var ev anthropic.MessageStreamEventUnion
+			if json.Unmarshal(sc.Bytes(), &ev) != nil {
+				continue
+			}
+			if _, err := d.event(ev, emit); err != nil {
+				if err.Error() == "" {
+					t.Fatal("an error without a message")
+				}
+				return
+			}
+		}
+		for i, p := range parts {
+			if done, ok := p.(llm.ToolCallDone); ok && !json.Valid(done.Input) {
+				t.Fatalf("tool call with invalid input %q", done.Input)
+			}
+			if _, ok := p.(llm.Finish); ok && i != len(parts)-1 {
+				t.Fatalf("Finish at %d of %d parts", i, len(parts))
+			}
+		}
+	})
+}
+
+// decode runs events (JSON objects) through a fresh decoder.
+func decode(t *testing.T, events ...string) ([]llm.StreamPart, error) {
+	t.Helper()
+	var d decoder
+	var parts []llm.StreamPart
+	emit := func(p llm.StreamPart) bool { parts = append(parts, p); return true }
+	for _, e := range events {
+		var ev anthropic.MessageStreamEventUnion
+		mustUnmarshal(t, e, &ev)
+		if _, err := d.event(ev, emit); err != nil {
+			return parts, err
+		}
+	}
+	return parts, nil
+}
+
+func TestDecoderEdgeCases(t *testing.T) {
+	const stop = `{"type":"message_stop"}`
+	t.Run("tool input only in the start event", func(t *testing.T) {
+		parts, err := decode(t,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"n","input":{"k":[1,2]}}}`,
+			`{"type":"content_block_stop","index":0}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done := parts[1].(llm.ToolCallDone); string(done.Input) != `{"k":[1,2]}` {
+			t.Fatalf("input = %s", done.Input)
+		}
+	})
+	t.Run("redacted thinking", func(t *testing.T) {
+		parts, err := decode(t,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"opaque"}}`,
+			`{"type":"content_block_stop","index":0}`)
+		if err != nil || len(parts) != 1 || parts[0] != (llm.ReasoningEnd{Redacted: "opaque"}) {
+			t.Fatalf("parts %v, err %v", parts, err)
+		}
+	})
+	t.Run("message_delta usage replaces message_start's", func(t *testing.T) {
+		parts, err := decode(t,
+			`{"type":"message_start","message":{"usage":{"input_tokens":5,"cache_read_input_tokens":7,"cache_creation_input_tokens":9,"output_tokens":1}}}`,
+			`{"type":"message_delta","delta":{"stop_reason":"refusal"},"usage":{"output_tokens":40,"input_tokens":6}}`,
+			stop)
+		want := llm.Finish{Reason: llm.StopOther, Usage: llm.Usage{InputTokens: 6, OutputTokens: 40, CacheReadTokens: 7, CacheWriteTokens: 9}}
+		if err != nil || len(parts) != 1 || parts[0] != want {
+			t.Fatalf("parts %v, err %v; want %v", parts, err, want)
+		}
+	})
+	t.Run("events after message_stop are ignored", func(t *testing.T) {
+		parts, err := decode(t, stop, `{"type":"content_block_delta","index":4,"delta":{"type":"text_delta","text":"x"}}`)
+		if err != nil || len(parts) != 1 {
+			t.Fatalf("parts %v, err %v", parts, err)
+		}
+	})
+	for name, events := range map[string][]string{
+		"not open": {`{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"x"}}`},
+		"started twice": {
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		},
+		"a text block": {
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{"}}`,
+		},
+		"without having started": {`{"type":"content_block_stop","index":1}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := decode(t, events...); err == nil || !strings.Contains(err.Error(), name) {
+				t.Fatalf("err = %v, want one saying %q", err, name)
+			}
+		})
+	}
+}

@@ -1,0 +1,211 @@
+// Package notebook keeps the agent's task list: the todo_write tool replaces
+// it, the prompt shows it on every step, and it is saved per project so it
+// survives restarts.
+package notebook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/shiro-neko/shiro/internal/fsutil"
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+// Status is a task's state.
+type Status string
+
+const (
+	Pending    Status = "pending"
+	InProgress Status = "in_progress"
+	Done       Status = "done"
+	Blocked    Status = "blocked"
+)
+
+func (s Status) mark() string {
+	switch s {
+	case InProgress:
+		return "[~]"
+	case Done:
+		return "[x]"
+	case Blocked:
+		return "[!]"
+	}
+	return "[ ]"
+}
+
+// Todo is one task.
+type Todo struct {
+	Content string `json:"content"`
+	Status  Status `json:"status"`
+	Note    string `json:"note,omitempty"`
+}
+
+// Notebook holds the task list. It is safe for concurrent use.
+type Notebook struct {
+	path     string // "" keeps the list in memory only
+	onChange func()
+
+	mu    sync.Mutex
+	todos []Todo
+}
+
+// Open loads the task list saved at path (missing is empty). onChange runs
+// after every update (the prompt bumps its notebook counter).
+func Open(path string, onChange func()) (*Notebook, error) {
+	n := &Notebook{path: path, onChange: onChange}
+	if path == "" {
+		return n, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return n, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("task list: %w", err)
+	}
+	if err := json.Unmarshal(data, &n.todos); err != nil {
+		return nil, fmt.Errorf("task list %s is not valid JSON (%v); move it aside to start a new list", path, err)
+	}
+	return n, nil
+}
+
+// Todos returns a copy of the list.
+func (n *Notebook) Todos() []Todo {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]Todo(nil), n.todos...)
+}
+
+// Replace sets the whole list and saves it.
+func (n *Notebook) Replace(todos []Todo) error {
+	for i, t := range todos {
+		switch t.Status {
+		case Pending, InProgress, Done, Blocked:
+		default:
+			return fmt.Errorf("todo %d: status must be pending, in_progress, done or blocked, not %q", i+1, t.Status)
+		}
+		if strings.TrimSpace(t.Content) == "" {
+			return fmt.Errorf("todo %d: content is empty", i+1)
+		}
+	}
+	n.mu.Lock()
+	n.todos = append([]Todo(nil), todos...)
+	data, _ := json.MarshalIndent(n.todos, "", "  ")
+	n.mu.Unlock()
+	if n.path != "" {
+		if err := fsutil.WriteFileAtomic(n.path, append(data, '\n'), 0o600); err != nil {
+			return fmt.Errorf("saving the task list: %w", err)
+		}
+	}
+	if n.onChange != nil {
+		n.onChange()
+	}
+	return nil
+}
+
+// Counts returns done, total and blocked.
+func (n *Notebook) Counts() (done, total, blocked int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, t := range n.todos {
+		switch t.Status {
+		case Done:
+			done++
+		case Blocked:
+			blocked++
+		}
+	}
+	return done, len(n.todos), blocked
+}
+
+// Render is the list as the prompt shows it, or "" when empty.
+func (n *Notebook) Render() string {
+	todos := n.Todos()
+	if len(todos) == 0 {
+		return ""
+	}
+	done, total, blocked := n.Counts()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your task list (%d/%d done, %d blocked). Keep it current with todo_write:\n", done, total, blocked)
+	b.WriteString(renderLines(todos))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func renderLines(todos []Todo) string {
+	var b strings.Builder
+	for _, t := range todos {
+		b.WriteString(t.Status.mark() + " " + t.Content)
+		if t.Note != "" {
+			b.WriteString("  (" + t.Note + ")")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// warnings point out a list that will mislead: several tasks in progress,
+// none in progress while work remains, or a block without a reason.
+func warnings(todos []Todo) []string {
+	var out []string
+	inProgress, open := 0, 0
+	for _, t := range todos {
+		switch t.Status {
+		case InProgress:
+			inProgress++
+			open++
+		case Pending:
+			open++
+		case Blocked:
+			if t.Note == "" {
+				out = append(out, fmt.Sprintf("%q is blocked with no note: say what it is waiting for.", t.Content))
+			}
+		}
+	}
+	if inProgress > 1 {
+		out = append(out, fmt.Sprintf("%d tasks are in_progress: keep exactly one in progress.", inProgress))
+	}
+	if inProgress == 0 && open > 0 {
+		out = append(out, "no task is in_progress while work remains: mark the one you are doing.")
+	}
+	return out
+}
+
+const schema = `{"type":"object","properties":{"todos":{"type":"array","description":"The whole list; it replaces the previous one.","items":{"type":"object","properties":{"content":{"type":"string"},"status":{"type":"string","enum":["pending","in_progress","done","blocked"]},"note":{"type":"string"}},"required":["content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`
+
+type todoTool struct{ n *Notebook }
+
+// Tool returns todo_write over n.
+func (n *Notebook) Tool() tools.Tool { return todoTool{n: n} }
+
+func (todoTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: "todo_write", Description: "Replace your task list. Keep exactly one task in_progress; give blocked tasks a note.", Schema: json.RawMessage(schema)}
+}
+
+func (todoTool) Meta() tools.Meta {
+	return tools.Meta{Set: tools.SetNone, Guidance: "keep a task list for multi-step work; it is shown to you on every step."}
+}
+
+func (t todoTool) Run(_ context.Context, c tools.Call) (string, error) {
+	var in struct {
+		Todos []Todo `json:"todos"`
+	}
+	if err := tools.Decode(c, &in); err != nil {
+		return "", err
+	}
+	if err := t.n.Replace(in.Todos); err != nil {
+		return "", err
+	}
+	done, total, _ := t.n.Counts()
+	out := fmt.Sprintf("Task list updated: %d/%d done.\n%s", done, total, renderLines(in.Todos))
+	for _, w := range warnings(in.Todos) {
+		out += "warning: " + w + "\n"
+	}
+	return strings.TrimRight(out, "\n"), nil
+}

@@ -1,0 +1,90 @@
+package permission
+
+import "fmt"
+
+// Decision is what a rule says about a call.
+type Decision string
+
+const (
+	Allow Decision = "allow"
+	Ask   Decision = "ask"
+	Deny  Decision = "deny"
+)
+
+// ParseDecision accepts exactly "allow", "ask" or "deny". Anything else is
+// refused rather than guessed at, because a guess could widen access.
+func ParseDecision(s string) (Decision, bool) {
+	switch d := Decision(s); d {
+	case Allow, Ask, Deny:
+		return d, true
+	}
+	return "", false
+}
+
+// rank orders decisions from the most permissive to the most restrictive, so
+// a call with several subjects takes the highest rank among them.
+func (d Decision) rank() int {
+	switch d {
+	case Allow:
+		return 0
+	case Ask:
+		return 1
+	}
+	return 2 // Deny, and anything unexpected fails closed
+}
+
+// Source says where a decision came from.
+type Source string
+
+const (
+	// SourceConfig: an entry of the "permission" config object.
+	SourceConfig Source = "config"
+	// SourceDefault: a built-in default rule (such as read_file's *.env deny).
+	SourceDefault Source = "default"
+	// SourceFallback: no rule names the tool; read-only and free tools are
+	// allowed, every other tool asks.
+	SourceFallback Source = "fallback"
+	// SourceGrant: an ask lifted by an `always` grant of this session.
+	SourceGrant Source = "grant"
+)
+
+// Cause explains an ask that a matching rule did not settle on its own.
+type Cause int
+
+const (
+	// CauseNone: the decision is the matching rule's (or the fallback's).
+	CauseNone Cause = iota
+	// CauseNoMatch: the tool has a rule table and no rule in it matches.
+	CauseNoMatch
+	// CauseUnparsed: a bash command line could not be parsed, so no rule can
+	// be applied to its commands.
+	CauseUnparsed
+	// CauseRedirect: an allow rule named the command, but the command line
+	// also writes to a file through a redirection (`> file`).
+	CauseRedirect
+	// CauseAssign: an allow rule named the command, but the command line also
+	// sets shell variables (`PATH=… git status`, `export …`, a for loop).
+	CauseAssign
+	// CauseOpaque: the bash table has deny rules, but the command line runs
+	// something decided only at run time (`$X rm`, `sh -c "$CMD"`), so they
+	// cannot be checked against it.
+	CauseOpaque
+)
+
+func (c Cause) String() string {
+	switch c {
+	case CauseNone:
+		return "none"
+	case CauseNoMatch:
+		return "no-match"
+	case CauseUnparsed:
+		return "unparsed"
+	case CauseRedirect:
+		return "redirect"
+	case CauseAssign:
+		return "assign"
+	case CauseOpaque:
+		return "opaque"
+	}
+	return fmt.Sprintf("Cause(%d)", int(c))
+}

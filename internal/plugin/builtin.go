@@ -1,0 +1,118 @@
+package plugin
+
+import (
+	"io"
+	"os"
+	"time"
+)
+
+// BuiltinDeps is what the builtin plugins need from the outside world.
+// Every field has a working default, so the zero value builds a usable set.
+type BuiltinDeps struct {
+	// Now is the clock of current_time; nil means time.Now.
+	Now func() time.Time
+	// Bell is where bell writes BEL; nil means standard error.
+	Bell io.Writer
+	// StateDir is the agent's own state directory (~/.shiro-neko), which
+	// protect refuses to write. Empty means only the .shiro-neko name is
+	// recognised.
+	StateDir string
+	// Run runs format's formatters and no-main-commit's git query with
+	// fixed arguments; nil means ExecRunner.
+	Run Runner
+}
+
+// builtin is one entry of the registry: its name and how to build it.
+type builtin struct {
+	name  string
+	build func(d BuiltinDeps) Plugin
+}
+
+// registry lists the builtins in chain order: the guard first, then the
+// other refusals, then what only runs after a turn or only advises.
+func registry() []builtin {
+	return []builtin{
+		{"guard", func(BuiltinDeps) Plugin { return Guard() }},
+		{"secrets", func(BuiltinDeps) Plugin { return Secrets() }},
+		{"protect", func(d BuiltinDeps) Plugin { return Protect(d.StateDir) }},
+		{"time", func(d BuiltinDeps) Plugin { return Time(d.Now) }},
+		{"no-force-push", func(BuiltinDeps) Plugin { return NoForcePush() }},
+		{"no-net-pipe", func(BuiltinDeps) Plugin { return NoNetPipe() }},
+		{"no-root", func(BuiltinDeps) Plugin { return NoRoot() }},
+		{"no-env-write", func(BuiltinDeps) Plugin { return NoEnvWrite() }},
+		{"bell", func(d BuiltinDeps) Plugin { return Bell(d.Bell) }},
+		{"format", func(d BuiltinDeps) Plugin { return Format(d.Run) }},
+		{"no-main-commit", func(d BuiltinDeps) Plugin { return NoMainCommit(d.Run) }},
+		{"no-git-config", func(BuiltinDeps) Plugin { return NoGitConfig() }},
+		{"confirm-delete", func(BuiltinDeps) Plugin { return ConfirmDelete() }},
+		{"conventional-commit", func(BuiltinDeps) Plugin { return ConventionalCommit() }},
+		{"tests-first", func(BuiltinDeps) Plugin { return TestsFirst() }},
+		{"small-diffs", func(BuiltinDeps) Plugin { return SmallDiffs() }},
+	}
+}
+
+func (d BuiltinDeps) withDefaults() BuiltinDeps {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Bell == nil {
+		d.Bell = os.Stderr
+	}
+	if d.Run == nil {
+		d.Run = ExecRunner
+	}
+	return d
+}
+
+// BuiltinNames lists every builtin plugin in registry order.
+func BuiltinNames() []string {
+	reg := registry()
+	names := make([]string, len(reg))
+	for i, b := range reg {
+		names[i] = b.name
+	}
+	return names
+}
+
+// Builtins builds every builtin plugin, in registry order.
+func Builtins(deps BuiltinDeps) []Plugin {
+	deps = deps.withDefaults()
+	reg := registry()
+	out := make([]Plugin, len(reg))
+	for i, b := range reg {
+		out[i] = b.build(deps)
+	}
+	return out
+}
+
+// Resolve builds the builtins that names enable, in registry order rather
+// than the order of names, so the guard always runs first. A name given
+// twice is enabled once; names that are not builtins come back in unknown,
+// in the order given (see UnknownPlugin for the message).
+func Resolve(names []string, deps BuiltinDeps) (enabled []Plugin, unknown []string) {
+	deps = deps.withDefaults()
+	wanted := make(map[string]bool, len(names))
+	known := make(map[string]bool)
+	for _, b := range registry() {
+		known[b.name] = true
+	}
+	for _, n := range names {
+		if !known[n] {
+			if !containsString(unknown, n) {
+				unknown = append(unknown, n)
+			}
+			continue
+		}
+		wanted[n] = true
+	}
+	for _, b := range registry() {
+		if wanted[b.name] {
+			enabled = append(enabled, b.build(deps))
+		}
+	}
+	return enabled, unknown
+}
+
+// UnknownPlugin is the message for a configured name that is not a
+// plugin: `no such plugin "x"`.
+func UnknownPlugin(name string) string { return `no such plugin "` + name + `"` }

@@ -1,0 +1,391 @@
+package plugin
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/shiro-neko/shiro/internal/shellguard"
+)
+
+// gitCall is one git invocation split at its subcommand.
+type gitCall struct {
+	dir  string   // the -C directories, joined; "" for the current one
+	sub  string   // the subcommand, after expanding a `-c alias.x=…` alias
+	args []string // the words after the subcommand
+}
+
+// parseGit reads a git command's global options. An alias defined on the
+// same command line (`git -c alias.p='push -f' p`) is expanded, since it is
+// as plain as writing the command out; one that runs a shell (`!…`) is
+// followed by the guard instead.
+func parseGit(c shellguard.Command) (gitCall, bool) {
+	if c.Name() != "git" {
+		return gitCall{}, false
+	}
+	args := c.Args[1:]
+	var g gitCall
+	aliases := map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" && i+1 < len(args):
+			i++
+			g.dir = joinDir(g.dir, args[i])
+		case a == "-c" && i+1 < len(args):
+			i++
+			key, value, _ := strings.Cut(args[i], "=")
+			if name, ok := strings.CutPrefix(strings.ToLower(key), "alias."); ok {
+				aliases[name] = value
+			}
+		case containsString([]string{"--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--attr-source", "--list-cmds"}, a):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			g.sub, g.args = a, args[i+1:]
+			if v, ok := aliases[strings.ToLower(a)]; ok && !strings.HasPrefix(v, "!") {
+				if words := strings.Fields(v); len(words) > 0 {
+					g.sub, g.args = words[0], append(words[1:], g.args...)
+				}
+			}
+			return g, true
+		}
+	}
+	return gitCall{}, false
+}
+
+func joinDir(base, dir string) string {
+	if base == "" || filepath.IsAbs(dir) {
+		return dir
+	}
+	return filepath.Join(base, dir)
+}
+
+// longOption reports whether word (before any =) is full or an
+// abbreviation of it at least min characters long, as git accepts.
+func longOption(word, full string, min int) bool {
+	name, _, _ := strings.Cut(word, "=")
+	return len(name) >= min && strings.HasPrefix(full, name)
+}
+
+// pushArgs splits git push's words into the options that force, and the
+// operands (the remote, then the refspecs).
+func pushArgs(args []string) (force string, ops []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return force, append(ops, args[i+1:]...)
+		case strings.HasPrefix(a, "--"):
+			for _, full := range []string{"--force", "--force-with-lease", "--force-if-includes"} {
+				if longOption(a, full, 5) && force == "" {
+					force = "a forced push rewrites remote history"
+				}
+			}
+			if longOption(a, "--mirror", 4) && force == "" {
+				force = "a mirror push overwrites every remote ref"
+			}
+			if !strings.Contains(a, "=") && containsString([]string{"--repo", "--receive-pack", "--exec", "--push-option"}, a) {
+				i++
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if a[j] == 'f' && force == "" {
+					force = "a forced push rewrites remote history"
+				}
+				if a[j] == 'o' { // -o takes a value: the rest, or the next word
+					if j == len(a)-1 {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			ops = append(ops, a)
+		}
+	}
+	return force, ops
+}
+
+// NoForcePush refuses force pushes: --force, -f, --force-with-lease,
+// --mirror and +refspecs, however the git command is wrapped.
+func NoForcePush() Plugin {
+	return Plugin{
+		Name:        "no-force-push",
+		Description: "refuses force pushes, including +refspecs",
+		Appendix: "The no-force-push plugin refuses git pushes that rewrite remote history: --force, -f, " +
+			"--force-with-lease, --mirror and +refspecs. If a force push seems needed, explain why and ask the user " +
+			"to run it; do not work around the refusal.",
+		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
+			for _, l := range c.shellLines() {
+				for _, cmd := range l.commands {
+					g, ok := parseGit(cmd)
+					if !ok || g.sub != "push" {
+						continue
+					}
+					force, ops := pushArgs(g.args)
+					if force == "" {
+						for _, op := range ops {
+							if strings.HasPrefix(op, "+") {
+								force = "a +refspec forces the push, rewriting remote history"
+								break
+							}
+						}
+					}
+					if force != "" {
+						return shellRefusal("no-force-push", cmd.String(), force), nil
+					}
+				}
+			}
+			return "", nil
+		},
+	}
+}
+
+// NoGitConfig refuses git config writes to the user's global or system
+// configuration, and writes at any scope to keys that set who commits or
+// make git run programs.
+func NoGitConfig() Plugin {
+	return Plugin{
+		Name:        "no-git-config",
+		Description: "refuses git config --global/--system and identity or program-running keys",
+		Appendix: "The no-git-config plugin refuses `git config` writes with --global or --system, and writes to " +
+			"identity and program-running keys (user.*, author.*, committer.*, gpg.*, core.*, include.*, credential.*, " +
+			"alias.*, filter.*) at any scope. Reading configuration is fine. Ask the user to change git settings.",
+		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
+			for _, l := range c.shellLines() {
+				for _, cmd := range l.commands {
+					g, ok := parseGit(cmd)
+					if !ok || g.sub != "config" {
+						continue
+					}
+					if why := gitConfigWrite(g.args); why != "" {
+						return shellRefusal("no-git-config", cmd.String(), why), nil
+					}
+				}
+			}
+			return "", nil
+		},
+	}
+}
+
+// gitConfigWrite says why a git config invocation is refused, or "". It
+// reads both forms: `git config [--global] key value` and the subcommand
+// form `git config set [--global] key value` of newer gits.
+func gitConfigWrite(args []string) string {
+	scope := ""
+	write := false
+	var ops []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case a == "--global" || a == "--system":
+			scope = a
+		case containsString([]string{"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "--edit", "-e"}, a):
+			write = true
+		case containsString([]string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool"}, a):
+			return "" // a read
+		case a == "-f" || containsString([]string{"--file", "--blob", "--type", "--default", "--comment", "--value"}, a):
+			i++ // the option's value
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) > 0 {
+		switch ops[0] {
+		case "set", "unset", "rename-section", "remove-section", "edit":
+			write, ops = true, ops[1:]
+		case "get", "list", "get-color", "get-colorbool":
+			return ""
+		}
+	}
+	if len(ops) >= 2 {
+		write = true // key value
+	}
+	if !write {
+		return ""
+	}
+	if scope != "" {
+		return "changes the " + strings.TrimPrefix(scope, "--") + " git configuration, outside this project"
+	}
+	if len(ops) > 0 && sensitiveGitKey(ops[0]) {
+		return "sets " + ops[0] + ", which decides who commits or which programs git runs"
+	}
+	return ""
+}
+
+func sensitiveGitKey(key string) bool {
+	key = strings.ToLower(key)
+	for _, section := range []string{"user.", "author.", "committer.", "gpg.", "core.", "include.", "includeif.", "credential.", "alias.", "filter."} {
+		if strings.HasPrefix(key, section) {
+			return true
+		}
+	}
+	return key == "commit.gpgsign" || key == "tag.gpgsign"
+}
+
+// branchTimeout bounds the git call that reads the current branch.
+const branchTimeout = 5 * time.Second
+
+// NoMainCommit refuses commits, merges, cherry-picks, reverts and am on
+// main or master, and pushes to them. The current branch comes from
+// `git symbolic-ref --quiet --short HEAD` run with fixed arguments in the
+// call's directory (or its -C / cd directory). symbolic-ref rather than
+// rev-parse --abbrev-ref because it names the branch of a fresh repository
+// that has no commit yet, where the first commit lands. A branch switched
+// earlier in the same line (`git switch -c x && git commit`) is followed.
+// When the branch cannot be read (no repository, detached HEAD), the
+// command is let through: git itself will refuse to commit without a
+// repository, and a detached HEAD is not main.
+func NoMainCommit(run Runner) Plugin {
+	return Plugin{
+		Name:        "no-main-commit",
+		Description: "refuses commits and merges on main or master, and pushes to them",
+		Appendix: "The no-main-commit plugin refuses git commit, merge, cherry-pick, revert and am while main or " +
+			"master is checked out, and pushes to main or master. Create a branch first (`git switch -c <name>`); " +
+			"ask the user before anything lands on main.",
+		BeforeToolCall: func(ctx context.Context, c Call) (string, error) {
+			for _, l := range c.shellLines() {
+				b := branches{ctx: ctx, run: run, known: map[string]string{}}
+				dir, dirKnown := c.Cwd, true
+				for _, cmd := range l.commands {
+					if cmd.Name() == "cd" {
+						dir, dirKnown = cdTarget(dir, cmd.Args[1:])
+						continue
+					}
+					g, ok := parseGit(cmd)
+					if !ok || !dirKnown && !filepath.IsAbs(g.dir) {
+						continue
+					}
+					if why := b.mainCommit(joinDir(dir, g.dir), g); why != "" {
+						return shellRefusal("no-main-commit", cmd.String(), why), nil
+					}
+				}
+			}
+			return "", nil
+		},
+	}
+}
+
+// cdTarget follows `cd dir`; known is false when the target cannot be
+// told (no operand, "-", an expansion), and git commands after it are let
+// through unless they name their directory with an absolute -C.
+func cdTarget(dir string, args []string) (string, bool) {
+	_, ops := scanArgs(args, argSpec{})
+	if len(ops) != 1 || ops[0] == "-" || strings.ContainsAny(ops[0], "$`~") {
+		return "", false
+	}
+	return joinDir(dir, ops[0]), true
+}
+
+// branches knows the current branch of each directory of one command line.
+type branches struct {
+	ctx   context.Context
+	run   Runner
+	known map[string]string
+}
+
+func (b *branches) current(dir string) string {
+	if br, ok := b.known[dir]; ok {
+		return br
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, branchTimeout)
+	defer cancel()
+	br := ""
+	if out, err := b.run(ctx, dir, "git", "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
+		br = strings.TrimSpace(string(out))
+	}
+	b.known[dir] = br
+	return br
+}
+
+func protectedBranch(name string) bool {
+	name = strings.TrimPrefix(name, "refs/heads/")
+	return name == "main" || name == "master"
+}
+
+func (b *branches) mainCommit(dir string, g gitCall) string {
+	switch g.sub {
+	case "checkout", "switch":
+		if br, ok := switchedBranch(g.sub, g.args); ok {
+			b.known[dir] = br
+		}
+	case "init":
+		opts, _ := scanArgs(g.args, argSpec{short: "b", long: []string{"initial-branch", "template", "separate-git-dir", "object-format", "ref-format", "shared"}})
+		br := "master"
+		if v := optionValues(opts, "b", "initial-branch"); len(v) > 0 {
+			br = v[len(v)-1]
+		}
+		b.known[dir] = br
+	case "commit", "merge", "cherry-pick", "revert", "am":
+		for _, a := range g.args {
+			if a == "--abort" || a == "--quit" || a == "--skip" || a == "--dry-run" {
+				return ""
+			}
+		}
+		if br := b.current(dir); protectedBranch(br) {
+			return "git " + g.sub + " on " + br + "; create a branch first"
+		}
+	case "push":
+		return b.pushToMain(dir, g.args)
+	}
+	return ""
+}
+
+func (b *branches) pushToMain(dir string, args []string) string {
+	for _, a := range args {
+		if a == "--all" || a == "--branches" || longOption(a, "--mirror", 4) {
+			return "pushes every branch, main included"
+		}
+		if a == "--tags" || a == "--delete" || a == "-d" {
+			return "" // tags only, or a deletion (the guard's concern)
+		}
+	}
+	_, ops := pushArgs(args)
+	if len(ops) <= 1 {
+		if br := b.current(dir); protectedBranch(br) {
+			return "pushes " + br + ", the current branch"
+		}
+		return ""
+	}
+	for _, spec := range ops[1:] {
+		dst := strings.TrimPrefix(spec, "+")
+		if i := strings.LastIndexByte(dst, ':'); i >= 0 {
+			dst = dst[i+1:]
+		}
+		if dst == "HEAD" || dst == "@" {
+			dst = b.current(dir)
+		}
+		if protectedBranch(dst) {
+			return "pushes to " + strings.TrimPrefix(dst, "refs/heads/")
+		}
+	}
+	return ""
+}
+
+// switchedBranch reads the branch a checkout or switch moves to. ok is
+// false when it restores files instead (`git checkout -- a.go`).
+func switchedBranch(sub string, args []string) (string, bool) {
+	if containsString(args, "--") {
+		return "", false
+	}
+	opts, ops := scanArgs(args, argSpec{short: "bBcC", long: []string{"orphan", "create", "force-create", "conflict"}})
+	if v := optionValues(opts, "b", "B", "c", "C", "orphan", "create", "force-create"); len(v) > 0 {
+		return v[len(v)-1], true
+	}
+	if _, detach := opts["detach"]; detach {
+		return "", true
+	}
+	if len(ops) == 0 {
+		return "", false
+	}
+	if ops[0] == "-" {
+		return "", true // the previous branch: unknown here
+	}
+	return ops[0], true
+}

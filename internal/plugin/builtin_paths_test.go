@@ -1,0 +1,370 @@
+package plugin_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+// fakeTool is a tool known only by its metadata, standing for write tools
+// other packages add (delete_file, move_file, apply_patch, MCP tools).
+type fakeTool struct {
+	name string
+	meta tools.Meta
+}
+
+func (f fakeTool) Spec() llm.ToolSpec                            { return llm.ToolSpec{Name: f.name} }
+func (f fakeTool) Meta() tools.Meta                              { return f.meta }
+func (fakeTool) Run(context.Context, tools.Call) (string, error) { return "", nil }
+
+func field(name string) func(json.RawMessage) []string {
+	return func(in json.RawMessage) []string {
+		var m map[string]any
+		_ = json.Unmarshal(in, &m)
+		if s, ok := m[name].(string); ok {
+			return []string{s}
+		}
+		return nil
+	}
+}
+
+func fakeWriteTools() []tools.Tool {
+	return []tools.Tool{
+		fakeTool{"delete_file", tools.Meta{Mutating: true, Writes: field("path")}},
+		fakeTool{"move_file", tools.Meta{Mutating: true, Writes: func(in json.RawMessage) []string {
+			var m struct{ From, To string }
+			_ = json.Unmarshal(in, &m)
+			return []string{m.From, m.To}
+		}}},
+		fakeTool{"apply_patch", tools.Meta{Mutating: true, Writes: func(in json.RawMessage) []string {
+			var m struct{ Patch string }
+			_ = json.Unmarshal(in, &m)
+			var out []string
+			for _, line := range strings.Split(m.Patch, "\n") {
+				for _, marker := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+					if p, ok := strings.CutPrefix(line, marker); ok {
+						out = append(out, p)
+					}
+				}
+			}
+			return out
+		}}},
+		fakeTool{"insert_lines", tools.Meta{Mutating: true, Writes: field("path")}},
+		fakeTool{"mcp__fs__write", tools.Meta{Mutating: true, Writes: field("file")}},
+	}
+}
+
+// realTools builds every tool internal/tools offers today.
+func realTools(t *testing.T) []tools.Tool {
+	t.Helper()
+	dir := t.TempDir()
+	env, err := tools.NewEnv(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := tools.NewBackground(filepath.Join(t.TempDir(), "bg.json"), env, nil)
+	out := tools.FileTools(env)
+	return append(out, tools.Bash(env, bg), tools.BashStatus(bg), tools.BashStop(bg))
+}
+
+// notFileWriters are mutating tools whose effect is not on files.
+var notFileWriters = []string{"bash_stop"}
+
+// inputFor builds a tool's input naming path as what it writes. A new
+// write tool with another input shape fails the test below until it is
+// taught here, so none is silently skipped.
+func inputFor(tool, path string) json.RawMessage {
+	var v any
+	switch tool {
+	case "move_file":
+		v = map[string]string{"from": "notes.txt", "to": path}
+	case "apply_patch":
+		v = map[string]string{"patch": "*** Begin Patch\n*** Update File: " + path + "\n@@\n-a\n+b\n*** End Patch"}
+	case "mcp__fs__write":
+		v = map[string]string{"file": path}
+	case "bash":
+		v = map[string]string{"command": "printf 'x' > '" + path + "'"}
+	default:
+		v = map[string]any{"path": path, "content": "x", "old_string": "a", "new_string": "b"}
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// TestPathPluginsCoverEveryWriteTool enumerates every tool that writes
+// (the real ones and stand-ins for those other packages add) and checks
+// that secrets and protect refuse through each of them, keyed on metadata.
+func TestPathPluginsCoverEveryWriteTool(t *testing.T) {
+	cwd := t.TempDir()
+	all := append(realTools(t), fakeWriteTools()...)
+	writers := 0
+	for _, tool := range all {
+		name, meta := tool.Spec().Name, tool.Meta()
+		if meta.Writes == nil && meta.Commands == nil {
+			if meta.Mutating && !slices.Contains(notFileWriters, name) {
+				t.Errorf("mutating tool %s declares neither Writes nor Commands, so no plugin can see what it changes", name)
+			}
+			continue
+		}
+		writers++
+		for _, tc := range []struct {
+			p    plugin.Plugin
+			path string
+		}{
+			{plugin.Secrets(), ".env"},
+			{plugin.Secrets(), "config/.ssh/id_ed25519"},
+			{plugin.Protect(""), ".git/config"},
+			{plugin.Protect(""), "package-lock.json"},
+		} {
+			input := inputFor(name, tc.path)
+			if meta.Writes != nil && !slices.Contains(meta.Writes(input), tc.path) {
+				t.Fatalf("%s: Writes(%s) = %v does not name %q; teach inputFor this tool's input", name, input, meta.Writes(input), tc.path)
+			}
+			c := plugin.CallFor(tool, input, cwd)
+			if reason := check(t, tc.p, c); reason == "" {
+				t.Errorf("%s let %s write %q", tc.p.Name, name, tc.path)
+			}
+			if reason := check(t, tc.p, plugin.CallFor(tool, inputFor(name, "src/ok.go"), cwd)); reason != "" {
+				t.Errorf("%s refused %s writing src/ok.go: %s", tc.p.Name, name, reason)
+			}
+		}
+	}
+	if writers < 8 {
+		t.Fatalf("only %d write tools enumerated", writers)
+	}
+}
+
+func writeCall(path string) plugin.Call {
+	return plugin.Call{Tool: "write_file", Mutating: true, Writes: []string{path}}
+}
+
+func TestSecrets(t *testing.T) {
+	p := plugin.Secrets()
+	for _, path := range []string{
+		".env", ".env.local", "app/.ENV.production", ".envrc", ".env.", "a/../.env", "./.env", `web\.env`,
+		"config/credentials.json", "secrets.yaml", "deploy/secret.toml", "credentials.ini",
+		"certs/server.pem", "tls.key", "store.jks", "x.p12", "cert.pfx", "release.keystore",
+		"id_rsa", "keys/id_ed25519", "id_ecdsa_sk",
+		".npmrc", "home/.netrc", ".pgpass", ".pypirc",
+		".aws/credentials", ".ssh/config", "/home/u/.ssh/authorized_keys", ".gnupg/gpg.conf",
+	} {
+		reason := check(t, p, writeCall(path))
+		if reason == "" {
+			t.Errorf("secrets let %q be written", path)
+			continue
+		}
+		if !strings.HasPrefix(reason, "Blocked by the secrets plugin: refusing to write ") || !strings.Contains(reason, "Ask the user") {
+			t.Errorf("refusal for %q reads %q", path, reason)
+		}
+	}
+	for _, path := range []string{".env.example", "src/environment.ts", "id_rsa.pub", "docs/secrets.md", "keyboard.go",
+		"credentials.go", "README.md", "src/ssh/client.go", "monkey.json"} {
+		if reason := check(t, p, writeCall(path)); reason != "" {
+			t.Errorf("secrets refused %q: %s", path, reason)
+		}
+	}
+}
+
+func TestProtect(t *testing.T) {
+	state := t.TempDir()
+	p := plugin.Protect(state)
+	for _, path := range []string{
+		".git/config", ".git", "sub/.git/hooks/pre-commit", ".GIT/HEAD",
+		"package-lock.json", "web/yarn.lock", "go.sum", "Cargo.lock", "bun.lockb", "pnpm-lock.yaml", "poetry.lock",
+		"uv.lock", "composer.lock", "Gemfile.lock", "bun.lock",
+		"node_modules/x/index.js", "vendor/github.com/x/y.go", "target/debug/app", "crates/a/target/release/x",
+		"dist/app.js", "build/out.js", "packages/a/dist/x.js", ".next/cache/x", ".nuxt/x", ".svelte-kit/x",
+		"out/index.html", "coverage/lcov.info", "__pycache__/a.pyc", ".pytest_cache/v", ".mypy_cache/x",
+		".shiro/hooks/fmt/run", "home/.shiro-neko/config.json", filepath.Join(state, "config.json"), state,
+	} {
+		reason := check(t, p, writeCall(path))
+		if reason == "" {
+			t.Errorf("protect let %q be written", path)
+			continue
+		}
+		if !strings.HasPrefix(reason, "Blocked by the protect plugin: refusing to write ") {
+			t.Errorf("refusal for %q reads %q", path, reason)
+		}
+	}
+	for _, path := range []string{"src/build.go", "build", "internal/target/x.go", "target/doc.md", "docs/out.md",
+		".shiro/config.json", ".shiro/skills/x.md", ".gitignore", ".github/workflows/ci.yml", "src/main.go", "distance/x.go",
+		"go.mod", "package.json", "Cargo.toml"} {
+		if reason := check(t, p, writeCall(path)); reason != "" {
+			t.Errorf("protect refused %q: %s", path, reason)
+		}
+	}
+}
+
+// A relative write is judged relative to the workspace, so a workspace
+// that itself lives under build/ or vendor/ is not frozen.
+func TestProtectJudgesPathsWithinTheWorkspace(t *testing.T) {
+	cwd := filepath.Join(t.TempDir(), "build", "proj")
+	if err := os.MkdirAll(cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := writeCall("src/main.go")
+	c.Cwd = cwd
+	if reason := check(t, plugin.Protect(""), c); reason != "" {
+		t.Fatalf("refused a normal write in a workspace under build/: %s", reason)
+	}
+	c.Writes = []string{filepath.Join(cwd, "src", "main.go")}
+	if reason := check(t, plugin.Protect(""), c); reason != "" {
+		t.Fatalf("refused an absolute normal write: %s", reason)
+	}
+	c.Writes = []string{filepath.Join(cwd, "dist", "x.js")}
+	if reason := check(t, plugin.Protect(""), c); reason == "" {
+		t.Fatal("absolute write into the workspace's dist/ passed")
+	}
+}
+
+// A symlink cannot launder a write: the resolved path is judged too.
+func TestPathPluginsFollowSymlinks(t *testing.T) {
+	cwd := t.TempDir()
+	state := t.TempDir()
+	must(t, os.Symlink(".env", filepath.Join(cwd, "notes.txt"))) // dangling until written
+	must(t, os.Mkdir(filepath.Join(cwd, ".ssh"), 0o700))
+	must(t, os.Symlink(".ssh", filepath.Join(cwd, "cfg")))
+	must(t, os.Symlink(state, filepath.Join(cwd, "st")))
+	must(t, os.Symlink("node_modules/pkg", filepath.Join(cwd, "lib")))
+	for _, tc := range []struct {
+		p    plugin.Plugin
+		path string
+	}{
+		{plugin.Secrets(), "notes.txt"},
+		{plugin.Secrets(), "cfg/config"},
+		{plugin.Protect(state), "st/config.json"},
+		{plugin.Protect(""), "lib/index.js"},
+	} {
+		c := writeCall(tc.path)
+		c.Cwd = cwd
+		if reason := check(t, tc.p, c); reason == "" {
+			t.Errorf("%s let %q through a symlink", tc.p.Name, tc.path)
+		}
+		bash := bashCall("echo x > " + tc.path)
+		bash.Cwd = cwd
+		if reason := check(t, tc.p, bash); reason == "" {
+			t.Errorf("%s let bash write %q through a symlink", tc.p.Name, tc.path)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPathPluginsSeeShellWrites(t *testing.T) {
+	cwd := t.TempDir()
+	must(t, os.Mkdir(filepath.Join(cwd, "backup"), 0o755))
+	cases := []struct {
+		p       plugin.Plugin
+		block   []string
+		pass    []string
+		comment string
+	}{
+		{
+			p: plugin.Secrets(),
+			block: []string{
+				"echo API=1 > .env", "cat a >> config/.env.local", "printf x | tee -a .env", "cp .env.example .env",
+				"mv key.pem .ssh/", "cp id -t ~/.ssh", "sed -i s/a/b/ .env", "sed -i.bak -e s/a/b/ .env", "perl -pi -e 's/a/b/' .npmrc",
+				"dd if=x of=server.key", "curl -sSLo .npmrc https://x", "wget -O .pypirc https://x",
+				"bash -c 'echo x > .env'", "sudo tee /root/.ssh/authorized_keys", `echo x >"$HOME/.ssh/authorized_keys"`,
+				"eval 'echo x > .env'", "touch .env", "rm .env", "ln -s /tmp/x .env", "cp .env.example backup/.env",
+				"cp .env backup", "git show HEAD:.env > .env.prod", "echo x &> secrets.json", "echo x >| .env",
+				"su -c 'echo x > .env' bob", "cd app && echo x > .env", "$(echo echo) x > .env", "sh -lc 'cat > .env'",
+			},
+			pass: []string{"cat .env", "grep KEY .env", "diff .env.example .env", "ls -la ~/.ssh", "echo hi > notes.txt",
+				"sed -n 1p .env", "git status", "cp .env.example docs/", "echo x 2>&1", "echo x >&2", "cmd > /dev/null",
+				"chmod 600 notes.txt", "curl -O https://x/.env"},
+		},
+		{
+			p: plugin.Protect(""),
+			block: []string{"echo x >> go.sum", "rm package-lock.json", "cp x.js node_modules/y/", "echo > .git/HEAD",
+				"mv a .git/hooks/pre-commit", "sed -i s/a/b/ yarn.lock", "touch dist/x", "truncate -s 0 Cargo.lock",
+				"bash -c 'echo x > .git/config'", "mkdir -p node_modules/x"},
+			pass: []string{"npm install", "go mod tidy", "go build -o bin/app ./...", "git commit -m x", "cat go.sum",
+				"rm build.log", "echo x > src/build.go", "rm -f tmp.txt"},
+		},
+	}
+	for _, tc := range cases {
+		for _, cmd := range tc.block {
+			c := bashCall(cmd)
+			c.Cwd = cwd
+			if reason := check(t, tc.p, c); reason == "" {
+				t.Errorf("%s let %q through", tc.p.Name, cmd)
+			}
+		}
+		for _, cmd := range tc.pass {
+			c := bashCall(cmd)
+			c.Cwd = cwd
+			if reason := check(t, tc.p, c); reason != "" {
+				t.Errorf("%s refused %q: %s", tc.p.Name, cmd, reason)
+			}
+		}
+	}
+}
+
+func TestConfirmDelete(t *testing.T) {
+	p := plugin.ConfirmDelete()
+	del := fakeWriteTools()[0]
+	for _, path := range []string{"", " ", ".", "./", "src/", `src\`, "*.go", "src/**/x.go", "a?.txt", "a/..", "/"} {
+		input, _ := json.Marshal(map[string]string{"path": path})
+		reason := check(t, p, plugin.CallFor(del, input, ""))
+		if reason == "" {
+			t.Errorf("confirm-delete let delete_file %q through", path)
+			continue
+		}
+		if !strings.Contains(reason, "Blocked by the confirm-delete plugin") {
+			t.Errorf("refusal reads %q", reason)
+		}
+	}
+	for _, path := range []string{"src/a.go", "app/[id]/page.tsx", "notes.txt", ".env.example"} {
+		input, _ := json.Marshal(map[string]string{"path": path})
+		if reason := check(t, p, plugin.CallFor(del, input, "")); reason != "" {
+			t.Errorf("refused %q: %s", path, reason)
+		}
+	}
+	// Keyed on metadata: any tool whose Writes name a glob is refused, and
+	// a tool that only reads a glob is not.
+	remover := fakeTool{"remove_paths", tools.Meta{Mutating: true, Writes: field("target")}}
+	if reason := check(t, p, plugin.CallFor(remover, json.RawMessage(`{"target":"src/*"}`), "")); reason == "" {
+		t.Error("a differently named delete tool passed with a glob")
+	}
+	glob := fakeTool{"glob", tools.Meta{Subjects: field("pattern")}}
+	if reason := check(t, p, plugin.CallFor(glob, json.RawMessage(`{"pattern":"**/*.go"}`), "")); reason != "" {
+		t.Errorf("a read-only glob was refused: %s", reason)
+	}
+}
+
+// The plugins of one chain share what they learn about a call, but a new
+// check looks at the file system again: a symlink made after an identical
+// call was allowed is still seen.
+func TestSharedTargetsAreNotReusedAcrossChecks(t *testing.T) {
+	cwd := t.TempDir()
+	enabled, _ := plugin.Resolve([]string{"secrets", "protect"}, plugin.BuiltinDeps{})
+	host := plugin.NewHost(enabled...)
+	c := writeCall("notes.txt")
+	c.Cwd = cwd
+	if b := host.Check(context.Background(), c); b != nil {
+		t.Fatalf("blocked before the link existed: %s", b.Reason)
+	}
+	must(t, os.Symlink(".env", filepath.Join(cwd, "notes.txt")))
+	if b := host.Check(context.Background(), c); b == nil || b.Plugin != "secrets" {
+		t.Fatalf("the new symlink was missed: %+v", b)
+	}
+	must(t, os.Remove(filepath.Join(cwd, "notes.txt")))
+	must(t, os.Symlink("go.sum", filepath.Join(cwd, "notes.txt")))
+	if b := host.Check(context.Background(), c); b == nil || b.Plugin != "protect" {
+		t.Fatalf("protect missed the relinked file: %+v", b)
+	}
+}

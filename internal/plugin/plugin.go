@@ -1,0 +1,195 @@
+// Package plugin hosts compiled plugins: they add tools, auto-approve tools,
+// block tool calls before they run, append to the system prompt and run
+// after each turn.
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+// Plugin extends the agent. Every field but Name is optional.
+type Plugin struct {
+	Name        string
+	Description string
+	// Source says where the plugin came from, for /plugins: empty for a
+	// builtin, the manifest's file for a manifest plugin.
+	Source string
+	// Tools are added to the session's registry.
+	Tools []tools.Tool
+	// AutoApprove names tools whose calls need no approval.
+	AutoApprove []string
+	// BeforeToolCall returns a non-empty reason to block the call. An error
+	// or a panic blocks too: a guard that crashes must fail closed.
+	BeforeToolCall func(ctx context.Context, c Call) (string, error)
+	// AfterTurn runs when a turn ends; a failure becomes a notice.
+	AfterTurn func(ctx context.Context, t Turn) error
+	// Appendix joins the system prompt. Write one whenever the plugin can
+	// block, so the model is told before it hits a refusal.
+	Appendix string
+}
+
+// Call is a tool call as a plugin sees it. Writes, Commands and Mutating
+// come from the tool's metadata, so a plugin that guards writes covers every
+// write tool without naming them.
+type Call struct {
+	Tool     string
+	Input    json.RawMessage
+	Cwd      string
+	Mutating bool
+	// Writes are the paths the call would create, change or delete.
+	Writes []string
+	// Commands are the shell command lines the call would run.
+	Commands []string
+
+	// memo holds what the builtins work out about this call (its parsed
+	// command lines, its write targets) for the other plugins of the same
+	// Check; a new Check starts a new one, so nothing outlives the check.
+	memo *callMemo
+}
+
+// Turn summarises a finished turn for AfterTurn.
+type Turn struct {
+	Cwd          string
+	ToolsCalled  []string
+	FilesWritten []string
+}
+
+// CallFor derives a plugin call from a tool's metadata.
+func CallFor(t tools.Tool, input json.RawMessage, cwd string) Call {
+	m := t.Meta()
+	c := Call{Tool: t.Spec().Name, Input: input, Cwd: cwd, Mutating: m.Mutating}
+	if m.Writes != nil {
+		c.Writes = m.Writes(input)
+	}
+	if m.Commands != nil {
+		c.Commands = m.Commands(input)
+	}
+	return c
+}
+
+// Block is a refusal by one plugin.
+type Block struct {
+	Plugin string
+	Reason string
+}
+
+// Host runs the enabled plugins in order.
+type Host struct {
+	plugins []Plugin
+}
+
+// NewHost builds a host over plugins in chain order.
+func NewHost(ps ...Plugin) *Host { return &Host{plugins: slices.Clone(ps)} }
+
+// Plugins returns the active plugins in chain order.
+func (h *Host) Plugins() []Plugin {
+	if h == nil {
+		return nil
+	}
+	return slices.Clone(h.plugins)
+}
+
+// Check runs BeforeToolCall of each plugin in order. The first block wins
+// and later plugins are not consulted.
+func (h *Host) Check(ctx context.Context, c Call) *Block {
+	if h == nil {
+		return nil
+	}
+	c.memo = &callMemo{}
+	for _, p := range h.plugins {
+		if p.BeforeToolCall == nil {
+			continue
+		}
+		if reason := runGuard(ctx, p, c); reason != "" {
+			return &Block{Plugin: p.Name, Reason: reason}
+		}
+	}
+	return nil
+}
+
+func runGuard(ctx context.Context, p Plugin, c Call) (reason string) {
+	defer func() {
+		if r := recover(); r != nil {
+			reason = fmt.Sprintf("plugin %s failed (%v), so the call is blocked", p.Name, r)
+		}
+	}()
+	reason, err := p.BeforeToolCall(ctx, c)
+	if err != nil {
+		return fmt.Sprintf("plugin %s failed (%v), so the call is blocked", p.Name, err)
+	}
+	return reason
+}
+
+// AfterTurn runs every AfterTurn; one failing does not stop the rest. The
+// failures are returned for the caller to report.
+func (h *Host) AfterTurn(ctx context.Context, t Turn) []error {
+	if h == nil {
+		return nil
+	}
+	var errs []error
+	for _, p := range h.plugins {
+		if p.AfterTurn == nil {
+			continue
+		}
+		if err := runAfter(ctx, p, t); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+func runAfter(ctx context.Context, p Plugin, t Turn) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("plugin %s: after-turn panicked: %v", p.Name, r)
+		}
+	}()
+	if err := p.AfterTurn(ctx, t); err != nil {
+		return fmt.Errorf("plugin %s: after-turn: %w", p.Name, err)
+	}
+	return nil
+}
+
+// AutoApproved reports whether some plugin auto-approves tool.
+func (h *Host) AutoApproved(tool string) bool {
+	if h == nil {
+		return false
+	}
+	for _, p := range h.plugins {
+		if slices.Contains(p.AutoApprove, tool) {
+			return true
+		}
+	}
+	return false
+}
+
+// Appendices returns the prompt appendices of plugins that have one.
+func (h *Host) Appendices() []string {
+	if h == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range h.plugins {
+		if p.Appendix != "" {
+			out = append(out, p.Appendix)
+		}
+	}
+	return out
+}
+
+// Tools returns the tools that plugins add.
+func (h *Host) Tools() []tools.Tool {
+	if h == nil {
+		return nil
+	}
+	var out []tools.Tool
+	for _, p := range h.plugins {
+		out = append(out, p.Tools...)
+	}
+	return out
+}

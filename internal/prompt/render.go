@@ -1,0 +1,145 @@
+package prompt
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+const identity = "You are shiro, a coding agent working in the user's terminal. You read code, edit files and run commands to get the user's request done, carefully and without fuss."
+
+const howToWork = `# How to work
+- Look before you change: read the files involved and search for related code; do not guess at APIs or paths.
+- Prefer the dedicated tools (read_file, grep, glob, edit_file) over shell equivalents; use bash for builds, tests and programs.
+- Make the smallest change that does the job well, in the style of the surrounding code.
+- Batch independent reads (read_many_files) instead of reading one file per step.
+- For work with several steps, keep a task list with todo_write and mark each step as you finish it.
+- Never write secrets into files, and never read .env or key files unless the user asks.`
+
+const whenSomethingFails = `# When something fails
+1. Read the whole error and find the first real cause; do not retry the same call unchanged.
+2. Check your assumption with a read or a small command, then fix the cause rather than the symptom.
+3. After two failed attempts at the same approach, stop, explain what you tried and what you saw, and ask or try a different route.
+A refusal by the guard, a hook or a permission rule is final: do not work around it; tell the user what was refused and why.`
+
+const verifySection = `# Verify after every change
+Run run_checks (or the project's own test command) after changing code, and read the result before saying you are done.`
+
+const delegating = `# Delegating
+Use task for broad searches or independent reviews that would flood your context; give each subagent a precise brief and act on its report.`
+
+const workingWithUser = `# Working with the user
+- Do what was asked; when a request is ambiguous and the choice matters, ask one short question instead of guessing.
+- A denied tool call means the user said no: adapt, do not retry it.
+- Do not commit, push or delete unless asked.`
+
+const howToReply = `# How to reply
+Be brief and concrete. Say what you changed and how you checked it, with file paths. Use markdown code blocks for code; no filler, no apologies.`
+
+// renderStable builds the cacheable prefix. Its bytes depend only on the
+// inputs keyed by the memo, never on the clock.
+func renderStable(src Sources, active []tools.Tool) string {
+	var b strings.Builder
+	b.WriteString(identity)
+	b.WriteString("\n\n# Environment\n")
+	b.WriteString("Workspace root: " + src.Root + "\n")
+	if src.Platform != "" {
+		b.WriteString("Platform: " + src.Platform + "\n")
+	}
+	b.WriteString("Every path you read or write must stay inside the workspace root; paths are relative to it.\n")
+	if src.Overview != nil {
+		if ov := src.Overview(); ov != "" {
+			b.WriteString("\n" + ov + "\n")
+		}
+	}
+	b.WriteString("\n" + toolsSection(active))
+	section(&b, howToWork)
+	if src.Workflow != nil {
+		section(&b, src.Workflow())
+	}
+	section(&b, whenSomethingFails)
+	names := toolNames(active)
+	if slices.Contains(names, "run_checks") {
+		section(&b, verifySection)
+	}
+	if slices.Contains(names, "task") {
+		section(&b, delegating)
+	}
+	section(&b, workingWithUser)
+	section(&b, howToReply)
+	if src.Instructions != nil {
+		section(&b, src.Instructions())
+	}
+	if src.Skills != nil && slices.Contains(names, "skill") {
+		section(&b, src.Skills())
+	}
+	if src.Variant != nil {
+		section(&b, src.Variant())
+	}
+	if src.Appendices != nil {
+		for _, a := range src.Appendices() {
+			section(&b, a)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// renderVolatile builds the part that changes within a session.
+func renderVolatile(src Sources) string {
+	var parts []string
+	if src.Memory != nil {
+		if m := src.Memory(); m != "" {
+			parts = append(parts, m)
+		}
+	}
+	if src.Notebook != nil {
+		if n := src.Notebook(); n != "" {
+			parts = append(parts, n)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func section(b *strings.Builder, s string) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return
+	}
+	b.WriteString("\n")
+	b.WriteString(s)
+	b.WriteString("\n")
+}
+
+// toolsSection gives one guidance line per offered tool, so the prompt
+// never describes a tool the request does not carry.
+func toolsSection(active []tools.Tool) string {
+	var b strings.Builder
+	b.WriteString("# Tools available to you now\n")
+	var git []string
+	for _, t := range active {
+		name := t.Spec().Name
+		if strings.HasPrefix(name, "git_") && name != "git_commit_message" {
+			git = append(git, name)
+			continue
+		}
+		guidance := t.Meta().Guidance
+		if guidance == "" {
+			guidance = "see its own description."
+		}
+		b.WriteString("- " + name + ": " + guidance + "\n")
+	}
+	if len(git) > 0 {
+		// The read-only git tools share one line: their names say enough.
+		b.WriteString("- " + strings.Join(git, ", ") + ": read-only git with a fixed argv; prefer them to bash for inspecting the repository.\n")
+	}
+	return b.String()
+}
+
+func toolNames(ts []tools.Tool) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Spec().Name
+	}
+	return out
+}

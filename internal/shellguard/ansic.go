@@ -1,0 +1,107 @@
+package shellguard
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// decodeANSIC returns the value of a bash $'…' string body. The guard must
+// decode it because $'\x72m' runs rm. Like bash, the value ends at a NUL.
+func decodeANSIC(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch c = s[i]; c {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case '\\', '\'', '"', '?':
+			b.WriteByte(c)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			} else {
+				b.WriteString(`\c`)
+			}
+		case 'x', 'u', 'U':
+			limit := 2
+			switch c {
+			case 'u':
+				limit = 4
+			case 'U':
+				limit = 8
+			}
+			n, used := readDigits(s[i+1:], limit, 16)
+			if used == 0 {
+				b.WriteByte('\\')
+				b.WriteByte(c)
+				continue
+			}
+			i += used
+			if c == 'x' {
+				b.WriteByte(byte(n))
+			} else if n <= utf8.MaxRune {
+				b.WriteRune(rune(n))
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			n, used := readDigits(s[i:], 3, 8)
+			i += used - 1
+			b.WriteByte(byte(n))
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		}
+	}
+	out := b.String()
+	if end := strings.IndexByte(out, 0); end >= 0 {
+		out = out[:end]
+	}
+	return out
+}
+
+// readDigits reads up to limit digits of base from the start of s.
+func readDigits(s string, limit, base int) (value, used int) {
+	for used < limit && used < len(s) {
+		d := digitValue(s[used])
+		if d < 0 || d >= base {
+			break
+		}
+		value = value*base + d
+		used++
+	}
+	return value, used
+}
+
+func digitValue(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}

@@ -1,0 +1,176 @@
+// Package shellguard parses shell command lines with a real bash parser and
+// classifies the dangerous ones. It never looks at the raw string.
+package shellguard
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Command is one simple command of a parsed command line: its words after
+// quote removal. Literal is false when some word is not a plain literal
+// (it holds an expansion such as $VAR or $(...)), in which case the affected
+// words hold their source text.
+type Command struct {
+	Args    []string
+	Literal bool
+	// Via lists, outermost first, the wrappers and shells through which
+	// this command runs: ["sudo"] for the rm of `sudo rm x`, ["sh"] for the
+	// rm of `sh -c 'rm x'`, ["find"] for the rm of `find -exec rm {} ;`.
+	// Effective fills it; SimpleCommands leaves it empty.
+	Via []string
+}
+
+// String renders the command's words joined by spaces.
+func (c Command) String() string { return strings.Join(c.Args, " ") }
+
+// Name is the program's base name, lower-cased: "rm" for `/bin/rm`, and
+// for `RM` too, because a case-insensitive file system runs rm for it.
+func (c Command) Name() string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	return programName(c.Args[0])
+}
+
+// programName is the lower-cased base name of a command word.
+func programName(word string) string {
+	if strings.IndexByte(word, '/') >= 0 {
+		word = path.Base(word)
+	}
+	for i := 0; i < len(word); i++ {
+		if c := word[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(word)
+		}
+	}
+	return word
+}
+
+// Parse parses src as bash.
+func Parse(src string) (*syntax.File, error) {
+	return parseWith(newParser(), src)
+}
+
+func newParser() *syntax.Parser { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }
+
+func parseWith(p *syntax.Parser, src string) (*syntax.File, error) {
+	f, err := p.Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, fmt.Errorf("cannot parse shell command: %w", err)
+	}
+	return f, nil
+}
+
+// SimpleCommands returns every simple command of src, including those in
+// pipelines, lists, subshells, command substitutions, process substitutions,
+// functions and control flow, in source order. It does not unwrap wrappers
+// such as sudo or sh -c; Effective does that.
+func SimpleCommands(src string) ([]Command, error) {
+	f, err := Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	var out []Command
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true
+		}
+		c := Command{Literal: true}
+		for _, w := range call.Args {
+			s, lit := WordText(w)
+			if !lit {
+				c.Literal = false
+			}
+			c.Args = append(c.Args, s)
+		}
+		out = append(out, c)
+		return true
+	})
+	return out, nil
+}
+
+// WordText returns a word's value after quote removal when it is made only
+// of literals and quotes. Otherwise it returns the word's source text and
+// false.
+func WordText(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	if wordLiteral(&b, w.Parts, false) {
+		return b.String(), true
+	}
+	var src strings.Builder
+	_ = syntax.NewPrinter().Print(&src, w)
+	return src.String(), false
+}
+
+// wordLiteral writes the value of parts after quote removal and reports
+// whether they were all literal. quoted says the parts sit inside double
+// quotes, where a backslash escapes only a few characters.
+func wordLiteral(b *strings.Builder, parts []syntax.WordPart, quoted bool) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if quoted {
+				b.WriteString(unescapeDouble(p.Value))
+			} else {
+				b.WriteString(unescapeLit(p.Value))
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.WriteString(decodeANSIC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			if !wordLiteral(b, p.Parts, true) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// unescapeLit removes the backslashes of an unquoted literal: `r\m` is `rm`.
+func unescapeLit(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeDouble removes the backslashes that double quotes honour (before
+// $, `, ", \ and newline) and keeps every other one: "r\m" is `r\m`.
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

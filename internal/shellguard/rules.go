@@ -1,0 +1,280 @@
+package shellguard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The categories of Verdict.Category. Every rule belongs to one, so a
+// plugin can act on part of the guard (no-force-push on CategoryGitPush,
+// no-net-pipe on CategoryPipeShell) through CheckAll.
+const (
+	CategoryRm        = "rm"         // recursive or forced delete, find -delete
+	CategoryGitReset  = "git-reset"  // git reset --hard
+	CategoryGitClean  = "git-clean"  // git clean -f
+	CategoryGitPush   = "git-push"   // force pushes and remote deletes
+	CategoryGitBranch = "git-branch" // git branch -D
+	CategorySQL       = "sql"        // DROP / TRUNCATE through a database client
+	CategoryDisk      = "disk"       // mkfs, wipefs, dd of=/dev/…, > /dev/sda
+	CategoryChmod     = "chmod"      // world-writable modes
+	CategoryPower     = "power"      // shutdown, reboot, halt…
+	CategoryForkBomb  = "forkbomb"   // a function that pipes or backgrounds itself
+	CategoryPipeShell = "pipe-shell" // a download run by a shell or interpreter
+	CategoryOpaque    = "opaque"     // cannot be analysed: unparsable, or decided at run time
+)
+
+// The reasons shown in refusals, in the words of the plugin guide.
+const (
+	whyRm        = "recursive or forced delete"
+	whyFindDel   = "deletes every file find matches"
+	whyReset     = "discards uncommitted work"
+	whyClean     = "deletes untracked files"
+	whyForcePush = "rewrites remote history"
+	whyPushDel   = "deletes remote branches"
+	whyBranch    = "deletes a branch without a merge check"
+	whySQL       = "destroys database data"
+	whyDisk      = "writes to a raw device"
+	whyChmod     = "makes files world-writable"
+	whyPower     = "affects the whole machine"
+)
+
+// rule is the verdict of one program's own rule; the zero rule is none.
+type rule struct {
+	category, why string
+	fromInput     bool // the danger arrived on standard input: show the pipeline
+}
+
+// ruleFor applies the per-program rules to an effective command. in is
+// what feeds its standard input, or nil.
+func ruleFor(base string, args []arg, in *input) rule {
+	switch {
+	case base == "rm":
+		if rmForcedOrRecursive(args) {
+			return rule{category: CategoryRm, why: whyRm}
+		}
+	case base == "find":
+		for _, a := range args[1:] {
+			if a.lit && a.text == "-delete" {
+				return rule{category: CategoryRm, why: whyFindDel}
+			}
+		}
+	case base == "git":
+		return gitRule(args)
+	case isDatabaseClient(base):
+		if in != nil && (in.sql || hasDestructiveSQL(in.text)) {
+			return rule{category: CategorySQL, why: whySQL, fromInput: true}
+		}
+		if destroysData(base, args) {
+			return rule{category: CategorySQL, why: whySQL}
+		}
+	case strings.HasPrefix(base, "mkfs") || strings.HasPrefix(base, "newfs"):
+		return rule{category: CategoryDisk, why: whyDisk}
+	case oneOf(base, "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkdosfs", "mkntfs"):
+		return rule{category: CategoryDisk, why: whyDisk}
+	case base == "dd":
+		for _, a := range args[1:] {
+			if target, ok := strings.CutPrefix(a.text, "of="); ok && isRawDevice(target) {
+				return rule{category: CategoryDisk, why: whyDisk}
+			}
+		}
+	case base == "chmod":
+		if chmodWorldWritable(args[1:]) {
+			return rule{category: CategoryChmod, why: whyChmod}
+		}
+	case base == "mkdir" || base == "install":
+		opts, _ := scanOptions(args[1:], optSpec{value: "mgotSZ", long: []string{"mode", "group", "owner", "target-directory", "suffix", "context"}, permute: true})
+		if mode, ok := valueOf(opts, "m", "mode"); ok && chmodWorldWritable([]arg{mode}) {
+			return rule{category: CategoryChmod, why: whyChmod}
+		}
+	case oneOf(base, "shutdown", "reboot", "halt", "poweroff"):
+		return rule{category: CategoryPower, why: whyPower}
+	case base == "systemctl" || base == "loginctl":
+		if powerVerb(args[1:]) {
+			return rule{category: CategoryPower, why: whyPower}
+		}
+	case base == "init" || base == "telinit":
+		if _, ops := scanOptions(args[1:], optSpec{}); len(ops) > 0 && oneOf(ops[0].text, "0", "6") {
+			return rule{category: CategoryPower, why: whyPower}
+		}
+	}
+	return rule{}
+}
+
+// rmForcedOrRecursive: any -r, -R or -f in any short cluster, a long
+// --recursive, --force or --no-preserve-root (getopt accepts `--rec`), or
+// an option spelled with an expansion (`-$x`), which may be any of those.
+func rmForcedOrRecursive(args []arg) bool {
+	for _, a := range args[1:] {
+		t := a.text
+		if a.lit && t == "--" {
+			return false
+		}
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			continue
+		}
+		if !a.lit {
+			return true
+		}
+		if shortCluster(t) && strings.ContainsAny(t[1:], "rRf") {
+			return true
+		}
+		if longPrefix(t, "--recursive", 3) || longPrefix(t, "--force", 3) || longPrefix(t, "--no-preserve-root", 3) {
+			return true
+		}
+	}
+	return false
+}
+
+// isRawDevice reports a path under /dev that is not one of the harmless
+// pseudo-devices (null, the standard streams, ttys, shared memory).
+func isRawDevice(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/dev/")
+	if !ok || rest == "" {
+		return false
+	}
+	if oneOf(rest, "null", "zero", "full", "random", "urandom", "stdout", "stderr", "stdin", "tty", "console") {
+		return false
+	}
+	for _, dir := range []string{"fd/", "pts/", "shm/", "mqueue/", "tcp/", "udp/"} {
+		if strings.HasPrefix(rest, dir) {
+			return false
+		}
+	}
+	return true
+}
+
+// chmodWorldWritable reports an octal mode whose last digit has the write
+// bit (777, 0666, 1777, 752) or a symbolic clause giving others write
+// (a+w, o=rwx, ugo+rwx, a=u). `+w` without a who is filtered by the umask
+// and passes, as does `chmod +x`.
+func chmodWorldWritable(args []arg) bool {
+	for _, a := range args {
+		t := a.text
+		if strings.HasPrefix(t, "--") {
+			continue
+		}
+		if octalWorldWritable(t) || symbolicWorldWritable(t) {
+			return true
+		}
+	}
+	return false
+}
+
+func octalWorldWritable(t string) bool {
+	if len(t) == 0 || len(t) > 5 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '7' {
+			return false
+		}
+	}
+	return (t[len(t)-1]-'0')&2 != 0
+}
+
+// symbolicWorldWritable parses a comma-separated list of [ugoa]*([-+=]
+// (perms|[ugo]))+ clauses; anything that does not parse is not a mode.
+func symbolicWorldWritable(t string) bool {
+	if t == "" {
+		return false
+	}
+	found := false
+	for clause := range strings.SplitSeq(t, ",") {
+		i := 0
+		others := false
+		for i < len(clause) && strings.IndexByte("ugoa", clause[i]) >= 0 {
+			others = others || clause[i] == 'o' || clause[i] == 'a'
+			i++
+		}
+		if i == len(clause) {
+			return false
+		}
+		for i < len(clause) {
+			op := clause[i]
+			if op != '+' && op != '-' && op != '=' {
+				return false
+			}
+			i++
+			start := i
+			for i < len(clause) && strings.IndexByte("rwxXstugo", clause[i]) >= 0 {
+				i++
+			}
+			perms := clause[start:i]
+			grants := op != '-' && (strings.IndexByte(perms, 'w') >= 0 || strings.ContainsAny(perms, "ug"))
+			if others && grants {
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// powerVerb reports a systemctl or loginctl verb that stops, restarts or
+// suspends the machine.
+func powerVerb(args []arg) bool {
+	_, ops := scanOptions(args, optSpec{
+		value: "tpsHMnoP",
+		long: []string{"type", "property", "signal", "host", "machine", "lines", "output", "kill-whom", "kill-value",
+			"job-mode", "root", "image", "preset-mode", "boot-loader-menu", "boot-loader-entry", "reboot-argument",
+			"what", "timestamp", "drop-in", "when", "state", "message", "image-policy", "check-inhibitors"},
+		permute: true,
+	})
+	return len(ops) > 0 && oneOf(ops[0].text, "reboot", "poweroff", "halt", "kexec", "soft-reboot", "emergency",
+		"rescue", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep")
+}
+
+// isDatabaseClient reports programs that run SQL (or a database's own
+// destructive commands) given on the command line or standard input.
+func isDatabaseClient(base string) bool {
+	switch base {
+	case "psql", "mysql", "mariadb", "sqlite3", "sqlite", "sqlcmd", "osql", "isql", "cockroach", "clickhouse",
+		"clickhouse-client", "duckdb", "mysqlsh", "usql", "pgcli", "mycli", "litecli", "cqlsh", "sqlplus",
+		"snowsql", "trino", "presto", "bq", "db2", "sqlline", "spanner-cli",
+		"redis-cli", "valkey-cli", "mongo", "mongosh", "dropdb", "mysqladmin":
+		return true
+	}
+	return false
+}
+
+// destructiveSQL matches DROP of a database object and TRUNCATE of a table
+// (not the TRUNCATE() number function).
+var destructiveSQL = regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+)?(?:table|database|schema|index|view|materialized\s+view|sequence|function|procedure|trigger|owned|user|role|type|extension|keyspace|collection)\b|\btruncate\s+(?:table\s+)?[\w"` + "`" + `\[]`)
+
+func hasDestructiveSQL(s string) bool {
+	return len(s) >= 8 && destructiveSQL.MatchString(s)
+}
+
+// destroysData looks for destructive statements in a database client's
+// words.
+func destroysData(base string, args []arg) bool {
+	switch base {
+	case "dropdb":
+		return true
+	case "mysqladmin":
+		for _, a := range args[1:] {
+			if strings.EqualFold(a.text, "drop") {
+				return true
+			}
+		}
+		return false
+	case "redis-cli", "valkey-cli":
+		for _, a := range args[1:] {
+			if strings.EqualFold(a.text, "flushall") || strings.EqualFold(a.text, "flushdb") {
+				return true
+			}
+		}
+		return false
+	case "mongo", "mongosh":
+		for _, a := range args[1:] {
+			if strings.Contains(a.text, "dropDatabase") || strings.Contains(a.text, ".drop(") {
+				return true
+			}
+		}
+	}
+	for _, a := range args[1:] {
+		if hasDestructiveSQL(a.text) {
+			return true
+		}
+	}
+	return false
+}

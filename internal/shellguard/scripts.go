@@ -1,0 +1,108 @@
+package shellguard
+
+import "mvdan.cc/sh/v3/syntax"
+
+// runScript checks a script a program hands to a shell, given as words
+// the shell joins with spaces.
+func (a *analysis) runScript(sc *scope, words []arg, via []string, at string) {
+	text, lit := joinArgs(words)
+	if lit {
+		a.scanScript(&scope{src: text, depth: sc.depth + 1, via: via, parent: sc}, at)
+		return
+	}
+	nodes := make([]syntax.Node, 0, len(words))
+	for _, w := range words {
+		nodes = append(nodes, w.node())
+	}
+	a.dynamicScript(sc, text, via, at, nodes...)
+}
+
+// dynamicScript handles a script whose text is only known at run time
+// (`sh -c "rm -rf $dir"`, `eval "$(curl …)"`). It cannot be checked, so it
+// is refused; Check first reads the script as written, expansions left in
+// place, so that a plain danger in it gets its own, clearer refusal.
+func (a *analysis) dynamicScript(sc *scope, approx string, via []string, at string, nodes ...syntax.Node) {
+	if !a.collect {
+		a.quiet++
+		a.scanScript(&scope{src: approx, depth: sc.depth + 1, via: via, parent: sc}, at)
+		a.quiet--
+		if a.stopped {
+			return
+		}
+	}
+	if a.downloadsIn(sc, nodes...) {
+		a.report(Verdict{Command: at, Category: CategoryPipeShell, Why: "runs a downloaded script"}, true)
+		return
+	}
+	a.opaque(at, "runs a script built at run time")
+}
+
+// programFile handles the file a shell or interpreter reads its program
+// from. A literal path is a documented gap (the guard does not read
+// files); a path decided at run time is refused for a shell, and for
+// any interpreter when it comes from a download (`python <(curl …)`).
+func (a *analysis) programFile(sc *scope, base string, file arg, at string) {
+	if file.lit {
+		return
+	}
+	shell := isShell(base) || base == "source" || base == "."
+	if a.downloadsIn(sc, file.node()) {
+		a.report(Verdict{Command: at, Category: CategoryPipeShell, Why: "runs a downloaded script"}, shell)
+		return
+	}
+	if shell {
+		a.opaque(at, "runs a script file chosen at run time")
+	}
+}
+
+// stdinProgram handles a shell or interpreter that reads its program from
+// standard input, given what feeds it.
+func (a *analysis) stdinProgram(sc *scope, kind reader, in *input, via []string, at string) {
+	switch {
+	case in == nil:
+		return // the caller's input: the agent runs commands with none
+	case in.downloader:
+		why := "pipes a download into a shell"
+		if kind != readsShell {
+			why = "pipes a download into an interpreter"
+		}
+		a.report(Verdict{Command: in.pipeline(at), Category: CategoryPipeShell, Why: why}, kind == readsShell)
+	case kind != readsShell || in.file:
+		return // another language, or a file on disk: documented gaps
+	case in.known && in.lit:
+		a.scanScript(&scope{src: in.text, depth: sc.depth + 1, via: via, parent: sc}, at)
+	case in.known:
+		a.dynamicScript(sc, in.text, via, at, in.node)
+	default:
+		a.opaque(in.pipeline(at), "pipes output made at run time into a shell")
+	}
+}
+
+// feedOutputSubstitutions records what the commands in a >(…) read: the
+// data the command writes, made at run time, and a download when the
+// command downloads or is fed one (`curl … | tee >(sh)`, `curl -o >(sh) …`).
+func (a *analysis) feedOutputSubstitutions(sc *scope, st *syntax.Stmt, argv []arg, in *input, at string) {
+	var feed *input
+	visit := func(w *syntax.Word) {
+		for _, p := range w.Parts {
+			ps, ok := p.(*syntax.ProcSubst)
+			if !ok || ps.Op != syntax.CmdOut {
+				continue
+			}
+			if feed == nil {
+				feed = &input{line: at, downloader: (in != nil && in.downloader) || a.downloads(sc, argv, 0)}
+			}
+			for _, s := range ps.Stmts {
+				a.setFeed(s, feed)
+			}
+		}
+	}
+	for _, w := range st.Cmd.(*syntax.CallExpr).Args {
+		visit(w)
+	}
+	for _, r := range st.Redirs {
+		if r.Word != nil {
+			visit(r.Word)
+		}
+	}
+}

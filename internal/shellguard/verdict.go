@@ -1,0 +1,95 @@
+package shellguard
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Verdict is a refusal: the offending simple command as written and why.
+type Verdict struct {
+	Command  string
+	Category string
+	Why      string
+}
+
+// Check returns nil when src is safe to run, or the first dangerous sub-command.
+//
+// A rule's verdict is preferred to an "opaque" one: for
+// `$(echo x) ; rm -rf src` the refusal names `rm -rf src`, and only a line
+// with nothing more specific to say is refused as unanalysable.
+func Check(src string) *Verdict {
+	a := newAnalysis(src, false, false)
+	a.run()
+	if len(a.findings) == 0 {
+		return nil
+	}
+	pick := a.findings[0]
+	for _, v := range a.findings {
+		if v.Category != CategoryOpaque {
+			pick = v
+			break
+		}
+	}
+	return &pick
+}
+
+// CheckAll returns every dangerous sub-command of src in source order, once
+// each; nil when src is safe. Plugins that own part of the guard filter it
+// by Category.
+func CheckAll(src string) []Verdict {
+	a := newAnalysis(src, false, true)
+	a.run()
+	var out []Verdict
+	seen := make(map[Verdict]bool, len(a.findings))
+	for _, v := range a.findings {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Refusal renders the seed's message for a verdict.
+func (v *Verdict) Refusal() string {
+	return "Blocked by the guard plugin: refusing \"" + shorten(v.Command) + "\" (" + v.Why +
+		"). Ask the user to run it themselves if it is really needed."
+}
+
+// AnalysisError is the error of Effective: a sub-command whose effect cannot
+// be known before it runs. Callers treat it as a block.
+type AnalysisError struct {
+	Command string // the offending sub-command as written
+	Why     string
+}
+
+func (e *AnalysisError) Error() string {
+	return fmt.Sprintf("cannot analyse %q: %s", shorten(e.Command), e.Why)
+}
+
+// Verdict is the refusal for the error, for callers that block on it.
+func (e *AnalysisError) Verdict() *Verdict {
+	return &Verdict{Command: e.Command, Category: CategoryOpaque, Why: e.Why}
+}
+
+// maxShown is how much of a command a refusal quotes.
+const maxShown = 120
+
+// shorten keeps a refusal to one readable line: the first line of the
+// command, at most maxShown characters, with an ellipsis when cut.
+func shorten(s string) string {
+	s = strings.TrimSpace(s)
+	cut := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s, cut = strings.TrimSpace(s[:i]), true
+	}
+	if utf8.RuneCountInString(s) > maxShown {
+		runes := []rune(s)
+		s, cut = string(runes[:maxShown]), true
+	}
+	if cut {
+		s += " …"
+	}
+	return s
+}

@@ -1,0 +1,61 @@
+// Package skills loads skills — named markdown instructions the model pulls
+// in on demand — from the bundled catalogue and from the registry, user and
+// project directories, later sources overriding earlier ones by name. It also
+// provides the catalogue block of the system prompt and the `skill` tool.
+package skills
+
+// Origin says where a skill was loaded from.
+type Origin string
+
+// The origins in precedence order: a later origin overrides an earlier one
+// for the same name.
+const (
+	OriginBundled  Origin = "bundled"
+	OriginRegistry Origin = "registry"
+	OriginUser     Origin = "user"
+	OriginProject  Origin = "project"
+)
+
+// Skill is one loaded skill.
+type Skill struct {
+	Name        string
+	Description string
+	// Body is the markdown after the frontmatter, cut at BodyCap characters
+	// with a note when the file holds more.
+	Body   string
+	Origin Origin
+	// Path is the file the skill came from; bundled skills have a
+	// "bundled/<name>.md" path that is not on disk.
+	Path string
+	// Extra holds every frontmatter key other than name and description
+	// (for example the Agent Skills `license` or `allowed-tools`), as decoded
+	// by YAML. Get and List hand out deep copies.
+	Extra map[string]any
+	// Overrode is the origin of the skill of the same name that this one
+	// replaced, and OverrodePath its file; both are empty when none was.
+	Overrode     Origin
+	OverrodePath string
+}
+
+// Problem reports a skill file that was skipped or only partly loaded. Path
+// names the file; Err says what is wrong and what to change.
+type Problem struct {
+	Path string
+	Err  string
+}
+
+func (p Problem) String() string { return p.Path + ": " + p.Err }
+
+// Sources names the directories to load skills from. An empty directory
+// name, or one that does not exist, contributes nothing.
+type Sources struct {
+	// RegistryDir holds skills installed from the registry
+	// ($SHIRO_HOME/.shiro-neko/registry/skills).
+	RegistryDir string
+	// UserDir holds the user's own skills ($SHIRO_HOME/.shiro-neko/skills).
+	UserDir string
+	// ProjectDir holds the project's skills (<workspace>/.shiro/skills).
+	ProjectDir string
+	// NoBundled leaves out the skills compiled into the binary.
+	NoBundled bool
+}

@@ -1,0 +1,280 @@
+package tools
+
+import (
+	"container/heap"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+)
+
+// Limits of grep. Both backends apply all of them the same way.
+const (
+	grepMaxHits     = 200 // matching lines shown
+	grepPerFile     = 200 // matching lines counted per file (rg --max-count)
+	grepLineCut     = 300 // characters shown of a matching line
+	grepTimeout     = 60 * time.Second
+	grepMaxFileSize = 64 << 20 // larger files are not searched (rg --max-filesize)
+)
+
+type grepTool struct{ env *Env }
+
+const grepSchema = `{"type":"object","properties":{` +
+	`"pattern":{"type":"string","description":"Regular expression (RE2 syntax)"},` +
+	`"include":{"type":"string","description":"Glob of files to search, e.g. *.go or src/**/*.ts"},` +
+	`"ignoreCase":{"type":"boolean"},` +
+	`"includeIgnored":{"type":"boolean"}},` +
+	`"required":["pattern"],"additionalProperties":false}`
+
+func (grepTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "grep",
+		Description: "Search file contents with a regular expression. Returns `path:line: text`, sorted by path, at most 200 lines. .gitignore/.shiroignore'd files are skipped unless includeIgnored.",
+		Schema:      json.RawMessage(grepSchema),
+	}
+}
+
+func (grepTool) Meta() Meta {
+	return Meta{
+		Set:      SetCore,
+		Guidance: "grep: search file contents by regular expression; narrow with include (e.g. *.go).",
+		Subjects: patternField,
+	}
+}
+
+// grepQuery is a validated grep call.
+type grepQuery struct {
+	pattern        string
+	re             *regexp.Regexp // for the Go walker: (?m), and (?i) if asked
+	needle         needle         // the Go walker's prefilter
+	include        *namePattern   // nil searches every file
+	ignoreCase     bool
+	includeIgnored bool
+}
+
+func (t grepTool) Run(ctx context.Context, call Call) (string, error) {
+	env, err := callEnv(call, t.env)
+	if err != nil {
+		return "", err
+	}
+	var in struct {
+		Pattern        string `json:"pattern"`
+		Include        string `json:"include"`
+		IgnoreCase     bool   `json:"ignoreCase"`
+		IncludeIgnored bool   `json:"includeIgnored"`
+	}
+	if err := Decode(call, &in); err != nil {
+		return "", err
+	}
+	q, err := newGrepQuery(env, in.Pattern, in.Include, in.IgnoreCase, in.IncludeIgnored)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, grepTimeout)
+	defer cancel()
+	col, err := runGrep(ctx, env, q)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "", failf("grep timed out after %s; narrow the pattern or set include.", grepTimeout)
+	}
+	if err != nil {
+		return "", err
+	}
+	return Cap(col.render()), nil
+}
+
+func newGrepQuery(env *Env, pattern, include string, ignoreCase, includeIgnored bool) (*grepQuery, error) {
+	if pattern == "" {
+		return nil, failf("pattern is required")
+	}
+	// Compile the pattern alone first so the error quotes it as given.
+	if _, err := regexp.Compile(pattern); err != nil {
+		return nil, failf("Invalid regex: %v", err)
+	}
+	flags := "(?m)"
+	if ignoreCase {
+		flags = "(?mi)"
+	}
+	re, err := regexp.Compile(flags + pattern)
+	if err != nil {
+		return nil, failf("Invalid regex: %v", err)
+	}
+	q := &grepQuery{
+		pattern: pattern, re: re, needle: findNeedle(pattern, ignoreCase),
+		ignoreCase: ignoreCase, includeIgnored: includeIgnored,
+	}
+	if include != "" && include != "**" && include != "**/*" && include != "*" {
+		p, err := parseNamePattern(env, include)
+		if err != nil {
+			return nil, err
+		}
+		q.include = &p
+	}
+	return q, nil
+}
+
+// runGrep searches with ripgrep when it is installed and falls back to the
+// Go walker when rg is missing or fails for a reason other than the
+// pattern.
+func runGrep(ctx context.Context, env *Env, q *grepQuery) (*hitCollector, error) {
+	if env.Ripgrep != "" {
+		col := newHitCollector()
+		err := grepRipgrep(ctx, env, q, col)
+		var fallback *rgFailure
+		if !errors.As(err, &fallback) {
+			return col, err
+		}
+	}
+	col := newHitCollector()
+	return col, grepWalk(ctx, env, q, col)
+}
+
+// ---- collecting hits ----
+
+// grepHit is one matching line.
+type grepHit struct {
+	path string
+	line int
+	text string
+}
+
+// hitCollector keeps the first grepMaxHits hits in path order, whatever
+// order they arrive in, and counts all of them. Ordering by path (the order
+// of the walk: a directory's entries before the next sibling) makes the
+// result the same on every run and for both backends, which parallel
+// searching alone would not.
+type hitCollector struct {
+	mu     sync.Mutex
+	kept   hitHeap
+	total  int
+	capped bool // some file reached grepPerFile
+}
+
+func newHitCollector() *hitCollector { return &hitCollector{} }
+
+// add records a hit on line of path; raw is the line, turned into text
+// only if the hit is kept.
+func (c *hitCollector) add(path string, line int, raw []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.total++
+	if len(c.kept) < grepMaxHits {
+		heap.Push(&c.kept, grepHit{path, line, hitText(raw)})
+		return
+	}
+	if hitBefore(path, line, c.kept[0].path, c.kept[0].line) {
+		c.kept[0] = grepHit{path, line, hitText(raw)}
+		heap.Fix(&c.kept, 0)
+	}
+}
+
+func (c *hitCollector) markCapped() {
+	c.mu.Lock()
+	c.capped = true
+	c.mu.Unlock()
+}
+
+func (c *hitCollector) render() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.total == 0 {
+		return "No matches."
+	}
+	hits := make([]grepHit, len(c.kept))
+	for i := len(hits) - 1; i >= 0; i-- {
+		hits[i] = heap.Pop(&c.kept).(grepHit)
+	}
+	var b strings.Builder
+	for _, h := range hits {
+		fmt.Fprintf(&b, "%s:%d: %s\n", h.path, h.line, h.text)
+	}
+	switch {
+	case c.total > len(hits):
+		count := fmt.Sprint(c.total)
+		if c.capped {
+			count = "at least " + count
+		}
+		fmt.Fprintf(&b, "[%d of %s matching lines shown; narrow the pattern or set include]", len(hits), count)
+	case c.capped:
+		fmt.Fprintf(&b, "[a file has more than %d matching lines; only its first %d are shown]", grepPerFile, grepPerFile)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// hitText is how a matching line is shown: without its line ending, cut
+// at grepLineCut characters, invalid UTF-8 replaced.
+func hitText(line []byte) string {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	cut := false
+	i, k := 0, 0
+	for i < len(line) {
+		if k == grepLineCut {
+			cut = true
+			break
+		}
+		_, size := utf8.DecodeRune(line[i:])
+		i += size
+		k++
+	}
+	s := strings.ToValidUTF8(string(line[:i]), "\uFFFD")
+	if cut {
+		s += "…"
+	}
+	return s
+}
+
+// comparePaths orders slash-separated paths as a walk visits them: by
+// component, so "a/b" comes before "a.txt" (directory a sorts before the
+// name a.txt) although '.' < '/' as bytes.
+func comparePaths(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x == '/' {
+			return -1
+		}
+		if y == '/' {
+			return 1
+		}
+		if x < y {
+			return -1
+		}
+		return 1
+	}
+	return len(a) - len(b)
+}
+
+func hitBefore(pa string, la int, pb string, lb int) bool {
+	if c := comparePaths(pa, pb); c != 0 {
+		return c < 0
+	}
+	return la < lb
+}
+
+// hitHeap is a max-heap: the hit that sorts last is on top, ready to be
+// displaced by an earlier one.
+type hitHeap []grepHit
+
+func (h hitHeap) Len() int { return len(h) }
+func (h hitHeap) Less(i, j int) bool {
+	return hitBefore(h[j].path, h[j].line, h[i].path, h[i].line)
+}
+func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)   { *h = append(*h, x.(grepHit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,52 @@
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package tools
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// These systems have neither Pdeathsig nor /proc: the watchdog alone ends
+// commands when shiro dies, group members are listed with ps(1), and stale
+// journal entries cannot be verified, so Reap never kills on them.
+
+func shellSysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+
+// awaitExitKeepZombie is not available here; the shell is reaped at once.
+func awaitExitKeepZombie(int) bool { return false }
+
+var errNoIdentity = errors.New("process identity needs /proc (Linux)")
+
+func processIdentity(pid int) (ProcIdentity, error) { return ProcIdentity{PID: pid}, errNoIdentity }
+
+func leaderIsOurs(JournalEntry) bool { return false }
+
+func ownerAlive(owner ProcIdentity) bool { return processExists(owner.PID) }
+
+func processesCarrying([]string) map[int]string { return map[int]string{} }
+
+// liveGroupMembers lists the processes of group pgid that have not exited.
+func liveGroupMembers(pgid int) ([]int, error) {
+	out, err := exec.Command("ps", "-A", "-o", "pid=,pgid=,stat=").Output()
+	if err != nil {
+		return nil, err
+	}
+	var members []int
+	for line := range bytes.Lines(out) {
+		f := strings.Fields(string(line))
+		if len(f) < 3 || strings.HasPrefix(f[2], "Z") {
+			continue
+		}
+		pid, err1 := strconv.Atoi(f[0])
+		group, err2 := strconv.Atoi(f[1])
+		if err1 == nil && err2 == nil && group == pgid {
+			members = append(members, pid)
+		}
+	}
+	return members, nil
+}

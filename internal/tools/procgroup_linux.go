@@ -1,0 +1,196 @@
+package tools
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+func shellSysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// awaitExitKeepZombie blocks until pid has exited without reaping it
+// (waitid with WNOWAIT), so that its pid stays reserved.
+func awaitExitKeepZombie(pid int) bool {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if !errors.Is(err, unix.EINTR) {
+			return err == nil
+		}
+	}
+}
+
+// procStat is what shiro reads from /proc/<pid>/stat.
+type procStat struct {
+	State      byte
+	PGRP       int
+	StartTicks uint64 // clock ticks after boot; never changes, survives exec
+}
+
+// parseProcStat reads /proc/<pid>/stat. The command name (field 2) is in
+// parentheses and may itself contain spaces and parentheses, so fields are
+// counted from the last ')'.
+func parseProcStat(data []byte) (procStat, error) {
+	end := bytes.LastIndexByte(data, ')')
+	if end < 0 {
+		return procStat{}, errors.New("proc stat: no ')' after the command name")
+	}
+	// Fields after the name, numbered from 3 as in proc(5): state (3),
+	// ppid (4), pgrp (5), ..., starttime (22).
+	fields := strings.Fields(string(data[end+1:]))
+	const stateField, pgrpField, startField = 3, 5, 22
+	if len(fields) < startField-2 {
+		return procStat{}, fmt.Errorf("proc stat: %d fields after the name, want at least %d", len(fields), startField-2)
+	}
+	state := fields[stateField-3]
+	if len(state) != 1 {
+		return procStat{}, fmt.Errorf("proc stat: bad state %q", state)
+	}
+	pgrp, err := strconv.Atoi(fields[pgrpField-3])
+	if err != nil {
+		return procStat{}, fmt.Errorf("proc stat: bad pgrp: %w", err)
+	}
+	start, err := strconv.ParseUint(fields[startField-3], 10, 64)
+	if err != nil {
+		return procStat{}, fmt.Errorf("proc stat: bad starttime: %w", err)
+	}
+	return procStat{State: state[0], PGRP: pgrp, StartTicks: start}, nil
+}
+
+func readProcStat(pid int) (procStat, error) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, err
+	}
+	return parseProcStat(data)
+}
+
+func (s procStat) dead() bool { return s.State == 'Z' || s.State == 'X' || s.State == 'x' }
+
+// bootID identifies the current boot: start ticks count from boot, so an
+// identity is only comparable within one.
+func bootID() (string, error) {
+	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(data)), nil
+}
+
+// processIdentity names a running process so that a later check cannot
+// mistake another process that got the same pid for it.
+func processIdentity(pid int) (ProcIdentity, error) {
+	st, err := readProcStat(pid)
+	if err != nil {
+		return ProcIdentity{}, err
+	}
+	if st.dead() {
+		return ProcIdentity{}, fmt.Errorf("process %d has exited", pid)
+	}
+	boot, err := bootID()
+	if err != nil {
+		return ProcIdentity{}, err
+	}
+	return ProcIdentity{PID: pid, StartTicks: st.StartTicks, BootID: boot}, nil
+}
+
+// sameProcess reports whether id still names the process it was taken
+// from. An identity without a start time can never be verified.
+func sameProcess(id ProcIdentity) bool {
+	if id.StartTicks == 0 || id.BootID == "" {
+		return false
+	}
+	now, err := processIdentity(id.PID)
+	return err == nil && now == id
+}
+
+// leaderIsOurs verifies that a journal entry's group leader is the very
+// process shiro started: same boot, same start time, and still leading the
+// recorded group.
+func leaderIsOurs(e JournalEntry) bool {
+	leader := ProcIdentity{PID: e.PID, StartTicks: e.StartTicks, BootID: e.BootID}
+	if e.PGID != e.PID || !sameProcess(leader) {
+		return false
+	}
+	st, err := readProcStat(e.PID)
+	return err == nil && st.PGRP == e.PGID
+}
+
+// ownerAlive reports whether the shiro process that wrote an entry is
+// still running. Without a verifiable identity, any process with that pid
+// counts, which errs towards leaving jobs alone.
+func ownerAlive(owner ProcIdentity) bool {
+	if owner.StartTicks == 0 {
+		return processExists(owner.PID)
+	}
+	return sameProcess(owner)
+}
+
+// eachProcess calls fn for every pid under /proc.
+func eachProcess(fn func(pid int)) error {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && pid > 0 {
+			fn(pid)
+		}
+	}
+	return nil
+}
+
+// liveGroupMembers lists the processes of group pgid that have not exited.
+func liveGroupMembers(pgid int) ([]int, error) {
+	var members []int
+	err := eachProcess(func(pid int) {
+		st, err := readProcStat(pid)
+		if err == nil && st.PGRP == pgid && !st.dead() {
+			members = append(members, pid)
+		}
+	})
+	return members, err
+}
+
+// processesCarrying finds live processes whose environment holds one of
+// the tokens (as SHIRO_JOB_TOKEN=<token>), mapping pid to token. Processes
+// of other users cannot be read and are skipped, as they cannot be ours.
+func processesCarrying(tokens []string) map[int]string {
+	want := make(map[string]string, len(tokens))
+	for _, t := range tokens {
+		if t != "" {
+			want[jobTokenVar+"="+t] = t
+		}
+	}
+	found := map[int]string{}
+	if len(want) == 0 {
+		return found
+	}
+	self := os.Getpid()
+	_ = eachProcess(func(pid int) {
+		if pid == self {
+			return
+		}
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err != nil {
+			return
+		}
+		for kv := range bytes.SplitSeq(data, []byte{0}) {
+			if tok, ok := want[string(kv)]; ok {
+				if st, err := readProcStat(pid); err == nil && !st.dead() {
+					found[pid] = tok
+				}
+				return
+			}
+		}
+	})
+	return found
+}
