@@ -112,6 +112,10 @@ func (s *Session) Config() Config { return s.cfg }
 // SetVariant switches the agent variant for later turns.
 func (s *Session) SetVariant(v Variant) { s.cfg.Variant = v }
 
+// SetModel switches the model for later turns (/model). Like SetVariant it
+// must not be called while a turn runs.
+func (s *Session) SetModel(model string) { s.cfg.Model = model }
+
 // ActiveTools returns the tools offered at the next step. The request and
 // the prompt both come from this one list, so they never disagree.
 func (s *Session) ActiveTools() []tools.Tool {

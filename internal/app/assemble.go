@@ -49,7 +49,7 @@ func (a *App) loadPlugins(opts Options) {
 		filepath.Join(config.ProjectDir(opts.Cwd), "plugins"),
 	)
 	for _, p := range problems {
-		a.Problems = append(a.Problems, fmt.Sprintf("plugin %s: %s", p.Path, p.Err))
+		a.Problems = append(a.Problems, "plugin "+p.Error())
 	}
 	a.Plugins = plugin.NewHost(append(enabled, manifests...)...)
 }

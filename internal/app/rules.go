@@ -73,7 +73,9 @@ func (r *rules) result(t tools.Tool, input json.RawMessage) permission.Result {
 func (r *rules) Check(t tools.Tool, input json.RawMessage) agent.RuleVerdict {
 	res := r.result(t, input)
 	v := agent.RuleVerdict{Decision: agent.Decision(res.Decision), Reason: res.Reason}
-	if res.Source == permission.SourceConfig || res.Source == permission.SourceDefault || res.Source == permission.SourceGrant {
+	// Only the person's own rules and grants are named; built-in defaults
+	// and the fallback are reported as the default.
+	if res.Source == permission.SourceConfig || res.Source == permission.SourceGrant {
 		v.Pattern = res.Pattern
 		if v.Pattern == "" {
 			v.Pattern = res.Key

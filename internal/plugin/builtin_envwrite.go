@@ -48,17 +48,19 @@ func secretName(name string) bool {
 // command prints (a parsed word or here-document, not the command line).
 var secretAssignment = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*=\s*\S`)
 
-func printsSecret(text string) bool {
+// printedSecret returns the first secret name assigned in text, or "".
+func printedSecret(text string) string {
 	for _, m := range secretAssignment.FindAllStringSubmatch(text, -1) {
 		if secretName(m[1]) {
-			return true
+			return m[1]
 		}
 	}
-	return false
+	return ""
 }
 
 // secretWrite walks one parsed script and returns the first offending
-// command, as written, and why.
+// command and why. The command is shown with the value left out, so the
+// refusal does not repeat the secret.
 func secretWrite(f *syntax.File) (shown, why string) {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if why != "" {
@@ -67,17 +69,17 @@ func secretWrite(f *syntax.File) (shown, why string) {
 		switch n := n.(type) {
 		case *syntax.DeclClause:
 			if name := exportedSecret(n); name != "" {
-				shown, why = printNode(n), "sets "+name+", which looks like a secret"
+				shown, why = n.Variant.Value+" "+name+"=…", "sets "+name+", which looks like a secret"
 			}
 		case *syntax.Stmt:
-			if name := setSecret(n); name != "" {
-				shown, why = printNode(n), "sets "+name+", which looks like a secret"
-			} else if target := printsSecretToFile(n); target != "" {
-				shown, why = printNode(n), "writes a secret value into "+target
+			if program, name := setSecret(n); name != "" {
+				shown, why = program+" "+name+"=…", "sets "+name+", which looks like a secret"
+			} else if program, name, target := printsSecretToFile(n); target != "" {
+				shown, why = program+" "+name+"=… > "+target, "writes a secret value into "+target
 			}
 		case *syntax.BinaryCmd:
-			if target := pipesSecretToFile(n); target != "" {
-				shown, why = printNode(n), "writes a secret value into "+target
+			if program, name, target := pipesSecretToFile(n); target != "" {
+				shown, why = program+" "+name+"=… | … "+target, "writes a secret value into "+target
 			}
 		}
 		return why == ""
@@ -113,37 +115,37 @@ func hasValue(a *syntax.Assign) bool {
 	return a.Array != nil || a.Value != nil && approxWord(a.Value) != ""
 }
 
-// setSecret returns the secret name a set, setx or PowerShell $env:
-// assignment sets.
-func setSecret(st *syntax.Stmt) string {
+// setSecret returns the program and the secret name of a set, setx or
+// PowerShell $env: assignment.
+func setSecret(st *syntax.Stmt) (program, name string) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
-		return ""
+		return "", ""
 	}
 	first := approxWord(call.Args[0])
 	if rest, ok := cutPrefixFold(first, "$env:"); ok { // $env:API_KEY = "…"
 		name, _, assigns := strings.Cut(rest, "=")
 		if secretName(name) && (assigns || len(call.Args) > 1) {
-			return name
+			return "$env:", name
 		}
-		return ""
+		return "", ""
 	}
 	if len(call.Args) < 2 {
-		return ""
+		return "", ""
 	}
 	arg := approxWord(call.Args[1])
 	switch strings.ToLower(first) {
 	case "setx", "setx.exe": // setx NAME value
 		name, _, _ := strings.Cut(arg, "=")
 		if secretName(name) {
-			return name
+			return first, name
 		}
 	case "set": // cmd.exe: set NAME=value
 		if name, value, ok := strings.Cut(arg, "="); ok && value != "" && secretName(name) {
-			return name
+			return first, name
 		}
 	}
-	return ""
+	return "", ""
 }
 
 func cutPrefixFold(s, prefix string) (string, bool) {
@@ -153,41 +155,48 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 	return "", false
 }
 
-// printsSecretToFile returns the file an echo, printf or cat statement
-// writes a secret assignment into, or "".
-func printsSecretToFile(st *syntax.Stmt) string {
-	if !printsSecretStmt(st) {
-		return ""
+// printsSecretToFile returns the program, the secret name and the file
+// of an echo, printf or cat that writes a secret assignment into a file.
+func printsSecretToFile(st *syntax.Stmt) (program, name, target string) {
+	program, name = printsSecretStmt(st)
+	if name == "" {
+		return "", "", ""
 	}
-	return fileTarget(st)
+	return program, name, fileTarget(st)
 }
 
-// printsSecretStmt reports an echo, printf or cat whose words, here-document
-// or here-string hold a secret assignment.
-func printsSecretStmt(st *syntax.Stmt) bool {
+// printsSecretStmt finds an echo, printf or cat whose words, here-document
+// or here-string hold a secret assignment, and returns the program and the
+// secret's name.
+func printsSecretStmt(st *syntax.Stmt) (program, name string) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
-		return false
+		return "", ""
 	}
-	switch strings.ToLower(approxWord(call.Args[0])) {
+	program = approxWord(call.Args[0])
+	switch strings.ToLower(program) {
 	case "echo", "printf", "cat", "write-output", "echo.exe":
 	default:
-		return false
+		return "", ""
 	}
 	for _, w := range call.Args[1:] {
-		if printsSecret(approxWord(w)) {
-			return true
+		if name := printedSecret(approxWord(w)); name != "" {
+			return program, name
 		}
 	}
 	for _, r := range st.Redirs {
-		if r.Hdoc != nil && printsSecret(approxWord(r.Hdoc)) {
-			return true
+		if r.Hdoc != nil {
+			if name := printedSecret(approxWord(r.Hdoc)); name != "" {
+				return program, name
+			}
 		}
-		if r.Op == syntax.WordHdoc && r.Word != nil && printsSecret(approxWord(r.Word)) {
-			return true
+		if r.Op == syntax.WordHdoc && r.Word != nil {
+			if name := printedSecret(approxWord(r.Word)); name != "" {
+				return program, name
+			}
 		}
 	}
-	return false
+	return "", ""
 }
 
 // fileTarget returns the first file a statement's redirections write, not
@@ -210,18 +219,19 @@ func fileTarget(st *syntax.Stmt) string {
 // pipesSecretToFile finds `echo API_KEY=… | tee -a .env` and
 // `printf … | cat >> .env`: a stage printing a secret assignment followed
 // by a stage writing a file.
-func pipesSecretToFile(b *syntax.BinaryCmd) string {
+func pipesSecretToFile(b *syntax.BinaryCmd) (program, name, target string) {
 	if b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
-		return ""
+		return "", "", ""
 	}
 	stages := pipelineStages(b, nil)
 	for i, st := range stages {
-		if !printsSecretStmt(st) {
+		program, name := printsSecretStmt(st)
+		if name == "" {
 			continue
 		}
 		for _, later := range stages[i+1:] {
 			if t := fileTarget(later); t != "" {
-				return t
+				return program, name, t
 			}
 			if call, ok := later.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 1 && approxWord(call.Args[0]) == "tee" {
 				words := make([]string, 0, len(call.Args)-1)
@@ -229,12 +239,12 @@ func pipesSecretToFile(b *syntax.BinaryCmd) string {
 					words = append(words, approxWord(w))
 				}
 				if _, ops := scanArgs(words, argSpec{}); len(ops) > 0 {
-					return ops[0]
+					return program, name, ops[0]
 				}
 			}
 		}
 	}
-	return ""
+	return "", "", ""
 }
 
 func pipelineStages(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
@@ -246,13 +256,4 @@ func pipelineStages(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
 		out = append(out, side)
 	}
 	return out
-}
-
-// printNode renders a node as shell source, for the refusal.
-func printNode(n syntax.Node) string {
-	var b strings.Builder
-	if err := syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, n); err != nil {
-		return ""
-	}
-	return b.String()
 }

@@ -241,8 +241,11 @@ const branchTimeout = 5 * time.Second
 // earlier in the same line (`git switch -c x && git commit`) is followed.
 // When the branch cannot be read (no repository, detached HEAD), the
 // command is let through: git itself will refuse to commit without a
-// repository, and a detached HEAD is not main.
+// repository, and a detached HEAD is not main. A nil run means ExecRunner.
 func NoMainCommit(run Runner) Plugin {
+	if run == nil {
+		run = ExecRunner
+	}
 	return Plugin{
 		Name:        "no-main-commit",
 		Description: "refuses commits and merges on main or master, and pushes to them",

@@ -18,6 +18,9 @@ import (
 
 // Time adds current_time, auto-approved: it reads only the clock now.
 func Time(now func() time.Time) Plugin {
+	if now == nil {
+		now = time.Now
+	}
 	return Plugin{
 		Name:        "time",
 		Description: "adds current_time, because models are confidently wrong about the date",
@@ -94,8 +97,11 @@ const formatTimeout = 60 * time.Second
 // gofmt -w on the Go files written, cargo fmt when Rust files were written
 // in a Cargo project, and the package.json "format" script (through the
 // package manager its lockfile names). Each runs with fixed arguments and a
-// 60 s limit; a failure becomes a notice.
+// 60 s limit; a failure becomes a notice. A nil run means ExecRunner.
 func Format(run Runner) Plugin {
+	if run == nil {
+		run = ExecRunner
+	}
 	return Plugin{
 		Name:        "format",
 		Description: "runs the project's formatter (gofmt, cargo fmt, the package.json format script) after each turn",

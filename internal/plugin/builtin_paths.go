@@ -187,7 +187,7 @@ func writeTargets(c Call) []target {
 		return nil
 	}
 	ws := workspace{cwd: c.Cwd}
-	out := make([]target, 0, len(raw)) // never nil: an empty result is cached too
+	out := make([]target, 0, len(raw))
 	for _, p := range raw {
 		t, ok := ws.target(p)
 		if !ok {

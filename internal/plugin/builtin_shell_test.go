@@ -128,3 +128,18 @@ func TestNoGitConfig(t *testing.T) {
 		"git -c user.name=x commit -m y", "git config --get-regexp user. x", "git status"}
 	shellCases(t, plugin.NoGitConfig(), block, pass)
 }
+
+// The refusal names the variable but does not repeat its value.
+func TestNoEnvWriteDoesNotRepeatTheSecret(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"export API_KEY=sk-live-123":                `refusing "export API_KEY=…" (sets API_KEY`,
+		"echo 'GH_TOKEN=sk-live-123' >> .env":       `refusing "echo GH_TOKEN=… > .env" (writes a secret value into .env)`,
+		"printf 'X_SECRET=sk-live-123' | tee a.env": `refusing "printf X_SECRET=… | … a.env"`,
+		"setx API_KEY sk-live-123":                  `refusing "setx API_KEY=…"`,
+	} {
+		reason := check(t, plugin.NoEnvWrite(), bashCall(cmd))
+		if !strings.Contains(reason, want) || strings.Contains(reason, "sk-live") {
+			t.Errorf("%q: refusal %q, want it to contain %q and not the value", cmd, reason, want)
+		}
+	}
+}

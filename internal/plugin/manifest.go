@@ -251,9 +251,13 @@ func compilePattern(field, pattern string) (*regexp.Regexp, error) {
 	if n := utf8.RuneCountInString(pattern); n > maxPatternLen {
 		return nil, problem(field, "is %d characters; at most %d are allowed", n, maxPatternLen)
 	}
+	// The pattern is compiled alone first so the error quotes it as written.
+	if _, err := regexp.Compile(pattern); err != nil {
+		return nil, problem(field, "does not compile as a Go regular expression (%v); note that look-arounds and back-references are not supported", err)
+	}
 	re, err := regexp.Compile("(?i)" + pattern)
 	if err != nil {
-		return nil, problem(field, "does not compile as a Go regular expression (%v); note that look-arounds and back-references are not supported", err)
+		return nil, problem(field, "does not compile case-insensitively (%v)", err)
 	}
 	return re, nil
 }

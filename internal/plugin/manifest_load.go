@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,10 +23,13 @@ type Problem struct {
 func (p Problem) Error() string { return p.Err.Error() }
 
 // LoadManifests loads the manifest plugins from dirs, each holding
-// <name>.json files. A later directory overrides an earlier one by name, so
-// pass the user's directory (~/.shiro-neko/plugins) before the project's
-// (.shiro/plugins). A missing directory holds nothing. The plugins come
-// back sorted by name, each with Source set to its file.
+// <name>.json files. A missing directory holds nothing. A later directory
+// overrides an earlier one by name, so pass the user's directory
+// (~/.shiro-neko/plugins) before the project's (.shiro/plugins): the later
+// manifest's description, appendix and rules take the name, and the
+// earlier manifest's rules still apply after its own. A repository can
+// thus extend a user's plugin but never switch one of its denials off. The
+// plugins come back sorted by name, each with Source set to its file.
 func LoadManifests(dirs ...string) ([]Plugin, []Problem) {
 	byName := make(map[string]Plugin)
 	var problems []Problem
@@ -50,6 +54,9 @@ func LoadManifests(dirs ...string) ([]Plugin, []Problem) {
 			}
 			p := m.Plugin()
 			p.Source = path
+			if earlier, ok := byName[m.Name]; ok {
+				p = overlay(p, earlier)
+			}
 			byName[m.Name] = p
 		}
 	}
@@ -59,6 +66,23 @@ func LoadManifests(dirs ...string) ([]Plugin, []Problem) {
 	}
 	slices.SortFunc(out, func(a, b Plugin) int { return strings.Compare(a.Name, b.Name) })
 	return out, problems
+}
+
+// overlay makes later take earlier's name while keeping earlier's denials:
+// later's rules are checked first, then earlier's, and the model is told
+// about both.
+func overlay(later, earlier Plugin) Plugin {
+	first, second := later.BeforeToolCall, earlier.BeforeToolCall
+	later.BeforeToolCall = func(ctx context.Context, c Call) (string, error) {
+		if reason, err := first(ctx, c); reason != "" || err != nil {
+			return reason, err
+		}
+		return second(ctx, c)
+	}
+	if earlier.Appendix != "" && earlier.Appendix != later.Appendix {
+		later.Appendix += "\n" + earlier.Appendix
+	}
+	return later
 }
 
 // loadManifestFile reads and validates one manifest, whose name must match

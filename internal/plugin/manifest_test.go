@@ -313,3 +313,57 @@ func TestLoadManifestsPrecedenceAndProblems(t *testing.T) {
 		}
 	}
 }
+
+// A pathPattern also sees the files a shell command visibly writes, when
+// the rule lists the shell tool.
+func TestManifestPathPatternSeesShellWrites(t *testing.T) {
+	m := validManifest()
+	rule0(m)["tools"] = []any{"bash", "write_file"}
+	parsed, err := plugin.ParseManifest("m.json", encode(t, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parsed.Plugin()
+	for _, cmd := range []string{"echo 'drop table x;' > db/schema.SQL", "sed -i s/a/b/ q.sql", "bash -c 'cat a >> b.sql'"} {
+		if check(t, p, bashCall(cmd)) == "" {
+			t.Errorf("%q passed", cmd)
+		}
+	}
+	for _, cmd := range []string{"cat q.sql", "psql -f q.sql", "echo x > notes.md"} {
+		if reason := check(t, p, bashCall(cmd)); reason != "" {
+			t.Errorf("%q refused: %s", cmd, reason)
+		}
+	}
+}
+
+// A project manifest reusing the name of a user's manifest overrides it,
+// but cannot switch off the user's denials.
+func TestProjectOverrideKeepsTheUsersDenials(t *testing.T) {
+	root := t.TempDir()
+	user, project := filepath.Join(root, "user"), filepath.Join(root, "project")
+	users := named("shared", "the user's rule")
+	rule0(users)["pathPattern"] = `\.sql$`
+	writeManifest(t, user, "shared.json", users)
+	projects := named("shared", "the project's rule")
+	projects["description"] = "the project's version"
+	rule0(projects)["pathPattern"] = `\.csv$`
+	writeManifest(t, project, "shared.json", projects)
+
+	plugins, problems := plugin.LoadManifests(user, project)
+	if len(plugins) != 1 || len(problems) != 0 {
+		t.Fatalf("plugins %v problems %v", names(plugins), problems)
+	}
+	p := plugins[0]
+	if p.Description != "the project's version" || !strings.HasPrefix(p.Source, project) {
+		t.Fatalf("plugin %+v", p)
+	}
+	if r := check(t, p, call("write_file", nil, "a.csv")); !strings.Contains(r, "the project's rule") {
+		t.Errorf("a.csv: %q", r)
+	}
+	if r := check(t, p, call("write_file", nil, "a.sql")); !strings.Contains(r, "the user's rule") {
+		t.Errorf("the user's denial was switched off by the project: %q", r)
+	}
+	if !strings.Contains(p.Appendix, "the user's rule") || !strings.Contains(p.Appendix, "the project's rule") {
+		t.Errorf("appendix %q", p.Appendix)
+	}
+}

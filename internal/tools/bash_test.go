@@ -350,7 +350,8 @@ func TestBashKillsWhatIgnoresSIGTERMAfterTheGrace(t *testing.T) {
 	child := readPIDFile(t, filepath.Join(env.Root, "child.pid"))
 	killOnCleanup(t, child)
 	if !pidGone(child) {
-		t.Errorf("child %d ignoring SIGTERM survived", child)
+		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", child))
+		t.Errorf("child %d ignoring SIGTERM survived: %s", child, data)
 	}
 }
 

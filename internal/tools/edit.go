@@ -88,7 +88,7 @@ func (t editFileTool) Run(_ context.Context, call Call) (string, error) {
 	}
 	msg := fmt.Sprintf("Edited %s: %d %s, %s", doc.disp, res.count, plural, lineRanges(res.text.lf, res.spans))
 	if res.level != matchExact {
-		msg += fmt.Sprintf(" (oldString matched only %s; check the result)", res.level)
+		msg += fmt.Sprintf(" (no exact match; matched %s: check the result)", res.level)
 	}
 	return Cap(msg + "\n" + shortDiff(doc.text.lf, res.text.lf)), nil
 }
@@ -154,7 +154,7 @@ func (t multiEditTool) Run(_ context.Context, call Call) (string, error) {
 			return "", err
 		}
 		if res.level != matchExact {
-			notes = append(notes, fmt.Sprintf("edit %d matched only %s", i+1, res.level))
+			notes = append(notes, fmt.Sprintf("edit %d matched %s", i+1, res.level))
 		}
 		total += res.count
 		cur = res.text

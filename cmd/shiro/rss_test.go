@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/llm/llmtest"
+)
+
+// TestFiftyStepSessionMemory runs a 50-step headless session of the real
+// binary against the loopback server and checks its peak RSS (target: under
+// 60 MB). Each step reads a file, so the history and the requests grow.
+func TestFiftyStepSessionMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a 50-step session")
+	}
+	var replies []llmtest.Reply
+	for i := 0; i < 49; i++ {
+		replies = append(replies, llmtest.Reply{Text: "reading", ToolCalls: []llmtest.ToolCall{{ID: fmt.Sprintf("c%d", i), Name: "read_file", Input: fmt.Sprintf(`{"path":"big.txt","offset":%d}`, i+1)}},
+			Usage: llmtest.Usage{InputTokens: 1000, OutputTokens: 20}})
+	}
+	replies = append(replies, llmtest.Reply{Text: "done", Usage: llmtest.Usage{InputTokens: 1000, OutputTokens: 5}})
+	srv := llmtest.New(t, replies...)
+
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "big.txt"), []byte(strings.Repeat("a line of text in a file being read\n", 1500)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "shiro")
+	if err := os.Symlink(os.Args[0], bin); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-p", "read it fifty times", "--json", "--agent", "deep",
+		"--provider", "custom-anthropic", "--base-url", srv.URL, "--model", "m")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "SHIRO_HOME="+t.TempDir(), "SHIRO_API_KEY=test")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("session failed: %v\n%s", err, tail(out))
+	}
+	if n := strings.Count(string(out), `"type":"tool-result"`); n != 49 {
+		t.Fatalf("%d tool results, want 49\n%s", n, tail(out))
+	}
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	t.Logf("50-step session: peak RSS %.1f MB", float64(rss)/1024)
+	if rss > 60*1024 {
+		t.Fatalf("peak RSS %.1f MB, target under 60 MB", float64(rss)/1024)
+	}
+}
+
+func tail(b []byte) string {
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return string(b)
+}

@@ -1,0 +1,154 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+// toolState is where a tool call is in its life.
+type toolState int
+
+const (
+	toolStreaming toolState = iota // the model is still writing its arguments
+	toolRunning                    // past the call event: gated, then running
+	toolOK
+	toolFailed
+	toolDenied
+)
+
+// toolItem is one tool call as one compact line, with its output folded
+// to a few lines beneath.
+type toolItem struct {
+	id, name string
+	arg      string // the key argument (command, path, pattern…)
+	state    toolState
+	live     strings.Builder // bash output while it runs
+	output   string          // the result, or the error text
+	by       string          // who denied it
+	reason   string
+}
+
+func (t *toolItem) render(r *renderCtx, width int) []string {
+	var glyph string
+	switch t.state {
+	case toolStreaming, toolRunning:
+		glyph = r.st.dim.Render("○")
+	case toolOK:
+		glyph = r.st.ok.Render("●")
+	case toolFailed:
+		glyph = r.st.fail.Render("●")
+	case toolDenied:
+		glyph = r.st.denied.Render("⊘")
+	}
+	head := glyph + " " + r.st.toolName.Render(t.name)
+	if t.arg != "" {
+		head += " " + r.st.toolArg.Render(oneLine(t.arg))
+	}
+	lines := []string{ansi.Truncate(head, width, "…")}
+	switch t.state {
+	case toolRunning:
+		if out := t.live.String(); out != "" {
+			lines = append(lines, folded(tailLines(out, resultLines), 0, width, r.st.dim)...)
+		}
+	case toolOK:
+		lines = append(lines, folded(headLines(t.output, resultLines), countLines(t.output)-resultLines, width, r.st.dim)...)
+	case toolFailed:
+		lines = append(lines, folded(headLines(t.output, resultLines), countLines(t.output)-resultLines, width, r.st.fail)...)
+	case toolDenied:
+		msg := fmt.Sprintf("denied by %s: %s", t.by, oneLine(t.reason))
+		lines = append(lines, folded(splitLines(wrapText(msg, width-4)), 0, width, r.st.denied)...)
+	}
+	return lines
+}
+
+// folded draws output lines under a tool line: "⎿" on the first, and a
+// count of what was left out.
+func folded(lines []string, hidden, width int, st interface{ Render(...string) string }) []string {
+	out := make([]string, 0, len(lines)+1)
+	for i, l := range lines {
+		lead := "    "
+		if i == 0 {
+			lead = "  ⎿ "
+		}
+		l = strings.ReplaceAll(l, "\t", "  ")
+		out = append(out, lead+st.Render(ansi.Truncate(ansi.Strip(l), max(width-4, 4), "…")))
+	}
+	if hidden > 0 {
+		out = append(out, "    "+st.Render(fmt.Sprintf("… +%d %s", hidden, plural(hidden, "line"))))
+	}
+	return out
+}
+
+func headLines(s string, n int) []string {
+	lines := splitLines(strings.TrimRight(s, "\n"))
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return lines
+}
+
+func tailLines(s string, n int) []string {
+	lines := splitLines(strings.TrimRight(s, "\n"))
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}
+
+func countLines(s string) int { return len(splitLines(strings.TrimRight(s, "\n"))) }
+
+// oneLine folds text onto one line for a tool header.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func wrapText(s string, width int) string {
+	return ansi.Wrap(s, max(width, 10), "")
+}
+
+// keyArgument is the one argument that says what a call does: the command
+// for bash, the path for file tools, the pattern for searches (whatever
+// the permission rules match), else the first string argument.
+func keyArgument(reg *tools.Registry, name string, input json.RawMessage) string {
+	if reg != nil {
+		if t, ok := reg.Get(name); ok {
+			m := t.Meta()
+			if m.Commands != nil {
+				if cmds := m.Commands(input); len(cmds) > 0 {
+					return strings.Join(cmds, " ; ")
+				}
+			}
+			if m.Subjects != nil {
+				if subj := m.Subjects(input); len(subj) > 0 {
+					return strings.Join(subj, " ")
+				}
+			}
+		}
+	}
+	return firstString(input)
+}
+
+// firstString returns the first string field of a JSON object, by key
+// order, so unknown tools still get a useful header.
+func firstString(input json.RawMessage) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(input, &obj) != nil {
+		return ""
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var s string
+		if json.Unmarshal(obj[k], &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
