@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+// approvalPrompt is the question the gate asks the person about one call.
+type approvalPrompt struct {
+	ask    approvalAsk
+	tool   string
+	title  string
+	notes  []string
+	body   preview
+	grants []string
+	scroll int
+}
+
+func newApprovalPrompt(ask approvalAsk, env *tools.Env) *approvalPrompt {
+	req := ask.req
+	name := req.Tool.Spec().Name
+	p := &approvalPrompt{ask: ask, tool: name, grants: req.Grants}
+	switch {
+	case req.Subagent != "":
+		p.title = fmt.Sprintf("a %s subagent wants to run %s", req.Subagent, name)
+	case req.Repeated:
+		p.title = name + " is repeating the same call"
+		p.notes = append(p.notes, "allowed by the rules, but this is the third identical call this turn")
+	default:
+		p.title = name + " wants to run"
+	}
+	if req.Subagent != "" && req.Repeated {
+		p.notes = append(p.notes, "this is the third identical call this turn")
+	}
+	if req.Pattern != "" {
+		p.notes = append(p.notes, fmt.Sprintf("matched %s: %q", name, req.Pattern))
+	}
+	p.body = buildPreview(env, name, req.Input)
+	return p
+}
+
+// footer names the three answers; `always` says exactly what it grants.
+func (p *approvalPrompt) footer(st *styles) string {
+	parts := []string{st.keyHint.Render("y") + " allow once"}
+	if len(p.grants) > 0 {
+		parts = append(parts, st.keyHint.Render("a")+" always allow "+strings.Join(p.grants, ", "))
+	}
+	parts = append(parts, st.keyHint.Render("n")+" deny")
+	return strings.Join(parts, " | ")
+}
+
+// answer maps a key to an answer; ok is false for keys the prompt ignores.
+func (p *approvalPrompt) answer(key string) (agent.Answer, bool) {
+	switch key {
+	case "y", "Y", "enter":
+		return agent.AnswerOnce, true
+	case "a", "A":
+		if len(p.grants) > 0 {
+			return agent.AnswerAlways, true
+		}
+	case "n", "N", "esc":
+		return agent.AnswerDeny, true
+	}
+	return agent.AnswerDeny, false
+}
+
+func (p *approvalPrompt) view(st *styles, width, height int) string {
+	head := []string{st.boxTitle.Render(p.title)}
+	for _, n := range p.notes {
+		head = append(head, st.warn.Render(n))
+	}
+	body := styleBody(st, p.body.lines)
+	return modal(st, width, height, head, body, &p.scroll, p.footer(st))
+}
+
+// styleBody colours preview lines.
+func styleBody(st *styles, lines []previewLine) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		switch l.kind {
+		case lineAdd:
+			out[i] = st.diffAdd.Render(l.text)
+		case lineDel:
+			out[i] = st.diffDel.Render(l.text)
+		case lineHunk:
+			out[i] = st.diffHunk.Render(l.text)
+		case lineFile:
+			out[i] = st.diffFile.Render(l.text)
+		case lineNote:
+			out[i] = st.dim.Render(l.text)
+		case lineCommand:
+			out[i] = st.bold.Render(l.text)
+		default:
+			out[i] = l.text
+		}
+	}
+	return out
+}
+
+// modal draws a bordered box of at most height rows: a head, a body that
+// scrolls (scroll is clamped in place) and a footer.
+func modal(st *styles, width, height int, head, body []string, scroll *int, footer string) string {
+	inner := max(width-4, 10)
+	var wrapped []string
+	for _, l := range body {
+		wrapped = append(wrapped, splitLines(ansi.Hardwrap(strings.ReplaceAll(l, "\t", "    "), inner, true))...)
+		if l == "" {
+			wrapped = append(wrapped, "")
+		}
+	}
+	var headLines []string
+	for _, h := range head {
+		headLines = append(headLines, splitLines(ansi.Wrap(h, inner, ""))...)
+	}
+	footLines := splitLines(ansi.Wrap(footer, inner, ""))
+	// Border (2 rows), a blank line before the body and one before the
+	// footer.
+	room := height - 2 - len(headLines) - len(footLines) - 2
+	if room < 3 {
+		room = 3
+	}
+	maxScroll := max(len(wrapped)-room, 0)
+	*scroll = min(max(*scroll, 0), maxScroll)
+	visible := wrapped
+	if len(visible) > room {
+		visible = visible[*scroll : *scroll+room]
+	}
+	lines := append([]string{}, headLines...)
+	if len(visible) > 0 {
+		lines = append(lines, "")
+		lines = append(lines, visible...)
+	}
+	lines = append(lines, "")
+	if maxScroll > 0 {
+		footLines = append(footLines, st.dim.Render(fmt.Sprintf("lines %d-%d of %d · ↑/↓ pgup/pgdn scroll", *scroll+1, *scroll+len(visible), len(wrapped))))
+	}
+	lines = append(lines, footLines...)
+	return st.box.Width(width).Render(strings.Join(lines, "\n"))
+}
