@@ -121,7 +121,7 @@ func newRoot(stdio IO) *cobra.Command {
 	root.Flags().BoolP("version", "v", false, "print the version and exit")
 
 	root.AddCommand(newDemoCommand(stdio), newExplainCommand(stdio), newHooksCommand(stdio),
-		newPluginsCommand(stdio), newSkillsCommand(stdio))
+		newPluginsCommand(stdio), newRegistryCommand(stdio), newSkillsCommand(stdio))
 	return root
 }
 

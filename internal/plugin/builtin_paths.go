@@ -131,15 +131,45 @@ func protectKind(t target, stateDirs []string) (pathKind, bool) {
 func Secrets() Plugin {
 	return Plugin{
 		Name:        "secrets",
-		Description: "refuses writes to .env files, keys and credential files",
+		Description: "refuses writes to .env files, keys and credential files, and shell commands that read them",
 		Appendix: "The secrets plugin refuses writes to .env files (except .env.example), keys and certificates " +
 			"(*.pem, *.key, id_rsa…), token files (.npmrc, .pypirc, .netrc, .pgpass), credentials/secrets files and " +
-			"the .ssh, .aws and .gnupg directories, through any tool or shell command. Secrets belong to the user: " +
+			"the .ssh, .aws and .gnupg directories, through any tool or shell command, and shell commands that read " +
+			"such files (cat .env…). Secrets belong to the user: " +
 			"when one must change, tell the user what to set and let them do it. Do not work around the refusal.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
-			return refuseTargets(c, "secrets", secretKind), nil
+			if r := refuseTargets(c, "secrets", secretKind); r != "" {
+				return r, nil
+			}
+			return refuseShellSecretReads(c), nil
 		},
 	}
+}
+
+// refuseShellSecretReads refuses a shell command that names a secret file
+// as an argument (`cat .env`, `grep KEY .env`, `source .env`): its output
+// would carry the secret to the model, which the user never asked for.
+// read_file of such a file goes through the permission rules instead.
+func refuseShellSecretReads(c Call) string {
+	for _, l := range c.shellLines() {
+		for _, cmd := range l.commands {
+			for _, arg := range cmd.Args[1:] {
+				if arg == "" || strings.HasPrefix(arg, "-") || strings.Contains(arg, "://") {
+					continue
+				}
+				// Only a secret file itself: listing ~/.ssh shows names, not keys.
+				base := strings.ToLower(path.Base(filepath.ToSlash(arg)))
+				if base == ".ssh" || base == ".aws" || base == ".gnupg" {
+					continue
+				}
+				if k, ok := secretKind(target{shown: arg, parts: []string{base}}); ok {
+					return fmt.Sprintf("Blocked by the secrets plugin: refusing %q because it reads %q (%s) into the conversation. Ask the user for what you need from it instead.",
+						shortSubject(cmd.String()), arg, k.what)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // Protect refuses writes to git internals, lockfiles, installed

@@ -282,9 +282,11 @@ func TestPathPluginsSeeShellWrites(t *testing.T) {
 				"eval 'echo x > .env'", "touch .env", "rm .env", "ln -s /tmp/x .env", "cp .env.example backup/.env",
 				"cp .env backup", "git show HEAD:.env > .env.prod", "echo x &> secrets.json", "echo x >| .env",
 				"su -c 'echo x > .env' bob", "cd app && echo x > .env", "$(echo echo) x > .env", "sh -lc 'cat > .env'",
+				// Reading a secret file through the shell would put it in the conversation.
+				"cat .env", "grep KEY .env", "diff .env.example .env", "sed -n 1p .env",
 			},
-			pass: []string{"cat .env", "grep KEY .env", "diff .env.example .env", "ls -la ~/.ssh", "echo hi > notes.txt",
-				"sed -n 1p .env", "git status", "cp .env.example docs/", "echo x 2>&1", "echo x >&2", "cmd > /dev/null",
+			pass: []string{"ls -la ~/.ssh", "echo hi > notes.txt", "cat .env.example",
+				"git status", "cp .env.example docs/", "echo x 2>&1", "echo x >&2", "cmd > /dev/null",
 				"chmod 600 notes.txt", "curl -O https://x/.env"},
 		},
 		{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/tools"
@@ -60,11 +61,31 @@ func Overview(ctx context.Context, env *tools.Env, budget int) string {
 	b.WriteString("Workspace files (ignore-aware; directories end in /):\n")
 	b.WriteString(strings.Join(chosen, "\n"))
 	if rest := len(all) - len(chosen); rest > 0 {
-		more := ""
-		if len(all) >= overviewScan {
-			more = "+"
-		}
-		fmt.Fprintf(&b, "\n… and %d%s more entries; use glob, grep or list_dir to look further.", rest, more)
+		fmt.Fprintf(&b, "\n… and %s more entries; use glob, grep or list_dir to look further.", roughCount(rest, len(all) >= overviewScan))
 	}
 	return b.String()
+}
+
+// roughCount renders how many entries were left out, rounded down to two
+// significant digits ("1,200+"). The overview sits in the cached prefix:
+// an exact count would change with every file created anywhere in a large
+// tree and invalidate the provider's cache for nothing the model needs.
+func roughCount(n int, scanCut bool) string {
+	if n < 100 && !scanCut {
+		return strconv.Itoa(n)
+	}
+	unit := 1
+	for n/unit >= 100 {
+		unit *= 10
+	}
+	rounded := n / unit * unit
+	s := strconv.Itoa(rounded)
+	// Thousands separators, for reading at a glance.
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if rounded != n || scanCut {
+		s += "+"
+	}
+	return s
 }

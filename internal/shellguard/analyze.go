@@ -3,6 +3,7 @@ package shellguard
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -294,7 +295,7 @@ func (a *analysis) words(sc *scope, ws []*syntax.Word) ([]arg, bool) {
 }
 
 func toCommand(argv []arg, via []string) Command {
-	c := Command{Args: make([]string, len(argv)), Literal: true, Via: via}
+	c := Command{Args: make([]string, len(argv)), Literal: true, Via: slices.Clone(via)}
 	for i, w := range argv {
 		c.Args[i] = w.value()
 		c.Literal = c.Literal && w.lit

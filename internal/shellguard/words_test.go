@@ -43,12 +43,10 @@ func TestWordTextQuoteRemoval(t *testing.T) {
 		{`"$x"`, `"$x"`, false},
 	}
 	for _, tt := range tests {
-		f, err := Parse("x " + tt.src)
+		cmds, err := SimpleCommands("x " + tt.src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmds, _ := SimpleCommands("x " + tt.src)
-		_ = f
 		if len(cmds) != 1 || len(cmds[0].Args) != 2 {
 			t.Fatalf("%q: %v", tt.src, cmds)
 		}

@@ -154,6 +154,9 @@ type hitCollector struct {
 	kept   hitHeap
 	total  int
 	capped bool // some file reached grepPerFile
+	// withheld counts files whose matches were dropped because they hold
+	// secrets (IsSecretFile).
+	withheld map[string]bool
 }
 
 func newHitCollector() *hitCollector { return &hitCollector{} }
@@ -163,6 +166,13 @@ func newHitCollector() *hitCollector { return &hitCollector{} }
 func (c *hitCollector) add(path string, line int, raw []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if IsSecretFile(path) {
+		if c.withheld == nil {
+			c.withheld = map[string]bool{}
+		}
+		c.withheld[path] = true
+		return
+	}
 	c.total++
 	if len(c.kept) < grepMaxHits {
 		heap.Push(&c.kept, grepHit{path, line, hitText(raw)})
@@ -184,7 +194,7 @@ func (c *hitCollector) render() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.total == 0 {
-		return "No matches."
+		return "No matches." + c.withheldNote()
 	}
 	hits := make([]grepHit, len(c.kept))
 	for i := len(hits) - 1; i >= 0; i-- {
@@ -204,7 +214,15 @@ func (c *hitCollector) render() string {
 	case c.capped:
 		fmt.Fprintf(&b, "[a file has more than %d matching lines; only its first %d are shown]", grepPerFile, grepPerFile)
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return strings.TrimRight(b.String(), "\n") + c.withheldNote()
+}
+
+// withheldNote says that secret files matched without showing their lines.
+func (c *hitCollector) withheldNote() string {
+	if len(c.withheld) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n[matches in %d secret file(s) such as .env or keys withheld; read one only if the user asks]", len(c.withheld))
 }
 
 // hitText is how a matching line is shown: without its line ending, cut

@@ -46,10 +46,7 @@ type ScaffoldResult struct {
 // Scaffold writes TODO.md, ROADMAP.md and docs/README.md at the git root of
 // dir (at dir itself outside git), never overwriting a file that exists.
 func Scaffold(dir string) (ScaffoldResult, error) {
-	root := GitRoot(dir)
-	if root == "" {
-		root = dir
-	}
+	root := scaffoldRoot(dir)
 	res := ScaffoldResult{Root: root}
 	for _, t := range templates() {
 		path := filepath.Join(root, t.path)

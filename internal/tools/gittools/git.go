@@ -137,16 +137,20 @@ func (o output) result() string {
 	if o.total == int64(len(o.head)) {
 		return tools.Cap(string(o.head))
 	}
-	s := string(o.head)
-	cut := 0
-	for i := range s {
-		if cut == tools.ResultCap {
-			s = s[:i]
-			break
-		}
-		cut++
-	}
+	s := firstRunes(string(o.head), tools.ResultCap)
 	return s + fmt.Sprintf("\n... [truncated; the full output is %d bytes]", o.total)
+}
+
+// firstRunes returns s cut to at most n characters.
+func firstRunes(s string, n int) string {
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i]
+		}
+		count++
+	}
+	return s
 }
 
 // run executes git with args in the workspace root.
