@@ -1,7 +1,6 @@
 package prompt
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -24,46 +23,83 @@ const (
 	overviewScan  = 20000
 )
 
-// Overview lists the workspace, ignore-aware, within budget bytes. Shallow
-// entries win over deep ones, so the top-level layout is always shown; what
-// does not fit is counted, not silently dropped.
+// Overview lists the workspace, ignore-aware, within budget bytes. It
+// shows whole levels of the tree, shallowest first: the first level that
+// does not fit contributes only its directories (when they fit), so the
+// layout is complete and no directory looks emptier than it is. What is
+// left out is counted, not silently dropped.
 func Overview(ctx context.Context, env *tools.Env, budget int) string {
-	type entry struct {
-		path  string
-		depth int
-	}
-	var all []entry
+	var levels [][]string // entries by depth, each level in lexical order
+	scanned := 0
 	err := tools.Walk(ctx, env, ".", tools.WalkOptions{MaxDepth: overviewDepth}, func(rel string, d fs.DirEntry) error {
 		if d.IsDir() {
 			rel += "/"
 		}
-		all = append(all, entry{rel, strings.Count(strings.TrimSuffix(rel, "/"), "/")})
-		if len(all) >= overviewScan {
+		depth := strings.Count(strings.TrimSuffix(rel, "/"), "/")
+		for len(levels) <= depth {
+			levels = append(levels, nil)
+		}
+		levels[depth] = append(levels[depth], rel)
+		if scanned++; scanned >= overviewScan {
 			return fs.SkipAll
 		}
 		return nil
 	})
-	if err != nil || len(all) == 0 {
+	if err != nil || scanned == 0 {
 		return ""
 	}
-	slices.SortStableFunc(all, func(a, b entry) int { return cmp.Compare(a.depth, b.depth) })
-	var chosen []string
-	used := 0
-	for _, e := range all {
-		if used+len(e.path)+1 > budget {
-			break
-		}
-		chosen = append(chosen, e.path)
-		used += len(e.path) + 1
-	}
+	chosen := chooseLevels(levels, budget)
 	slices.Sort(chosen)
 	var b strings.Builder
 	b.WriteString("Workspace files (ignore-aware; directories end in /):\n")
 	b.WriteString(strings.Join(chosen, "\n"))
-	if rest := len(all) - len(chosen); rest > 0 {
-		fmt.Fprintf(&b, "\n… and %s more entries; use glob, grep or list_dir to look further.", roughCount(rest, len(all) >= overviewScan))
+	if rest := scanned - len(chosen); rest > 0 {
+		fmt.Fprintf(&b, "\n… and %s more entries below the levels shown; use glob, grep or list_dir to look further.", roughCount(rest, scanned >= overviewScan))
 	}
 	return b.String()
+}
+
+// chooseLevels takes whole levels while they fit in budget bytes (one line
+// per entry), then the directories of the next level if they all fit. A
+// first level too large even for that is cut, so something is shown.
+func chooseLevels(levels [][]string, budget int) []string {
+	var chosen []string
+	used := 0
+	for _, level := range levels {
+		if size := linesSize(level); used+size <= budget {
+			chosen = append(chosen, level...)
+			used += size
+			continue
+		}
+		var dirs []string
+		for _, e := range level {
+			if strings.HasSuffix(e, "/") {
+				dirs = append(dirs, e)
+			}
+		}
+		if len(dirs) > 0 && used+linesSize(dirs) <= budget {
+			return append(chosen, dirs...)
+		}
+		if len(chosen) == 0 {
+			for _, e := range level {
+				if used+len(e)+1 > budget {
+					break
+				}
+				chosen = append(chosen, e)
+				used += len(e) + 1
+			}
+		}
+		return chosen
+	}
+	return chosen
+}
+
+func linesSize(entries []string) int {
+	n := 0
+	for _, e := range entries {
+		n += len(e) + 1
+	}
+	return n
 }
 
 // roughCount renders how many entries were left out, rounded down to two

@@ -1,0 +1,159 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// layout sizes the input for the window.
+func (m *model) layout() {
+	m.input.SetWidth(max(m.width, 20))
+}
+
+// View implements tea.Model: the transcript on top, then any prompt or
+// menu, the queue, the input and the status line at the bottom.
+func (m *model) View() tea.View {
+	v := tea.NewView(m.frame())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "shiro"
+	return v
+}
+
+// frame renders the whole screen as text.
+func (m *model) frame() string {
+	if m.quitting {
+		return ""
+	}
+	bottom := m.bottom()
+	h := max(m.height-len(bottom), 1)
+	lines := m.transcriptLines(h)
+	return strings.Join(append(lines, bottom...), "\n")
+}
+
+// bottom is everything under the transcript, top to bottom.
+func (m *model) bottom() []string {
+	var out []string
+	w := max(m.width, 20)
+	// A modal gets at most two thirds of the screen, so the transcript
+	// line that it is about stays in view.
+	modalHeight := max(m.height*2/3, 8)
+	switch {
+	case m.approval != nil:
+		out = append(out, splitLines(m.approval.view(&m.st, w, modalHeight))...)
+	case m.hookPrompt != nil:
+		out = append(out, splitLines(m.hookPrompt.view(&m.st, w, modalHeight))...)
+	case m.confirm != nil:
+		out = append(out, splitLines(m.confirm.view(&m.st, w, modalHeight))...)
+	case m.picker != nil:
+		out = append(out, splitLines(m.picker.view(&m.st, w, modalHeight))...)
+	case m.menuOpen():
+		out = append(out, m.menuLines(w)...)
+	}
+	for i, q := range m.queue {
+		out = append(out, ansi.Truncate(m.st.dim.Render(fmt.Sprintf("queued %d: %s", i+1, oneLine(q))), w, "…"))
+	}
+	if len(m.queue) > 0 {
+		out = append(out, m.st.dim.Render("  (sent when the turn ends; esc drops the queue)"))
+	}
+	if m.needsKey() {
+		out = append(out, ansi.Truncate(m.st.banner.Render("no API key: set "+m.app.Loaded.Settings.KeyVar+" and restart shiro (or try `shiro demo`)"), w, "…"))
+	}
+	out = append(out, m.st.dim.Render(strings.Repeat("─", w)))
+	out = append(out, splitLines(m.input.View())...)
+	out = append(out, m.statusLine(w))
+	return out
+}
+
+// transcriptHeight is how many rows the transcript has now.
+func (m *model) transcriptHeight() int { return max(m.height-len(m.bottom()), 1) }
+
+// transcriptLines returns exactly h rows of the transcript.
+func (m *model) transcriptLines(h int) []string {
+	r := &renderCtx{st: &m.st, md: m.md, showReasoning: m.reasoning}
+	all := m.tr.render(r, max(m.width, 20))
+	maxOff := max(len(all)-h, 0)
+	if m.follow || m.offset >= maxOff {
+		m.offset, m.follow = maxOff, true
+	}
+	m.offset = max(m.offset, 0)
+	end := min(m.offset+h, len(all))
+	out := make([]string, 0, h)
+	for _, l := range all[m.offset:end] {
+		out = append(out, ansi.Truncate(l, max(m.width, 1), ""))
+	}
+	if !m.follow && len(out) > 0 {
+		hint := m.st.dim.Render(fmt.Sprintf("── %d more lines below · pgdown ──", len(all)-end))
+		out[len(out)-1] = ansi.Truncate(hint, max(m.width, 1), "")
+	}
+	for len(out) < h {
+		out = append(out, "")
+	}
+	return out
+}
+
+// scrollBy moves the transcript by n lines (negative is up).
+func (m *model) scrollBy(n int) {
+	h := m.transcriptHeight()
+	all := m.tr.render(&renderCtx{st: &m.st, md: m.md, showReasoning: m.reasoning}, max(m.width, 20))
+	maxOff := max(len(all)-h, 0)
+	if m.follow {
+		m.offset = maxOff
+	}
+	m.offset = min(max(m.offset+n, 0), maxOff)
+	m.follow = m.offset >= maxOff
+}
+
+// statusLine: model, agent, thinking, tokens, cache hit ratio, a spinner
+// while working, background commands, queue length.
+func (m *model) statusLine(w int) string {
+	cfg := m.app.Session.Config()
+	u := m.usage()
+	parts := []string{
+		modelName(m),
+		"agent " + cfg.Variant.Name,
+		"think " + string(cfg.Variant.Thinking),
+		fmt.Sprintf("↑%s ↓%s", compact(u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens), compact(u.OutputTokens)),
+	}
+	if u.CacheReadTokens+u.CacheWriteTokens > 0 {
+		parts = append(parts, fmt.Sprintf("cache %.0f%%", u.HitRatio()*100))
+	}
+	if m.background > 0 {
+		parts = append(parts, fmt.Sprintf("%d bg", m.background))
+	}
+	left := m.st.status.Render(strings.Join(parts, " · "))
+	if m.turn != nil {
+		state := "working"
+		switch {
+		case m.approval != nil:
+			state = "waiting for you"
+		case m.turn.aborted:
+			state = "stopping"
+		}
+		left = m.spin.View() + " " + m.st.statusKey.Render(fmt.Sprintf("%s %s", state, elapsed(m.turn.started))) + m.st.status.Render(" · ") + left
+	}
+	return ansi.Truncate(left, w, "…")
+}
+
+// compact writes a token count as 950, 12.3k or 4.1M.
+func compact(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d", n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
+}
+
+func elapsed(since time.Time) string {
+	d := time.Since(since).Round(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
