@@ -55,6 +55,30 @@ type NoticeEvent struct{ Text string }
 // ErrorEvent is a failure of the turn (model, stream or refusal).
 type ErrorEvent struct{ Error string }
 
+// SubagentEvent is progress of one subagent run by a delegating tool (the
+// task tool). ID names the subagent ("<call id>.<n>", n counting the briefs
+// of the call from 1) and CallID the parent's task call, so a front end can
+// show each subagent under the call that started it. Phases come in this
+// order: start (Text is the description), step for each tool call (the tool
+// and its key argument), then either result (the report's first line) and
+// end (a short summary), or error (why it failed).
+type SubagentEvent struct {
+	ID, CallID, Kind string
+	Phase            SubagentPhase
+	Text             string
+}
+
+// SubagentPhase is the stage a SubagentEvent reports.
+type SubagentPhase string
+
+const (
+	SubagentStart  SubagentPhase = "start"
+	SubagentStep   SubagentPhase = "step"
+	SubagentResult SubagentPhase = "result"
+	SubagentEnd    SubagentPhase = "end"
+	SubagentError  SubagentPhase = "error"
+)
+
 // DoneEvent ends every turn. Usage is nil when the turn was aborted or
 // refused before the model ran.
 type DoneEvent struct {
@@ -74,6 +98,7 @@ func (ToolDeniedEvent) Type() string { return "tool-denied" }
 func (CompactedEvent) Type() string  { return "compacted" }
 func (NoticeEvent) Type() string     { return "notice" }
 func (ErrorEvent) Type() string      { return "error" }
+func (SubagentEvent) Type() string   { return "subagent" }
 func (DoneEvent) Type() string       { return "done" }
 
 // MarshalEvent encodes an event as one JSON object in the headless shape.
@@ -151,6 +176,15 @@ func MarshalEvent(e Event) ([]byte, error) {
 			Type  string `json:"type"`
 			Error string `json:"error"`
 		}{e.Type(), e.Error}
+	case SubagentEvent:
+		v = struct {
+			Type   string        `json:"type"`
+			ID     string        `json:"id"`
+			CallID string        `json:"callId"`
+			Kind   string        `json:"kind"`
+			Phase  SubagentPhase `json:"phase"`
+			Text   string        `json:"text"`
+		}{e.Type(), e.ID, e.CallID, e.Kind, e.Phase, e.Text}
 	case DoneEvent:
 		if !e.HasUsage {
 			v = struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/tools"
@@ -36,7 +37,7 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	if !isJSONObject(c.Input) {
 		return fail("invalid arguments: the tool input must be a JSON object")
 	}
-	v := t.s.cfg.Gate.Decide(t.ctx, GateCall{Tool: tool, ID: c.ID, Input: c.Input, Repeats: t.s.repeats})
+	v := t.s.cfg.Gate.Decide(t.ctx, GateCall{Tool: tool, ID: c.ID, Input: c.Input, Repeats: t.s.repeats, Subagent: t.s.cfg.Subagent})
 	if !v.Allowed {
 		t.emit(ToolDeniedEvent{ID: c.ID, Name: c.Name, By: v.By, Reason: v.Reason})
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: v.Reason, IsError: true}
@@ -73,28 +74,42 @@ type toolOutcome struct {
 	err error
 }
 
-// execute runs one tool, forwarding its live output chunks as events from
-// this goroutine (the iterator's), since yield may not be called from the
-// tool's own goroutines.
+// execute runs one tool, forwarding its live output chunks, and a
+// delegating tool's progress events, from this goroutine (the iterator's),
+// since yield may not be called from the tool's own goroutines.
 func (t *turn) execute(tool tools.Tool, id string, input json.RawMessage) (out string, err error) {
 	ctx, cancel := context.WithCancel(t.ctx)
 	defer cancel()
 	chunks := make(chan string, 64)
-	done := make(chan toolOutcome, 1)
 	call := tools.Call{ID: id, Input: input, Env: t.s.cfg.Env, Output: func(chunk string) {
 		select {
 		case chunks <- chunk:
 		case <-ctx.Done():
 		}
 	}}
+	// Only a delegating tool gets an event channel; for any other tool it
+	// stays nil, and a nil channel is never ready in the select below.
+	var events chan Event
+	var work *childWork
+	d, delegates := tool.(Delegator)
+	if delegates {
+		events = make(chan Event, 64)
+		work = &childWork{}
+	}
+	done := make(chan toolOutcome, 1)
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
 				done <- toolOutcome{err: fmt.Errorf("tool %s crashed: %v", tool.Spec().Name, r)}
 			}
 		}()
-		o, e := tool.Run(ctx, call)
-		done <- toolOutcome{out: o, err: e}
+		var o toolOutcome
+		if delegates {
+			o.out, o.err = d.Delegate(ctx, call, t.parent(ctx, events, work))
+		} else {
+			o.out, o.err = tool.Run(ctx, call)
+		}
+		done <- o
 	}()
 	for {
 		select {
@@ -102,22 +117,78 @@ func (t *turn) execute(tool tools.Tool, id string, input json.RawMessage) (out s
 			if !t.emit(ToolOutputEvent{ID: id, Chunk: c}) {
 				cancel()
 			}
+		case e := <-events:
+			if !t.emit(e) {
+				cancel()
+			}
 		case r := <-done:
-			t.drainChunks(id, chunks)
+			t.drain(id, chunks, events)
+			if work != nil {
+				calls, written := work.take()
+				t.toolsCalled = append(t.toolsCalled, calls...)
+				t.written = append(t.written, written...)
+			}
 			return r.out, r.err
 		}
 	}
 }
 
-func (t *turn) drainChunks(id string, chunks chan string) {
+// drain emits what the tool sent just before it returned.
+func (t *turn) drain(id string, chunks chan string, events chan Event) {
 	for {
 		select {
 		case c := <-chunks:
 			t.emit(ToolOutputEvent{ID: id, Chunk: c})
+		case e := <-events:
+			t.emit(e)
 		default:
 			return
 		}
 	}
+}
+
+// parent is what this turn lends a delegating tool for one call: its
+// events go to events until ctx (the call) ends.
+func (t *turn) parent(ctx context.Context, events chan<- Event, work *childWork) Parent {
+	send := func(e Event) {
+		select {
+		case events <- e:
+		case <-ctx.Done():
+		}
+	}
+	s := t.s
+	f := s.cfg.Filter
+	f.ReadOnly = f.ReadOnly || s.cfg.Variant.ReadOnly
+	return Parent{
+		Provider: s.cfg.Provider, Model: s.cfg.Model, SessionID: s.cfg.SessionID,
+		Gate: s.cfg.Gate, Tools: s.cfg.Tools, Filter: f, ReadOnly: f.ReadOnly,
+		CacheSystemPrefix: s.cfg.CacheSystemPrefix,
+		Emit:              send,
+		AddUsage:          s.addSubagentUsage,
+		NoteWork:          work.note,
+	}
+}
+
+// childWork collects what children did during one delegating call. Children
+// run on their own goroutines, so it is locked; the turn takes it once the
+// call has returned.
+type childWork struct {
+	mu      sync.Mutex
+	calls   []string
+	written []string
+}
+
+func (w *childWork) note(calls, written []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.calls = append(w.calls, calls...)
+	w.written = append(w.written, written...)
+}
+
+func (w *childWork) take() (calls, written []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.calls, w.written
 }
 
 func isJSONObject(b json.RawMessage) bool {

@@ -53,11 +53,39 @@ type Config struct {
 	// CacheSystemPrefix marks the stable system block cacheable and adds
 	// the moving breakpoint on the last message (Anthropic protocol).
 	CacheSystemPrefix bool
+	// VolatilePlacement says where the volatile part of the prompt goes on
+	// the wire. The zero value, VolatileTail, is the one that caches most.
+	VolatilePlacement VolatilePlacement
 	// PruneTokens is the estimated history size above which old tool
 	// output is pruned from the copy sent to the model (0: default).
 	PruneTokens int
 	Observers   []TurnObserver
+	// BeforeTurn runs at the start of every turn, before the prompt is
+	// built: the turn boundary where installed skills and plugins take
+	// effect, never mid-turn. Its notices are shown.
+	BeforeTurn func(ctx context.Context) []string
+	// Subagent names the subagent kind this session runs as (explore,
+	// review, worker), empty for the main session. Every call it makes is
+	// marked with it at the gate, so the person's prompt says who asks and
+	// a denial tells the subagent to stop and report.
+	Subagent string
 }
+
+// VolatilePlacement is where the volatile part of the system prompt (task
+// list, memory) travels in a request.
+type VolatilePlacement int
+
+const (
+	// VolatileTail delivers it after the last cache breakpoint, on the
+	// newest message, never stored in the history: its changes leave the
+	// cached tools, system prompt and history intact.
+	VolatileTail VolatilePlacement = iota
+	// VolatileSystemBlock sends it as a second, unmarked system block
+	// before the messages. Every change to it invalidates the cached
+	// history; it exists to measure that placement against VolatileTail
+	// (see docs/prompt-caching.md).
+	VolatileSystemBlock
+)
 
 // Session is one conversation. Send must not be called concurrently.
 type Session struct {
@@ -68,6 +96,8 @@ type Session struct {
 	sizes   sizeCache
 	usage   llm.Usage
 	repeats *RepeatGuard
+	// subUsage is what this session's subagents used, by model.
+	subUsage map[string]llm.Usage
 }
 
 // New builds a session from cfg.

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
 )
 
 // interruptedResult is the synthetic result of a call that never finished,
@@ -43,6 +42,11 @@ func (t *turn) emit(e Event) bool {
 
 func (t *turn) run(prompt string) {
 	s := t.s
+	if s.cfg.BeforeTurn != nil {
+		for _, n := range s.cfg.BeforeTurn(t.ctx) {
+			t.emit(NoticeEvent{Text: n})
+		}
+	}
 	s.appendMessage(llm.UserText(prompt))
 	s.repeats.Reset()
 	defer t.finish()
@@ -170,11 +174,15 @@ func (t *turn) request() *llm.Request {
 		Model:         s.cfg.Model,
 		System:        []llm.SystemBlock{{Text: stable, Cache: s.cfg.CacheSystemPrefix}},
 		Messages:      wire,
-		Tools:         tools.Specs(active),
+		Tools:         specsFor(active, s.cfg.Variant),
 		Thinking:      s.cfg.Variant.Thinking,
 		SessionID:     s.cfg.SessionID,
 		CacheMessages: s.cfg.CacheSystemPrefix,
 		Tail:          volatile,
+	}
+	if s.cfg.VolatilePlacement == VolatileSystemBlock && volatile != "" {
+		req.System = append(req.System, llm.SystemBlock{Text: volatile})
+		req.Tail = ""
 	}
 	return req
 }

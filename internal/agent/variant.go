@@ -48,5 +48,5 @@ func VariantNamed(name string) (Variant, error) {
 		}
 		names = append(names, v.Name)
 	}
-	return Variant{}, fmt.Errorf("Unknown agent %q. Available: %s", name, strings.Join(names, ", "))
+	return Variant{}, fmt.Errorf("unknown agent %q; available: %s", name, strings.Join(names, ", "))
 }

@@ -12,14 +12,17 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/askuser"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/hooks"
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/memory"
 	"github.com/shiro-neko/shiro/internal/notebook"
 	"github.com/shiro-neko/shiro/internal/plugin"
 	"github.com/shiro-neko/shiro/internal/prompt"
 	"github.com/shiro-neko/shiro/internal/skills"
 	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/workflow"
 )
 
 // Options say how to assemble a session.
@@ -31,6 +34,9 @@ type Options struct {
 	// Approver answers approval prompts; the TUI supplies one, headless
 	// mode denies unless --yolo.
 	Approver agent.Approver
+	// Asker shows the ask tool's questions; the TUI supplies one. Nil (and
+	// headless mode) leaves the ask tool out.
+	Asker askuser.Asker
 	// Record receives a cassette of every model response (--record).
 	Record io.Writer
 	// Provider replaces the configured one (the demo, tests).
@@ -51,20 +57,31 @@ type App struct {
 	Hooks    *hooks.Runner // nil when hooks are off
 	Skills   *skills.Catalogue
 	Notebook *notebook.Notebook
-	Prompt   *prompt.Builder
-	Loaded   Loaded
+	// Memory is the project memory; nil under --no-memory or when its
+	// file could not be read (a Problem says why).
+	Memory *memory.Store
+	Prompt *prompt.Builder
+	// Workspace holds the prompt's overview, instruction files and
+	// workflow policy, refreshed after every turn.
+	Workspace *prompt.Workspace
+	// Nudger is the workflow reminder ladder; nil when workflow is off.
+	Nudger *workflow.Nudger
+	Loaded Loaded
 	// Problems are load problems worth showing (bad skills, manifests,
 	// hooks, unknown plugins or tool sets).
 	Problems []string
 
 	background *tools.Background
 	rules      *rules
+	reload     reloader
+	opts       Options
+	provider   llm.Provider
 }
 
 // Open assembles a session in the working directory of opts.
 func Open(ctx context.Context, opts Options) (*App, error) {
 	s := opts.Settings
-	a := &App{Loaded: opts.Loaded}
+	a := &App{Loaded: opts.Loaded, opts: opts}
 	env, err := tools.NewEnv(opts.Cwd)
 	if err != nil {
 		return nil, err
@@ -87,6 +104,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.Notebook = nb
+	a.openMemory(opts, versions)
 
 	a.loadSkills(opts)
 	a.loadPlugins(opts)
@@ -125,11 +143,17 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 			return nil, err
 		}
 	}
-	a.Prompt = prompt.NewBuilder(a.promptSources(opts, variant), versions)
+	a.provider = provider
+	a.Prompt = prompt.NewBuilder(a.promptSources(ctx, opts, variant, versions), versions)
+	observers = append(observers, workspaceObserver{ws: a.Workspace, tools: reg})
+	if s.WorkflowEnabled {
+		a.Nudger = workflow.NewNudger()
+		observers = append(observers, a.Nudger)
+	}
 	a.Session, err = agent.New(agent.Config{
 		Provider: provider, Model: s.Model, SessionID: sessionID, Env: env, Tools: reg, Gate: a.Gate,
 		Prompter: a.Prompt, Variant: variant, Filter: a.filter(opts),
-		CacheSystemPrefix: s.CacheSystemPrefix, Observers: observers,
+		CacheSystemPrefix: s.CacheSystemPrefix, Observers: observers, BeforeTurn: a.beforeTurn,
 	})
 	if err != nil {
 		return nil, err

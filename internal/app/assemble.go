@@ -6,11 +6,15 @@ import (
 	"path/filepath"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/askuser"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/plugin"
 	"github.com/shiro-neko/shiro/internal/prompt"
 	"github.com/shiro-neko/shiro/internal/skills"
 	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/tools/gittools"
+	"github.com/shiro-neko/shiro/internal/tools/navtools"
+	"github.com/shiro-neko/shiro/internal/tools/webtools"
 	"github.com/shiro-neko/shiro/internal/workflow"
 )
 
@@ -56,13 +60,27 @@ func (a *App) loadPlugins(opts Options) {
 
 func (a *App) buildRegistry(opts Options) (*tools.Registry, error) {
 	list := tools.FileTools(a.Env)
+	list = append(list, tools.EditPlusTools(a.Env)...)
 	list = append(list, tools.Bash(a.Env, a.background), tools.BashStatus(a.background), tools.BashStop(a.background))
+	list = append(list, gittools.Tools(a.Env, commitModel{a: a})...)
+	list = append(list, navtools.Tools(a.Env)...)
+	list = append(list, webtools.Tools(nil, nil)...)
 	list = append(list, a.Notebook.Tool())
-	if a.Skills.Len() > 0 {
-		cat := a.Skills
-		list = append(list, skills.Tool(func() *skills.Catalogue { return cat }))
+	if a.Memory != nil {
+		list = append(list, a.Memory.Tools()...)
+	}
+	if !opts.NoSkills {
+		// The live catalogue: a registry install takes effect at the next
+		// turn boundary (beforeTurn) without rebuilding the tools.
+		list = append(list, skills.Tool(func() *skills.Catalogue { return a.Skills }))
 	}
 	list = append(list, a.Plugins.Tools()...)
+	if opts.Asker != nil {
+		list = append(list, askuser.New(opts.Asker))
+	}
+	if !opts.NoSubagent {
+		list = append(list, a.taskTool(opts))
+	}
 	reg, err := tools.NewRegistry(list...)
 	if err != nil {
 		return nil, fmt.Errorf("assembling tools: %w", err)
@@ -70,26 +88,43 @@ func (a *App) buildRegistry(opts Options) (*tools.Registry, error) {
 	return reg, nil
 }
 
-func (a *App) promptSources(opts Options, variant agent.Variant) prompt.Sources {
+func (a *App) promptSources(ctx context.Context, opts Options, variant agent.Variant, v *prompt.Versions) prompt.Sources {
 	s := opts.Settings
-	src := prompt.Sources{
-		Root:       a.Env.Root,
-		Platform:   platform(),
-		Skills:     a.Skills.PromptSection,
-		Variant:    func() string { return variant.Appendix },
-		Appendices: a.Plugins.Appendices,
-		Notebook:   a.Notebook.Render,
+	load := prompt.WorkspaceLoaders{
+		Overview: func(ctx context.Context) string {
+			return prompt.Overview(ctx, a.Env, prompt.DefaultOverviewBytes)
+		},
 	}
 	if !opts.NoInstructions {
-		instr := prompt.LoadInstructions(a.Env.Root)
-		src.Instructions = func() string { return instr }
+		load.Instructions = func() string { return prompt.LoadInstructions(a.Env.Root) }
 	}
 	if s.WorkflowEnabled {
-		policy := workflow.Policy(a.Env.Root, s.DocsDir)
-		src.Workflow = func() string { return policy }
+		load.Policy = func() string { return workflow.Policy(a.Env.Root, s.DocsDir) }
 	}
-	overview := prompt.Overview(context.Background(), a.Env, prompt.DefaultOverviewBytes)
-	src.Overview = func() string { return overview }
+	a.Workspace = prompt.NewWorkspace(ctx, load, v)
+	src := prompt.Sources{
+		Root:         a.Env.Root,
+		Platform:     platform(),
+		Overview:     a.Workspace.Overview,
+		Instructions: a.Workspace.Instructions,
+		Workflow:     a.Workspace.Policy,
+		// Read through a, so that a reloaded catalogue (which bumps
+		// Versions.Skills) is the one rendered.
+		Skills: func() string { return a.Skills.PromptSection() },
+		// The session's live variant, so that switching agents changes
+		// the appendix too.
+		Variant: func() string {
+			if a.Session == nil {
+				return variant.Appendix
+			}
+			return a.Session.Config().Variant.Appendix
+		},
+		Appendices: func() []string { return a.Plugins.Appendices() },
+		Notebook:   a.Notebook.Render,
+	}
+	if a.Memory != nil {
+		src.Memory = a.Memory.BootBlock
+	}
 	return src
 }
 

@@ -1,13 +1,13 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/xeipuuv/gojsonschema"
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/hooks"
@@ -37,15 +37,18 @@ func (h hookObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []stri
 }
 
 // schemaValidator checks a hook's rewritten input against the tool's own
-// JSON schema, compiling each schema once.
+// JSON schema, compiling each schema once. gojsonschema is used rather than
+// santhosh-tekuri/jsonschema because the latter compiles its meta-schemas
+// when the process starts (about 5 ms of every start-up, `--version`
+// included); this one does its work when a schema is first used.
 type schemaValidator struct {
 	reg *tools.Registry
 	mu  sync.Mutex
-	got map[string]*jsonschema.Schema
+	got map[string]*gojsonschema.Schema
 }
 
 func newSchemaValidator(reg *tools.Registry) *schemaValidator {
-	return &schemaValidator{reg: reg, got: map[string]*jsonschema.Schema{}}
+	return &schemaValidator{reg: reg, got: map[string]*gojsonschema.Schema{}}
 }
 
 func (v *schemaValidator) Validate(tool string, input json.RawMessage) error {
@@ -53,17 +56,21 @@ func (v *schemaValidator) Validate(tool string, input json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	res, err := s.Validate(gojsonschema.NewBytesLoader(input))
 	if err != nil {
 		return fmt.Errorf("rewritten input is not JSON: %w", err)
 	}
-	if err := s.Validate(doc); err != nil {
-		return fmt.Errorf("rewritten input does not fit the %s schema: %w", tool, err)
+	if !res.Valid() {
+		msgs := make([]string, 0, len(res.Errors()))
+		for _, e := range res.Errors() {
+			msgs = append(msgs, e.String())
+		}
+		return fmt.Errorf("rewritten input does not fit the %s schema: %s", tool, strings.Join(msgs, "; "))
 	}
 	return nil
 }
 
-func (v *schemaValidator) schema(tool string) (*jsonschema.Schema, error) {
+func (v *schemaValidator) schema(tool string) (*gojsonschema.Schema, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if s, ok := v.got[tool]; ok {
@@ -73,16 +80,7 @@ func (v *schemaValidator) schema(tool string) (*jsonschema.Schema, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown tool %q", tool)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(t.Spec().Schema))
-	if err != nil {
-		return nil, fmt.Errorf("tool %s has an invalid schema: %w", tool, err)
-	}
-	c := jsonschema.NewCompiler()
-	url := "mem://tools/" + tool + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	s, err := c.Compile(url)
+	s, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(t.Spec().Schema))
 	if err != nil {
 		return nil, fmt.Errorf("tool %s has an invalid schema: %w", tool, err)
 	}

@@ -177,7 +177,7 @@ func newRegistryAddCommand(stdio IO) *cobra.Command {
 			}
 			fmt.Fprint(stdio.Out, staged.Preview())
 			if !yes {
-				fmt.Fprintf(stdio.Out, "\nInstall %s %s? [y/N] ", staged.Entry.Kind, staged.Entry.Name)
+				fmt.Fprintf(stdio.Out, "\nInstall %s %s? [y/N] ", staged.Entry().Kind, staged.Entry().Name)
 				if !confirmed(stdio) {
 					fmt.Fprintln(stdio.Out, "Not installed.")
 					return exitError{code: 1}

@@ -145,3 +145,28 @@ func TestBootBlockInterleavesFavouritesAndNewest(t *testing.T) {
 		t.Fatalf("fresh entries should sit in the middle:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// FuzzQuery runs arbitrary queries (they come from the model) against an
+// arbitrary entry: parsing never fails, and a match means every query word
+// is in the entry.
+func FuzzQuery(f *testing.F) {
+	f.Add("go test", "run go-test with -race")
+	f.Add("  -_ ", "x")
+	f.Add("ÄÖ (cache)?", "the äö cache")
+	f.Fuzz(func(t *testing.T, query, text string) {
+		q := parseQuery(query)
+		all, phrase := q.matches(text)
+		if phrase && !all {
+			t.Fatal("a phrase match must also match every word")
+		}
+		if all {
+			flat := strings.Join(words(text), " ")
+			for _, w := range q.tokens {
+				if !strings.Contains(flat, w) {
+					t.Fatalf("matched although %q is missing from %q", w, flat)
+				}
+			}
+		}
+		_ = search([]Entry{{ID: "1", Kind: Fact, Text: text, CreatedAt: time.Now()}}, q, time.Now())
+	})
+}

@@ -29,7 +29,7 @@ func (rememberTool) Spec() llm.ToolSpec {
 }
 
 func (rememberTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetNone, Guidance: "save a durable fact, decision, gotcha or command about this project for later sessions."}
+	return tools.Meta{Set: tools.SetNone, Guidance: "remember: save a durable fact, decision, gotcha or command about this project for later sessions."}
 }
 
 func (t rememberTool) Run(_ context.Context, c tools.Call) (string, error) {
@@ -62,7 +62,7 @@ func (recallTool) Spec() llm.ToolSpec {
 }
 
 func (recallTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetNone, Guidance: "search project memory when something may have been learned in an earlier session."}
+	return tools.Meta{Set: tools.SetNone, Guidance: "recall: search project memory when something may have been learned in an earlier session."}
 }
 
 func (t recallTool) Run(_ context.Context, c tools.Call) (string, error) {
@@ -94,7 +94,7 @@ func (forgetTool) Spec() llm.ToolSpec {
 // Meta marks forget mutating: it destroys what earlier sessions learned, so
 // the read-only plan and review agents do not get it.
 func (forgetTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetNone, Mutating: true, Guidance: "remove memories that turned out wrong or stale (every one containing the text)."}
+	return tools.Meta{Set: tools.SetNone, Mutating: true, Guidance: "forget: remove memories that turned out wrong or stale (every one containing the text)."}
 }
 
 func (t forgetTool) Run(_ context.Context, c tools.Call) (string, error) {

@@ -70,10 +70,39 @@ func Open(path string, onChange func()) (*Notebook, error) {
 	if err != nil {
 		return nil, fmt.Errorf("task list: %w", err)
 	}
-	if err := json.Unmarshal(data, &n.todos); err != nil {
-		return nil, fmt.Errorf("task list %s is not valid JSON (%v); move it aside to start a new list", path, err)
+	todos, err := decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("task list %s: %v; fix it or move it aside to start a new list", path, err)
 	}
+	n.todos = todos
 	return n, nil
+}
+
+// decode parses a saved task list and checks it as todo_write would.
+func decode(data []byte) ([]Todo, error) {
+	var todos []Todo
+	if err := json.Unmarshal(data, &todos); err != nil {
+		return nil, fmt.Errorf("not a JSON array of tasks (%v)", err)
+	}
+	if err := validate(todos); err != nil {
+		return nil, err
+	}
+	return todos, nil
+}
+
+// validate checks every task's status and content.
+func validate(todos []Todo) error {
+	for i, t := range todos {
+		switch t.Status {
+		case Pending, InProgress, Done, Blocked:
+		default:
+			return fmt.Errorf("todo %d: status must be pending, in_progress, done or blocked, not %q", i+1, t.Status)
+		}
+		if strings.TrimSpace(t.Content) == "" {
+			return fmt.Errorf("todo %d: content is empty", i+1)
+		}
+	}
+	return nil
 }
 
 // Todos returns a copy of the list.
@@ -85,25 +114,22 @@ func (n *Notebook) Todos() []Todo {
 
 // Replace sets the whole list and saves it.
 func (n *Notebook) Replace(todos []Todo) error {
-	for i, t := range todos {
-		switch t.Status {
-		case Pending, InProgress, Done, Blocked:
-		default:
-			return fmt.Errorf("todo %d: status must be pending, in_progress, done or blocked, not %q", i+1, t.Status)
-		}
-		if strings.TrimSpace(t.Content) == "" {
-			return fmt.Errorf("todo %d: content is empty", i+1)
-		}
+	if err := validate(todos); err != nil {
+		return err
 	}
+	todos = append([]Todo{}, todos...)
 	n.mu.Lock()
-	n.todos = append([]Todo(nil), todos...)
-	data, _ := json.MarshalIndent(n.todos, "", "  ")
-	n.mu.Unlock()
+	// Saved first: a list that could not be saved is not shown either, so
+	// the prompt never disagrees with what the next session will load.
 	if n.path != "" {
+		data, _ := json.MarshalIndent(todos, "", "  ")
 		if err := fsutil.WriteFileAtomic(n.path, append(data, '\n'), 0o600); err != nil {
+			n.mu.Unlock()
 			return fmt.Errorf("saving the task list: %w", err)
 		}
 	}
+	n.todos = todos
+	n.mu.Unlock()
 	if n.onChange != nil {
 		n.onChange()
 	}
@@ -189,7 +215,7 @@ func (todoTool) Spec() llm.ToolSpec {
 }
 
 func (todoTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetNone, Guidance: "keep a task list for multi-step work; it is shown to you on every step."}
+	return tools.Meta{Set: tools.SetNone, Guidance: "todo_write: keep a task list for multi-step work; it is shown to you on every step."}
 }
 
 func (t todoTool) Run(_ context.Context, c tools.Call) (string, error) {

@@ -1,12 +1,14 @@
 // Package prompt renders the system prompt for every step from live state.
 // It returns a stable prefix (identity, environment, tools, rules, project
-// instructions, skills, plugin appendices) and a volatile suffix (task list,
-// memory), so that the prefix stays byte-identical for provider caching
-// while only volatile state changes. Both halves are memoised by version
-// counters that the owners of each piece of state bump.
+// instructions, skills, variant and plugin appendices) and a volatile
+// suffix (project memory, task list), so that the prefix stays
+// byte-identical for provider caching while only volatile state changes.
+// Both halves are memoised by version counters that the owners of each
+// piece of state bump.
 package prompt
 
 import (
+	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -17,16 +19,18 @@ import (
 // Versions are the counters that invalidate the memo. Whoever changes a piece
 // of state bumps its counter.
 type Versions struct {
-	Notebook  atomic.Uint64 // the task list
-	Memory    atomic.Uint64 // project memory
+	Notebook  atomic.Uint64 // the task list (volatile)
+	Memory    atomic.Uint64 // project memory (volatile)
 	Skills    atomic.Uint64 // the skill catalogue
 	Plugins   atomic.Uint64 // plugins and their appendices
-	Tools     atomic.Uint64 // tool registry, agent variant or model switch
+	Tools     atomic.Uint64 // tool registry or model switch
 	Workspace atomic.Uint64 // workspace overview and instruction files
 	Workflow  atomic.Uint64 // workflow policy
 }
 
-// Sources supply the pieces of the prompt. Any may be nil.
+// Sources supply the pieces of the prompt. Any may be nil. The stable
+// ones must return the same bytes until their counter is bumped, and none
+// may depend on the clock.
 type Sources struct {
 	Root     string
 	Platform string
@@ -38,7 +42,8 @@ type Sources struct {
 	Workflow func() string
 	// Skills is the skill catalogue section.
 	Skills func() string
-	// Variant is the agent variant's appendix.
+	// Variant is the agent variant's appendix. It is read on every step
+	// and compared, so switching the variant needs no counter.
 	Variant func() string
 	// Appendices are the plugin appendices.
 	Appendices func() []string
@@ -48,28 +53,35 @@ type Sources struct {
 	Notebook func() string
 }
 
-// Stats counts memo hits and misses, for /cost.
-type Stats struct{ Hits, Misses uint64 }
+// Stats counts memo hits and misses, for /cost. A miss re-renders the
+// stable part, the volatile part or both; the render counts say which.
+type Stats struct {
+	Hits, Misses                   uint64
+	StableRenders, VolatileRenders uint64
+}
 
 // Builder renders and memoises the prompt.
 type Builder struct {
 	src Sources
 	V   *Versions
 
-	mu          sync.Mutex
-	stableKey   stableKey
-	stable      string
-	volatileKey [2]uint64
-	volatile    string
-	valid       bool
-	hits        uint64
-	misses      uint64
+	mu        sync.Mutex
+	valid     bool
+	stableKey stableKey
+	offered   []tools.Tool // the tools the stable part was rendered for
+	names     []string     // and their names
+	stable    string
+	volKey    volatileKey
+	volatile  string
+	stats     Stats
 }
 
 type stableKey struct {
 	skills, plugins, tools, workspace, workflow uint64
-	names                                       []string
+	variant                                     string
 }
+
+type volatileKey struct{ notebook, memory uint64 }
 
 // NewBuilder returns a builder over src. The counters are created first by
 // the caller, since the owners of state (task list, memory, skills) need
@@ -82,50 +94,71 @@ func NewBuilder(src Sources, v *Versions) *Builder {
 }
 
 // Prompt returns the stable prefix and the volatile suffix for a step that
-// offers active. It implements agent.Prompter.
+// offers active. It implements agent.Prompter. The split always exists:
+// with no memory and no task list the volatile part is "", and the stable
+// part is the same bytes it will be once they appear.
 func (b *Builder) Prompt(active []tools.Tool) (stable, volatile string) {
+	key := b.currentStableKey()
+	vkey := volatileKey{notebook: b.V.Notebook.Load(), memory: b.V.Memory.Load()}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	key := b.currentStableKey(active)
-	vkey := [2]uint64{b.V.Notebook.Load(), b.V.Memory.Load()}
-	hit := b.valid && key.equal(b.stableKey) && vkey == b.volatileKey
-	if hit {
-		b.hits++
+	stableOK := b.valid && key == b.stableKey && b.sameTools(active)
+	volatileOK := b.valid && vkey == b.volKey
+	if stableOK && volatileOK {
+		b.stats.Hits++
 		return b.stable, b.volatile
 	}
-	b.misses++
-	if !b.valid || !key.equal(b.stableKey) {
+	b.stats.Misses++
+	if !stableOK {
 		b.stable = renderStable(b.src, active)
-		key.names = slices.Clone(key.names)
 		b.stableKey = key
+		b.offered = slices.Clone(active)
+		b.names = toolNames(active)
+		b.stats.StableRenders++
 	}
-	if !b.valid || vkey != b.volatileKey {
+	if !volatileOK {
 		b.volatile = renderVolatile(b.src)
-		b.volatileKey = vkey
+		b.volKey = vkey
+		b.stats.VolatileRenders++
 	}
 	b.valid = true
 	return b.stable, b.volatile
 }
 
-// Stats returns the memo's hit and miss counts.
+// Stats returns the memo's counts.
 func (b *Builder) Stats() Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return Stats{Hits: b.hits, Misses: b.misses}
+	return b.stats
 }
 
-func (b *Builder) currentStableKey(active []tools.Tool) stableKey {
-	names := make([]string, len(active))
-	for i, t := range active {
-		names[i] = t.Spec().Name
-	}
-	return stableKey{
+func (b *Builder) currentStableKey() stableKey {
+	k := stableKey{
 		skills: b.V.Skills.Load(), plugins: b.V.Plugins.Load(), tools: b.V.Tools.Load(),
-		workspace: b.V.Workspace.Load(), workflow: b.V.Workflow.Load(), names: names,
+		workspace: b.V.Workspace.Load(), workflow: b.V.Workflow.Load(),
 	}
+	if b.src.Variant != nil {
+		k.variant = b.src.Variant()
+	}
+	return k
 }
 
-func (k stableKey) equal(o stableKey) bool {
-	return k.skills == o.skills && k.plugins == o.plugins && k.tools == o.tools &&
-		k.workspace == o.workspace && k.workflow == o.workflow && slices.Equal(k.names, o.names)
+// sameTools reports whether active offers the tools the memo was built
+// for. It runs on every step, so it avoids Spec(), which allocates for
+// most tools: the same tool value is the same tool, and only a value that
+// differs or cannot be compared is checked by name.
+func (b *Builder) sameTools(active []tools.Tool) bool {
+	if len(b.offered) != len(active) {
+		return false
+	}
+	for i, t := range active {
+		prev := b.offered[i]
+		if typ := reflect.TypeOf(t); typ == reflect.TypeOf(prev) && typ.Comparable() && t == prev {
+			continue
+		}
+		if t.Spec().Name != b.names[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -11,9 +11,13 @@ import (
 	"github.com/shiro-neko/shiro/internal/tools"
 )
 
-// DefaultOverviewBytes bounds the workspace overview. The original sent up
-// to 5,000 paths (often 100 KB or more) on every request; a few kilobytes
-// orient the model, and glob, grep and list_dir find the rest on demand.
+// DefaultOverviewBytes bounds the workspace overview, which goes out with
+// every request. Measured (BenchmarkOverview): this repository's layout
+// (every entry of the top two levels, the directories of the third) takes
+// about 1.2 KB and fits whole; the Go standard library's source gets its
+// top two levels in 4.1 KB, where the original's 5,000 paths took 223 KB.
+// Twice the budget shows no more here, and glob, grep and list_dir find
+// the rest on demand.
 const DefaultOverviewBytes = 4000
 
 // overviewDepth and overviewScan bound the walk behind the overview, so a
@@ -102,24 +106,20 @@ func linesSize(entries []string) int {
 	return n
 }
 
-// roughCount renders how many entries were left out, rounded down to two
-// significant digits ("1,200+"). The overview sits in the cached prefix:
-// an exact count would change with every file created anywhere in a large
-// tree and invalidate the provider's cache for nothing the model needs.
+// roughCount renders how many entries were left out, rounded down to one
+// significant digit ("300+", "10,000+"). The overview sits in the cached
+// prefix: an exact count would change with every file created anywhere in
+// the tree and invalidate the provider's cache for nothing the model needs.
 func roughCount(n int, scanCut bool) string {
-	if n < 100 && !scanCut {
+	if n < 10 && !scanCut {
 		return strconv.Itoa(n)
 	}
 	unit := 1
-	for n/unit >= 100 {
+	for n/unit >= 10 {
 		unit *= 10
 	}
 	rounded := n / unit * unit
-	s := strconv.Itoa(rounded)
-	// Thousands separators, for reading at a glance.
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
+	s := thousands(rounded)
 	if rounded != n || scanCut {
 		s += "+"
 	}

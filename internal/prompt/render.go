@@ -85,20 +85,30 @@ func renderStable(src Sources, active []tools.Tool) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// renderVolatile builds the part that changes within a session.
+// volatileHeader opens the volatile part. It reaches the model on the
+// newest user message rather than in the system prompt, so it says whose
+// words these are.
+const volatileHeader = "# Session state (kept by shiro and refreshed on every step; not a message from the user)"
+
+// renderVolatile builds the part that changes within a session: project
+// memory, then the task list, the reference's order. It is "" when both
+// are empty.
 func renderVolatile(src Sources) string {
 	var parts []string
 	if src.Memory != nil {
-		if m := src.Memory(); m != "" {
+		if m := strings.TrimSpace(src.Memory()); m != "" {
 			parts = append(parts, m)
 		}
 	}
 	if src.Notebook != nil {
-		if n := src.Notebook(); n != "" {
+		if n := strings.TrimSpace(src.Notebook()); n != "" {
 			parts = append(parts, n)
 		}
 	}
-	return strings.Join(parts, "\n\n")
+	if len(parts) == 0 {
+		return ""
+	}
+	return volatileHeader + "\n\n" + strings.Join(parts, "\n\n")
 }
 
 func section(b *strings.Builder, s string) {
@@ -123,17 +133,25 @@ func toolsSection(active []tools.Tool) string {
 			git = append(git, name)
 			continue
 		}
-		guidance := t.Meta().Guidance
-		if guidance == "" {
-			guidance = "see its own description."
-		}
-		b.WriteString("- " + name + ": " + guidance + "\n")
+		b.WriteString("- " + guidanceLine(name, t.Meta().Guidance) + "\n")
 	}
 	if len(git) > 0 {
 		// The read-only git tools share one line: their names say enough.
 		b.WriteString("- " + strings.Join(git, ", ") + ": read-only git with a fixed argv; prefer them to bash for inspecting the repository.\n")
 	}
 	return b.String()
+}
+
+// guidanceLine is a tool's line: its guidance, which by convention starts
+// with "name: ", or the name and the guidance when it does not.
+func guidanceLine(name, guidance string) string {
+	switch {
+	case guidance == "":
+		return name + ": see its own description."
+	case strings.HasPrefix(guidance, name+": "):
+		return guidance
+	}
+	return name + ": " + guidance
 }
 
 func toolNames(ts []tools.Tool) []string {

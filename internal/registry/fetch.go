@@ -36,19 +36,20 @@ func checkHop(u, origin *url.URL) error {
 	if u.User != nil {
 		return fmt.Errorf("%s carries a user name or password; registry URLs must not, since no account is used", redact(u))
 	}
+	switch strings.ToLower(u.Scheme) {
+	case "https", "http":
+	case "":
+		return fmt.Errorf("%q is not an absolute URL; write it in full, starting with https://", u.String())
+	default:
+		return fmt.Errorf("%s: the scheme %q is not allowed; use https", u.String(), u.Scheme)
+	}
 	if u.Host == "" {
 		return fmt.Errorf("%q is not an absolute URL; write it in full, starting with https://", u.String())
 	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-		return nil
-	case "http":
-		if isLoopback(u.Hostname()) && isLoopback(origin.Hostname()) {
-			return nil
-		}
+	if strings.EqualFold(u.Scheme, "http") && !(isLoopback(u.Hostname()) && isLoopback(origin.Hostname())) {
 		return fmt.Errorf("%s uses plain http; only https is allowed (plain http only for localhost, 127.0.0.1 or ::1)", u.String())
 	}
-	return fmt.Errorf("%s: the scheme %q is not allowed; use https", u.String(), u.Scheme)
+	return nil
 }
 
 func isLoopback(host string) bool {

@@ -140,8 +140,13 @@ func decodeEntry(kind Kind, raw json.RawMessage) (Entry, error) {
 	if err := json.Unmarshal(raw, &members); err != nil {
 		return e, err
 	}
+	// The name is read first so that any later problem is reported
+	// against it.
+	if _, err := stringMember(members, "name", &e.Name); err != nil {
+		return Entry{Kind: kind}, err
+	}
 	if err := onlyKeys(members, entryKeys()); err != nil {
-		return e, err
+		return keepValidName(e), err
 	}
 	fields := map[string]*string{"name": &e.Name, "description": &e.Description, "url": &e.URL,
 		"author": &e.Author, "signer": &e.Signer, "signature": &e.Signature}
@@ -325,7 +330,8 @@ func (idx *Index) Lookup(ref Ref) (Entry, error) {
 	case len(found) == 1:
 		return found[0], nil
 	case len(problems) == 1:
-		return Entry{}, fmt.Errorf("refusing %s:%s: %w", problems[0].Kind, ref.Name, problems[0])
+		p := problems[0]
+		return Entry{}, fmt.Errorf("refusing %s %q: its index entry (%ss[%d]) is invalid: %w", p.Kind, ref.Name, p.Kind, p.Position, p.Err)
 	}
 	what := "nothing"
 	if ref.Kind != "" {

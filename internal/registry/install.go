@@ -50,10 +50,10 @@ func (c *Client) Install(s *Staged) (Change, error) {
 	if s == nil || s.body == nil {
 		return Change{}, errors.New("nothing staged: call Stage first")
 	}
-	if err := fsutil.WriteFileAtomic(s.Path, s.body, 0o600); err != nil {
-		return Change{}, fmt.Errorf("installing %s %q: %w", s.Entry.Kind, s.Entry.Name, err)
+	if err := fsutil.WriteFileAtomic(s.path, s.body, 0o600); err != nil {
+		return Change{}, fmt.Errorf("installing %s %q: %w", s.entry.Kind, s.entry.Name, err)
 	}
-	return Change{Action: ActionInstalled, Kind: s.Entry.Kind, Name: s.Entry.Name, Path: s.Path, Replaced: s.Replaces}, nil
+	return Change{Action: ActionInstalled, Kind: s.entry.Kind, Name: s.entry.Name, Path: s.path, Replaced: s.replaces}, nil
 }
 
 // Remove deletes an installed entry. A bare name removes the skill of that

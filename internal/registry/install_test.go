@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/plugin"
 	"github.com/shiro-neko/shiro/internal/skills"
 	"github.com/shiro-neko/shiro/internal/version"
@@ -268,4 +269,24 @@ func sortedKeys(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+func TestCheckRefusesAHandBuiltEntryWithABadName(t *testing.T) {
+	c := New(Options{Dir: t.TempDir(), Trust: Trust{AllowUnsigned: true}})
+	for _, e := range []Entry{
+		{Kind: KindSkill, Name: "../escape"},
+		{Kind: "hook", Name: "ok"},
+	} {
+		if _, err := c.Check(e, []byte(sampleSkill)); err == nil {
+			t.Errorf("Check(%+v) passed", e)
+		}
+	}
+}
+
+func TestOptionsFromSettings(t *testing.T) {
+	s := config.Settings{RegistryURL: "https://r.example/index.json", RegistryPublishers: map[string]string{"acme": "k"}, RegistryAllowUnsigned: true}
+	opts := OptionsFrom(s, config.Paths{Home: "/home/me"})
+	if opts.IndexURL != s.RegistryURL || opts.Dir != "/home/me/.shiro-neko/registry" || opts.Trust.Publishers["acme"] != "k" || !opts.Trust.AllowUnsigned {
+		t.Errorf("OptionsFrom = %+v", opts)
+	}
 }

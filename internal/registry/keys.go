@@ -18,6 +18,9 @@ import (
 // ed25519.Verify panics on a key of the wrong size.
 func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, fmt.Errorf("it is empty; paste the publisher's public key")
+	}
 	if strings.HasPrefix(s, "-----BEGIN") {
 		block, rest := pem.Decode([]byte(s))
 		switch {

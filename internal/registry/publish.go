@@ -66,7 +66,7 @@ func checkSkillFile(skill []byte) error {
 		return fmt.Errorf("the skill file is %d bytes, over the %d KiB limit", len(skill), MaxEntryBytes>>10)
 	}
 	if _, err := skills.Parse(skill); err != nil {
-		return fmt.Errorf("the skill file %w", err)
+		return err
 	}
 	return checkPlainText(skill)
 }

@@ -13,17 +13,28 @@ import (
 
 // Staged is an entry whose body has been fetched and has passed every
 // check — signature first, then schema, then name — held in memory until
-// the person confirms. Nothing is on disk yet.
+// the person confirms. Nothing is on disk yet. Its fields are read-only so
+// that what Install writes, and where, is exactly what was checked.
 type Staged struct {
-	Entry   Entry
-	Verdict Verdict
-	// Path is where Install will write; Replaces says a file is there.
-	Path     string
-	Replaces bool
+	entry    Entry
+	verdict  Verdict
+	path     string
+	replaces bool
 	body     []byte
-	skill    skills.Skill
 	manifest plugin.Manifest
 }
+
+// Entry is the index entry that was staged.
+func (s *Staged) Entry() Entry { return s.entry }
+
+// Verdict says who signed it, if anyone.
+func (s *Staged) Verdict() Verdict { return s.verdict }
+
+// Path is where Install will write.
+func (s *Staged) Path() string { return s.path }
+
+// Replaces reports whether a file is already installed at Path.
+func (s *Staged) Replaces() bool { return s.replaces }
 
 // List fetches the index: exactly one GET.
 func (c *Client) List(ctx context.Context) (*Index, error) {
@@ -65,12 +76,20 @@ func (c *Client) Stage(ctx context.Context, ref Ref) (*Staged, error) {
 // Check runs every check on a fetched body against its index entry. It is
 // Stage without the network.
 func (c *Client) Check(e Entry, body []byte) (*Staged, error) {
+	// The name becomes a file name: check it even for an Entry built by
+	// hand rather than parsed from an index.
+	if err := checkName(e.Name); err != nil {
+		return nil, fmt.Errorf("refusing %q: %w", e.Name, err)
+	}
+	if e.Kind != KindSkill && e.Kind != KindPlugin {
+		return nil, fmt.Errorf("refusing %q: unknown kind %q", e.Name, e.Kind)
+	}
 	if len(body) > MaxEntryBytes {
 		return nil, fmt.Errorf("refusing %s %q: the file is %d bytes, over the %d KiB limit", e.Kind, e.Name, len(body), MaxEntryBytes>>10)
 	}
-	s := &Staged{Entry: e, Path: c.pathFor(e.Kind, e.Name), body: body}
-	if _, err := os.Lstat(s.Path); err == nil {
-		s.Replaces = true
+	s := &Staged{entry: e, path: c.pathFor(e.Kind, e.Name), body: body}
+	if _, err := os.Lstat(s.path); err == nil {
+		s.replaces = true
 	}
 	var err error
 	if e.Kind == KindSkill {
@@ -85,31 +104,31 @@ func (c *Client) Check(e Entry, body []byte) (*Staged, error) {
 }
 
 func (c *Client) checkSkill(s *Staged) error {
-	e := s.Entry
+	e := s.entry
 	v, err := VerifySkill(e, s.body, c.opts.Trust)
 	if err != nil {
 		return err
 	}
-	s.Verdict = v
+	s.verdict = v
 	if err := checkSkillFile(s.body); err != nil {
 		return fmt.Errorf("refusing skill %q: %w", e.Name, err)
 	}
-	s.skill, _ = skills.Parse(s.body) // checked just above
-	if s.skill.Name != e.Name {
-		return fmt.Errorf("refusing skill %q: the file is named %q but the index lists it as %q; the two must match", e.Name, s.skill.Name, e.Name)
+	parsed, _ := skills.Parse(s.body) // checked just above
+	if parsed.Name != e.Name {
+		return fmt.Errorf("refusing skill %q: the file is named %q but the index lists it as %q; the two must match", e.Name, parsed.Name, e.Name)
 	}
 	return nil
 }
 
 func (c *Client) checkPlugin(s *Staged) error {
-	e := s.Entry
+	e := s.entry
 	// The signature is checked on the generic parse before any field is
 	// decoded or used.
 	v, err := VerifyManifest(e.Name, s.body, c.opts.Trust)
 	if err != nil {
 		return err
 	}
-	s.Verdict = v
+	s.verdict = v
 	m, err := plugin.ParseManifest(fmt.Sprintf("%q from %s", e.Name, e.URL), s.body)
 	if err != nil {
 		return fmt.Errorf("refusing plugin %q: %w", e.Name, err)
@@ -120,8 +139,8 @@ func (c *Client) checkPlugin(s *Staged) error {
 	if len(m.Deny) == 0 {
 		return fmt.Errorf("refusing plugin %q: it has no deny rule, so it would do nothing", e.Name)
 	}
-	if !v.Signed() && s.Replaces {
-		if old := c.installedSigner(s.Path); old != "" {
+	if !v.Signed() && s.replaces {
+		if old := c.installedSigner(s.path); old != "" {
 			return fmt.Errorf("refusing plugin %q: it is unsigned and would replace the installed copy signed by %q; run `shiro registry remove plugin:%s` first if you really mean to", e.Name, old, e.Name)
 		}
 	}
@@ -166,21 +185,21 @@ func checkPlainText(data []byte) error {
 // passed through printable as well.
 func (s *Staged) Preview() string {
 	var b strings.Builder
-	e := s.Entry
+	e := s.entry
 	fmt.Fprintf(&b, "%s %s — %s\n", e.Kind, e.Name, printable(e.Description))
 	fmt.Fprintf(&b, "from %s", printable(e.URL))
 	if e.Author != "" {
 		fmt.Fprintf(&b, " (author: %s)", printable(e.Author))
 	}
 	b.WriteString("\n")
-	if s.Verdict.Signed() {
+	if s.verdict.Signed() {
 		fmt.Fprintf(&b, "signed by %s, verified with your pinned key %s (%s)\n",
-			s.Verdict.Signer, s.Verdict.Fingerprint, PublisherConfigKey(s.Verdict.Signer))
+			s.verdict.Signer, s.verdict.Fingerprint, PublisherConfigKey(s.verdict.Signer))
 	} else {
 		b.WriteString("UNSIGNED: allowed only because registry.allowUnsigned is true in your config\n")
 	}
-	fmt.Fprintf(&b, "installs to %s", s.Path)
-	if s.Replaces {
+	fmt.Fprintf(&b, "installs to %s", s.path)
+	if s.replaces {
 		b.WriteString(" (replacing the installed copy)")
 	}
 	b.WriteString("\n\n")

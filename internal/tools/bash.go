@@ -67,8 +67,8 @@ type runningShell interface {
 	// Terminate stops the whole group: SIGTERM, grace, SIGKILL.
 	Terminate(grace time.Duration)
 	// Finish, once the shell has exited, stops what the command left running
-	// in its group (reporting whether there was any), reaps the shell and
-	// waits for the output to end.
+	// in its group (reporting whether there was any) and waits for the
+	// output to end.
 	Finish(t killTiming) (leftovers bool)
 	// ExitCode is valid after Finish; death by signal N is 128+N.
 	ExitCode() int

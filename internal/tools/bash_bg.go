@@ -197,8 +197,9 @@ func (b *Background) start(env *Env, command, name string) (*bgJob, error) {
 		return nil, err
 	}
 	b.next++
-	// Read at once: the shell cannot have been reaped yet (Finish has not
-	// run), so its identity is still there to read.
+	// Read at once, while the shell most likely still runs. A command so
+	// short that it is already gone leaves no identity, and Reap can then
+	// only find its processes by token, which is all it could need.
 	j.leader, _ = processIdentity(j.proc.PID())
 	b.jobs = append(b.jobs, j)
 	b.pruneLocked()
@@ -323,6 +324,9 @@ func (b *Background) writeJournalLocked() error {
 }
 
 func (b *Background) find(handle int) (*bgJob, error) {
+	if b == nil {
+		return nil, fmt.Errorf("%w: %d (background commands are not available here)", ErrNoSuchHandle, handle)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, j := range b.jobs {

@@ -206,6 +206,9 @@ func TestBackgroundStopKillsTheGroup(t *testing.T) {
 	if got := h.mustCall(t, h.stop, handle); got != "killed 1: "+command {
 		t.Errorf("stop result %q", got)
 	}
+	if got := h.mustCall(t, h.stop, handle); got != "handle 1 had already stopped (exit 143): "+command {
+		t.Errorf("second stop result %q", got)
+	}
 	for _, p := range []int{pid, child} {
 		if !pidGone(p) {
 			t.Errorf("process %d survived bash_stop", p)

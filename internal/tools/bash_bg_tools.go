@@ -81,13 +81,16 @@ func (t bashStopTool) Run(ctx context.Context, call Call) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	j, err := t.bg.find(h)
+	if errors.Is(err, ErrNoSuchHandle) {
+		return "", failf("no such handle: %d", h)
+	}
+	wasRunning := j != nil && j.running()
 	job, err := t.bg.Stop(ctx, h)
 	switch {
-	case errors.Is(err, ErrNoSuchHandle):
-		return "", failf("no such handle: %d", h)
 	case err != nil:
 		return "", err
-	case !job.Stopped:
+	case !wasRunning || !job.Stopped:
 		return fmt.Sprintf("handle %d had already %s: %s", h, job.Status(), job.Command), nil
 	}
 	return fmt.Sprintf("killed %d: %s", h, job.Command), nil

@@ -88,7 +88,8 @@ func updateJournal(path string, change func([]JournalEntry) []JournalEntry) erro
 	}
 	defer unlock()
 	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
 		return fmt.Errorf("background journal %s: %w", path, err)
 	}
 	entries, err := decodeJournal(data)
@@ -96,6 +97,9 @@ func updateJournal(path string, change func([]JournalEntry) []JournalEntry) erro
 		return &JournalError{Path: path, Err: err}
 	}
 	next := change(entries)
+	if len(next) == 0 && missing {
+		return nil // nothing to record, nothing to clear
+	}
 	if next == nil {
 		next = []JournalEntry{}
 	}

@@ -17,9 +17,6 @@ import (
 
 func shellSysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
 
-// awaitExitKeepZombie is not available here; the shell is reaped at once.
-func awaitExitKeepZombie(int) bool { return false }
-
 var errNoIdentity = errors.New("process identity needs /proc (Linux)")
 
 func processIdentity(pid int) (ProcIdentity, error) { return ProcIdentity{PID: pid}, errNoIdentity }

@@ -8,24 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 func shellSysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-}
-
-// awaitExitKeepZombie blocks until pid has exited without reaping it
-// (waitid with WNOWAIT), so that its pid stays reserved.
-func awaitExitKeepZombie(pid int) bool {
-	var info unix.Siginfo
-	for {
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if !errors.Is(err, unix.EINTR) {
-			return err == nil
-		}
-	}
 }
 
 // procStat is what shiro reads from /proc/<pid>/stat.

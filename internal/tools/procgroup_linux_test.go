@@ -390,3 +390,14 @@ func ignoresSignal(pid int, sig syscall.Signal) bool {
 	}
 	return false
 }
+
+func FuzzParseProcStat(f *testing.F) {
+	f.Add([]byte("42 (a) b (c)) S 1 40 40 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 100"))
+	f.Add([]byte("1 (x) Z 0 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := parseProcStat(data)
+		if err == nil && st.State == 0 {
+			t.Fatalf("parsed %q without a state", data)
+		}
+	})
+}

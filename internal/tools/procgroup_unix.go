@@ -57,21 +57,15 @@ type unixShell struct {
 	watchdog *exec.Cmd
 	lifeline *os.File // write end of the watchdog's pipe
 
-	exited  chan struct{} // the shell has exited (it may still be a zombie)
-	release chan struct{} // the shell may now be reaped
-	reaped  chan struct{} // the shell has been reaped; state is set
-	state   *os.ProcessState
+	exited chan struct{} // the shell has exited and been reaped; state is set
+	state  *os.ProcessState
 
 	pipes   [2]*os.File // read ends of stdout and stderr
 	drained sync.WaitGroup
 }
 
 func startShell(spec shellSpec) (runningShell, error) {
-	p := &unixShell{
-		exited:  make(chan struct{}),
-		release: make(chan struct{}),
-		reaped:  make(chan struct{}),
-	}
+	p := &unixShell{exited: make(chan struct{})}
 	if err := p.startWatchdog(); err != nil {
 		return nil, err
 	}
@@ -152,10 +146,6 @@ func (p *unixShell) stopWatchdog() {
 // that). Holding the thread ourselves guarantees that it lives exactly as
 // long as the child, so the signal fires on shiro's death and at no other
 // time.
-//
-// Where the platform can wait without reaping, the shell is left a zombie
-// after it exits until Finish releases it: a zombie keeps its pid, and so
-// the group id, from being reused while leftovers are killed by group.
 func (p *unixShell) spawn(cmd *exec.Cmd) error {
 	started := make(chan error, 1)
 	go func() {
@@ -166,17 +156,9 @@ func (p *unixShell) spawn(cmd *exec.Cmd) error {
 			return
 		}
 		started <- nil
-		if awaitExitKeepZombie(cmd.Process.Pid) {
-			close(p.exited)
-			<-p.release
-			_ = cmd.Wait()
-		} else {
-			_ = cmd.Wait()
-			close(p.exited)
-			<-p.release
-		}
+		_ = cmd.Wait()
 		p.state = cmd.ProcessState
-		close(p.reaped)
+		close(p.exited)
 	}()
 	return <-started
 }
@@ -211,11 +193,18 @@ func (p *unixShell) Terminate(grace time.Duration) {
 }
 
 // Finish waits for the shell to exit, stops whatever the command left
-// running in its group, retires the watchdog, reaps the shell and collects
-// the remaining output. A process that left the group but still holds a
-// pipe gets t.drain to let go, then its pipe is closed under it: that is
-// what exec.Cmd.WaitDelay would do, done here because shiro owns the pipes
-// so that it learns the moment the shell exits.
+// running in its group, retires the watchdog and collects the remaining
+// output. A process that left the group but still holds a pipe gets
+// t.drain to let go, then its pipe is closed under it: that is what
+// exec.Cmd.WaitDelay would do, done here because shiro owns the pipes so
+// that it learns the moment the shell exits.
+//
+// The group is signalled only while it has members, and a group id is not
+// reused while any process still carries it, so no signal can reach a
+// stranger's group. The one gap: if shiro dies in the instant between the
+// group emptying and the watchdog being stopped, and the kernel hands the
+// id to a new group within that instant (it would have to go through every
+// other free pid first), the watchdog would kill that group.
 func (p *unixShell) Finish(t killTiming) (leftovers bool) {
 	<-p.exited
 	if groupAlive(p.pid) {
@@ -223,8 +212,6 @@ func (p *unixShell) Finish(t killTiming) (leftovers bool) {
 		p.Terminate(t.grace)
 	}
 	p.stopWatchdog()
-	close(p.release)
-	<-p.reaped
 	deadline := time.Now().Add(t.drain)
 	for _, f := range p.pipes {
 		_ = f.SetReadDeadline(deadline)
@@ -236,7 +223,7 @@ func (p *unixShell) Finish(t killTiming) (leftovers bool) {
 
 // ExitCode follows the shell convention: 128+N for a death by signal N.
 func (p *unixShell) ExitCode() int {
-	<-p.reaped
+	<-p.exited
 	if p.state == nil {
 		return -1
 	}
@@ -273,9 +260,10 @@ func processExists(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// groupAlive reports whether group pgid still has a running member. Zombies
-// do not count: on a machine whose init does not reap orphans they would
-// keep a dead group "alive" forever.
+// groupAlive reports whether group pgid still has a running member. The
+// common answer costs one syscall; only when kill finds members are they
+// listed, because zombies do not count: an orphan waits to be reaped by
+// init, which may take its time, and it would keep a dead group "alive".
 func groupAlive(pgid int) bool {
 	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
 		return false

@@ -75,7 +75,7 @@ func (p *approvalPrompt) view(st *styles, width, height int) string {
 		head = append(head, st.warn.Render(n))
 	}
 	body := styleBody(st, p.body.lines)
-	return modal(st, width, height, head, body, &p.scroll, p.footer(st))
+	return modal(st, width, height, head, body, &p.scroll, p.footer(st), -1)
 }
 
 // styleBody colours preview lines.
@@ -103,8 +103,10 @@ func styleBody(st *styles, lines []previewLine) []string {
 }
 
 // modal draws a bordered box of at most height rows: a head, a body that
-// scrolls (scroll is clamped in place) and a footer.
-func modal(st *styles, width, height int, head, body []string, scroll *int, footer string) string {
+// scrolls (scroll is clamped in place) and a footer. focus, unless
+// negative, is a body line to keep in view (a picker's selection; such
+// bodies have one row per line).
+func modal(st *styles, width, height int, head, body []string, scroll *int, footer string, focus int) string {
 	inner := max(width-4, 10)
 	var wrapped []string
 	for _, l := range body {
@@ -123,6 +125,13 @@ func modal(st *styles, width, height int, head, body []string, scroll *int, foot
 	room := height - 2 - len(headLines) - len(footLines) - 2
 	if room < 3 {
 		room = 3
+	}
+	if focus >= 0 {
+		if focus < *scroll {
+			*scroll = focus
+		} else if focus >= *scroll+room {
+			*scroll = focus - room + 1
+		}
 	}
 	maxScroll := max(len(wrapped)-room, 0)
 	*scroll = min(max(*scroll, 0), maxScroll)

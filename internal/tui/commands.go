@@ -37,6 +37,7 @@ func commands() []command {
 		{name: "hooks", args: "[approve|revoke NAME]", summary: "external hooks and their approval state", anytime: true, run: (*model).cmdHooks},
 		{name: "permissions", summary: "what `always` has granted this session", anytime: true, run: (*model).cmdPermissions},
 		{name: "bash", args: "[list|stop <id>|stop all]", summary: "background commands", anytime: true, run: (*model).cmdBash},
+		{name: "registry", args: "[list|installed|search <q>|add <name>|remove <name>]", summary: "skills and plugins from the registry", run: (*model).cmdRegistry},
 		{name: "init", summary: "write AGENTS.md for this project (and the tracker files, if you like)", run: (*model).cmdInit},
 		{name: "clear", summary: "start over: clear the transcript and the conversation", run: (*model).cmdClear},
 		{name: "exit", summary: "quit shiro", aliases: []string{"quit"}, anytime: true, run: (*model).cmdExit},
@@ -150,13 +151,21 @@ func (m *model) completeMenu() {
 func (m *model) menuLines(w int) []string {
 	es := m.menuEntries()
 	sel := clampSel(m.menuSel, len(es))
+	// Show at most menuRows entries, scrolled to keep the selection.
+	first := 0
+	if len(es) > menuRows {
+		first = min(max(sel-menuRows/2, 0), len(es)-menuRows)
+	}
 	var out []string
 	for i, c := range es {
+		if i < first || i >= first+menuRows {
+			continue
+		}
 		label := "/" + c.name
 		if c.args != "" {
 			label += " " + c.args
 		}
-		line := fmt.Sprintf(" %-28s %s", label, c.summary)
+		line := fmt.Sprintf(" %-32s %s", label, c.summary)
 		line = ansi.Truncate(line, w, "…")
 		if i == sel {
 			line = m.st.menuSel.Render(line + strings.Repeat(" ", max(w-ansi.StringWidth(line), 0)))
@@ -165,8 +174,14 @@ func (m *model) menuLines(w int) []string {
 		}
 		out = append(out, line)
 	}
+	if len(es) > menuRows {
+		out = append(out, m.st.dim.Render(fmt.Sprintf(" %d of %d · ↑/↓ move · tab completes · enter runs", sel+1, len(es))))
+	}
 	return out
 }
+
+// menuRows is how many commands the slash menu shows at once.
+const menuRows = 8
 
 // helpText is /help: the commands from the table, then the keys.
 func helpText() string {
@@ -177,7 +192,7 @@ func helpText() string {
 		if c.args != "" {
 			label += " " + c.args
 		}
-		fmt.Fprintf(&b, "  %-30s %s", label, c.summary)
+		fmt.Fprintf(&b, "  %-32s %s", label, c.summary)
 		if len(c.aliases) > 0 {
 			fmt.Fprintf(&b, " (also /%s)", strings.Join(c.aliases, ", /"))
 		}
@@ -195,7 +210,7 @@ func helpText() string {
 		{"pgup, pgdown", "scroll the transcript (the mouse wheel too)"},
 		{"y / a / n", "approval prompt: allow once / always / deny (enter = y, esc = n)"},
 	} {
-		fmt.Fprintf(&b, "  %-30s %s\n", k[0], k[1])
+		fmt.Fprintf(&b, "  %-32s %s\n", k[0], k[1])
 	}
 	b.WriteString("\nTyping while a turn runs queues the input; it is sent when the turn ends.")
 	return b.String()

@@ -103,9 +103,19 @@ func (n *noteItem) render(r *renderCtx, width int) []string {
 	case noteSuccess:
 		return indent(wrapAll(lines, width-2, r.st.ok), "✓ ")
 	}
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = ansi.Truncate("  "+l, width, "…")
+	// Command output is often a table: wrap long rows rather than cut
+	// them, with the continuation indented under the row.
+	var out []string
+	for _, l := range lines {
+		wrapped := splitLines(ansi.Wrap(l, max(width-4, 10), ""))
+		if len(wrapped) == 0 {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, "  "+wrapped[0])
+		for _, w := range wrapped[1:] {
+			out = append(out, "    "+w)
+		}
 	}
 	return out
 }

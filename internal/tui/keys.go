@@ -35,7 +35,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if m.turn != nil {
-			m.abort()
+			m.abort("interrupted")
 			m.dropStaleApprovals()
 		}
 		return nil
@@ -66,7 +66,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.submit(text)
 	case "up":
 		if m.menuOpen() {
-			m.menuSel--
+			m.moveMenu(-1)
 			return nil
 		}
 		if m.input.Line() == 0 {
@@ -77,7 +77,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "down":
 		if m.menuOpen() {
-			m.menuSel++
+			m.moveMenu(1)
 			return nil
 		}
 		if m.input.Line() == m.input.LineCount()-1 {
@@ -112,8 +112,7 @@ func (m *model) afterInputChange() {
 // turn), else stop the newest background command, else quit.
 func (m *model) interrupt() tea.Cmd {
 	if m.turn != nil && m.turn.bash != "" && !m.bashAwaitsApproval() {
-		m.abort()
-		m.note(noteNotice, "stopped the running command")
+		m.abort("stopped the running command (and its turn)")
 		m.dropStaleApprovals()
 		return nil
 	}

@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -39,6 +41,7 @@ type model struct {
 
 	turn    *turnState
 	turnSeq int
+	turns   sync.WaitGroup // running turn goroutines
 	queue   []string
 
 	approval   *approvalPrompt
@@ -78,6 +81,9 @@ func newModel(ctx context.Context, a *app.App, approver *Approver, opts Options)
 	m.welcome()
 	m.hookQueue = hooksToReview(a.Hooks)
 	m.nextHookPrompt()
+	if p := strings.TrimSpace(opts.FirstPrompt); p != "" {
+		m.queue = append(m.queue, p)
+	}
 	return m
 }
 
@@ -134,7 +140,7 @@ func (m *model) note(kind noteKind, text string) { m.tr.add(&noteItem{kind: kind
 
 // Init implements tea.Model.
 func (m *model) Init() tea.Cmd {
-	return tea.Batch(m.listen(), tea.RequestBackgroundColor, bgTick())
+	return tea.Batch(m.listen(), tea.RequestBackgroundColor, bgTick(), m.drainQueue())
 }
 
 // listen waits for the next batch from the inbox.

@@ -61,7 +61,9 @@ func (m *model) startTurn(prompt string) tea.Cmd {
 	t := &turnState{id: m.turnSeq, cancel: cancel, started: time.Now()}
 	m.turn = t
 	session, box := m.app.Session, m.box
+	m.turns.Add(1)
 	go func() {
+		defer m.turns.Done()
 		defer cancel()
 		for e := range session.Send(ctx, prompt) {
 			box.push(turnEvent{turn: t.id, event: e})
@@ -71,8 +73,8 @@ func (m *model) startTurn(prompt string) tea.Cmd {
 	return m.spin.Tick
 }
 
-// abort cancels the running turn and drops the queue (esc).
-func (m *model) abort() {
+// abort cancels the running turn and drops the queue (esc), saying why.
+func (m *model) abort(why string) {
 	if m.turn == nil {
 		return
 	}
@@ -80,13 +82,11 @@ func (m *model) abort() {
 		m.turn.aborted = true
 		m.turn.cancel()
 	}
-	dropped := len(m.queue)
-	m.queue = nil
-	msg := "interrupted"
-	if dropped > 0 {
-		msg = fmt.Sprintf("interrupted; dropped %d queued %s", dropped, plural(dropped, "input"))
+	if dropped := len(m.queue); dropped > 0 {
+		why += fmt.Sprintf("; dropped %d queued %s", dropped, plural(dropped, "input"))
 	}
-	m.note(noteNotice, msg)
+	m.queue = nil
+	m.note(noteNotice, why)
 }
 
 // turnFinished runs when Send has returned: the session is free, so the

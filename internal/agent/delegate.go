@@ -1,0 +1,96 @@
+package agent
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+// Delegator is a tool that hands work to child sessions (the task tool).
+// The turn calls Delegate instead of Run and lends it what a child needs
+// from its parent: the same provider, the same gate (so every call a child
+// makes meets the parent's plugins, hooks, rules and person), and a way to
+// report progress into the parent's event stream.
+type Delegator interface {
+	tools.Tool
+	Delegate(ctx context.Context, call tools.Call, p Parent) (string, error)
+}
+
+// Parent is what a running turn lends to a Delegator for one call.
+type Parent struct {
+	Provider  llm.Provider
+	Model     string
+	SessionID string
+	Gate      *Gate
+	Tools     *tools.Registry
+	// Filter is the parent's tool filter with its variant's read-only flag
+	// applied; a child narrows it further, never widens it.
+	Filter tools.Filter
+	// ReadOnly is true when the parent's variant may not write (plan,
+	// review), so its children may not either.
+	ReadOnly          bool
+	CacheSystemPrefix bool
+	// Emit sends an event into the parent turn's stream. It is safe from
+	// any goroutine and returns at once when the call has ended.
+	Emit func(Event)
+	// AddUsage counts a child's tokens into the parent session's subagent
+	// usage, apart from the parent's own.
+	AddUsage func(model string, u llm.Usage)
+	// NoteWork adds a child's tool calls and written files to the parent
+	// turn's summary, so after-turn plugins and hooks see a worker's edits.
+	NoteWork func(toolsCalled, filesWritten []string)
+}
+
+// VariantSpec is implemented by tools whose offer depends on the agent
+// variant: the task tool does not offer worker subagents to a read-only
+// variant. The request carries SpecFor(variant) instead of Spec().
+type VariantSpec interface {
+	SpecFor(v Variant) llm.ToolSpec
+}
+
+// specsFor returns the request's tool specs for the session's variant.
+func specsFor(active []tools.Tool, v Variant) []llm.ToolSpec {
+	specs := make([]llm.ToolSpec, len(active))
+	for i, t := range active {
+		if vs, ok := t.(VariantSpec); ok {
+			specs[i] = vs.SpecFor(v)
+			continue
+		}
+		specs[i] = t.Spec()
+	}
+	return specs
+}
+
+// ModelUsage is the usage of one model.
+type ModelUsage struct {
+	Model string
+	Usage llm.Usage
+}
+
+// SubagentUsage returns the tokens the session's subagents used, by model
+// and sorted by model name, for /cost. It is kept apart from Usage because
+// subagents may run on another model with another price.
+func (s *Session) SubagentUsage() []ModelUsage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ModelUsage, 0, len(s.subUsage))
+	for m, u := range s.subUsage {
+		out = append(out, ModelUsage{Model: m, Usage: u})
+	}
+	slices.SortFunc(out, func(a, b ModelUsage) int { return cmp.Compare(a.Model, b.Model) })
+	return out
+}
+
+func (s *Session) addSubagentUsage(model string, u llm.Usage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.subUsage == nil {
+		s.subUsage = map[string]llm.Usage{}
+	}
+	total := s.subUsage[model]
+	total.Add(u)
+	s.subUsage[model] = total
+}

@@ -1,0 +1,200 @@
+package prompt_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/app"
+	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/headless"
+	"github.com/shiro-neko/shiro/internal/llm/llmtest"
+)
+
+// openApp assembles a real session (app.Open: tools, plugins, skills,
+// memory, prompt) in cwd, speaking preset's protocol to the server at url.
+// State lives in a fresh SHIRO_HOME.
+func openApp(t testing.TB, url, preset, cwd string, mutate func(*app.Options)) *app.App {
+	t.Helper()
+	return openAppHome(t, url, preset, cwd, t.TempDir(), mutate)
+}
+
+func openAppHome(t testing.TB, url, preset, cwd, home string, mutate func(*app.Options)) *app.App {
+	t.Helper()
+	env := map[string]string{"SHIRO_HOME": home, "SHIRO_API_KEY": "test-key", "HOME": home}
+	loaded, err := app.Load(func(k string) string { return env[k] }, cwd,
+		config.Flags{Provider: preset, BaseURL: url, Model: "test-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded.Settings.MaxRetries = 0
+	opts := app.Options{Loaded: loaded, Approver: headless.Approver{}}
+	if mutate != nil {
+		mutate(&opts)
+	}
+	a, err := app.Open(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	return a
+}
+
+func yolo(o *app.Options) {
+	o.Yolo = true
+	o.Approver = headless.Approver{Yolo: true}
+}
+
+func runTurn(t testing.TB, s *agent.Session, prompt string) []agent.Event {
+	t.Helper()
+	var evs []agent.Event
+	for e := range s.Send(context.Background(), prompt) {
+		if e, ok := e.(agent.ErrorEvent); ok {
+			t.Fatalf("turn failed: %s", e.Error)
+		}
+		evs = append(evs, e)
+	}
+	return evs
+}
+
+// repoRoot is this repository's root, for measurements "on this
+// repository"; the sessions only read it.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Skip("not inside the repository")
+	}
+	return root
+}
+
+// gitRepo makes a temporary git repository (a .git directory is enough
+// for shiro) holding files, each with the given content.
+func gitRepo(t testing.TB, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// taskSession scripts a turn of n model calls. Each call but the last
+// rewrites the task list (so the volatile part changes every step), reads
+// one of files, and every third one remembers something (memory changes
+// too); the last call answers.
+func taskSession(n int, files []string) []llmtest.Reply {
+	var replies []llmtest.Reply
+	for step := 1; step < n; step++ {
+		var todos []map[string]string
+		for i := 1; i < n; i++ {
+			status := "pending"
+			switch {
+			case i < step:
+				status = "done"
+			case i == step:
+				status = "in_progress"
+			}
+			todos = append(todos, map[string]string{"content": fmt.Sprintf("step %d of the plan", i), "status": status})
+		}
+		list, _ := json.Marshal(map[string]any{"todos": todos})
+		path, _ := json.Marshal(map[string]string{"path": files[step%len(files)]})
+		calls := []llmtest.ToolCall{
+			{ID: fmt.Sprintf("todo%d", step), Name: "todo_write", Input: string(list)},
+			{ID: fmt.Sprintf("read%d", step), Name: "read_file", Input: string(path)},
+		}
+		if step%3 == 0 {
+			fact, _ := json.Marshal(map[string]string{"kind": "fact", "text": fmt.Sprintf("finding number %d about this code", step)})
+			calls = append(calls, llmtest.ToolCall{ID: fmt.Sprintf("mem%d", step), Name: "remember", Input: string(fact)})
+		}
+		replies = append(replies, llmtest.Reply{Text: fmt.Sprintf("Working on step %d.", step), ToolCalls: calls})
+	}
+	return append(replies, llmtest.Reply{Text: "All steps are done."})
+}
+
+// body is a decoded request body.
+type body map[string]any
+
+func decode(t testing.TB, r llmtest.Request) body {
+	t.Helper()
+	var b body
+	if err := json.Unmarshal(r.Body, &b); err != nil {
+		t.Fatalf("request body: %v", err)
+	}
+	return b
+}
+
+// toolNames lists the request's tool names (both wire formats).
+func (b body) toolNames() []string {
+	var names []string
+	tools, _ := b["tools"].([]any)
+	for _, x := range tools {
+		m := x.(map[string]any)
+		if n, ok := m["name"].(string); ok {
+			names = append(names, n)
+		} else if f, ok := m["function"].(map[string]any); ok {
+			names = append(names, f["name"].(string))
+		}
+	}
+	return names
+}
+
+// system returns the Anthropic system blocks.
+func (b body) system() []map[string]any {
+	var out []map[string]any
+	sys, _ := b["system"].([]any)
+	for _, x := range sys {
+		out = append(out, x.(map[string]any))
+	}
+	return out
+}
+
+// lastBlocks returns the content blocks of the last Anthropic message.
+func (b body) lastBlocks() []map[string]any {
+	msgs := b["messages"].([]any)
+	last := msgs[len(msgs)-1].(map[string]any)
+	var out []map[string]any
+	for _, x := range last["content"].([]any) {
+		out = append(out, x.(map[string]any))
+	}
+	return out
+}
+
+// promptToolNames reads the tool names from the prompt's "Tools available
+// to you now" section.
+func promptToolNames(t testing.TB, system string) []string {
+	t.Helper()
+	_, section, ok := strings.Cut(system, "# Tools available to you now\n")
+	if !ok {
+		t.Fatalf("no tools section in:\n%s", system)
+	}
+	section, _, _ = strings.Cut(section, "\n\n")
+	var names []string
+	for _, line := range strings.Split(section, "\n") {
+		head, _, ok := strings.Cut(strings.TrimPrefix(line, "- "), ": ")
+		if !ok {
+			t.Fatalf("tools section line %q", line)
+		}
+		names = append(names, strings.Split(head, ", ")...)
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,115 @@
+package navtools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+// versionTimeout bounds each `--version` run of env_info.
+const versionTimeout = 3 * time.Second
+
+// probe is one program env_info asks for its version.
+type probe struct {
+	program string
+	args    []string
+}
+
+func probes() []probe {
+	return []probe{
+		{"go", []string{"version"}},
+		{"node", []string{"--version"}},
+		{"python3", []string{"--version"}},
+		{"git", []string{"--version"}},
+		{"rg", []string{"--version"}},
+	}
+}
+
+type envInfoTool struct{ env *tools.Env }
+
+func (envInfoTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "env_info",
+		Description: "Platform, workspace, and versions of go, node, python3, git and rg.",
+		Schema:      json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	}
+}
+
+func (envInfoTool) Meta() tools.Meta {
+	return tools.Meta{Set: tools.SetExtra, Guidance: "env_info: which toolchains are installed."}
+}
+
+func (t envInfoTool) Run(ctx context.Context, call tools.Call) (string, error) {
+	env, err := callEnv(call, t.env)
+	if err != nil {
+		return "", err
+	}
+	var in struct{}
+	if err := tools.Decode(call, &in); err != nil {
+		return "", err
+	}
+	ps := probes()
+	versions := make([]string, len(ps))
+	var wg sync.WaitGroup
+	for i, p := range ps {
+		wg.Go(func() { versions[i] = version(ctx, env, p) })
+	}
+	wg.Wait()
+	var b strings.Builder
+	fmt.Fprintf(&b, "platform: %s/%s\nworkspace: %s\nshell: %s\n", runtime.GOOS, runtime.GOARCH, env.Root, shellOf(env))
+	for i, p := range ps {
+		fmt.Fprintf(&b, "%s: %s\n", p.program, versions[i])
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// version runs one probe and returns the first line it printed.
+func version(ctx context.Context, env *tools.Env, p probe) string {
+	bin, err := exec.LookPath(p.program)
+	if err != nil {
+		return "not found"
+	}
+	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, p.args...)
+	cmd.Dir = env.Root
+	// GOTOOLCHAIN=local: a go.mod asking for a newer Go must not make
+	// `go version` download one.
+	cmd.Env = append(commandEnv(env), "GOTOOLCHAIN=local")
+	cmd.WaitDelay = time.Second
+	out, err := cmd.CombinedOutput()
+	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Sprintf("no answer within %s (%s)", versionTimeout, bin)
+	case err != nil:
+		return fmt.Sprintf("error: %v %s", err, cut(first, 120))
+	}
+	return cut(strings.TrimSpace(first), 120)
+}
+
+// commandEnv is the environment commands run with: the workspace's, less
+// API keys and interactive settings.
+func commandEnv(env *tools.Env) []string {
+	base := env.ShellEnv
+	if base == nil {
+		base = os.Environ()
+	}
+	return tools.CommandEnv(base)
+}
+
+func shellOf(env *tools.Env) string {
+	if env.Shell == "" {
+		return "bash"
+	}
+	return env.Shell
+}
