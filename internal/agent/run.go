@@ -26,6 +26,7 @@ func (t *turn) runCalls(calls []llm.ToolCall) []llm.Part {
 
 func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	t.emit(ToolCallEvent{ID: c.ID, Name: c.Name, Input: c.Input})
+	defer t.s.trackCall(c.ID)()
 	fail := func(msg string) llm.ToolResult {
 		t.emit(ToolErrorEvent{ID: c.ID, Name: c.Name, Error: msg})
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: msg, IsError: true}
@@ -46,9 +47,10 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	if w := tool.Meta().Writes; w != nil {
 		t.written = append(t.written, w(v.Input)...)
 	}
-	out, err := t.execute(tool, c.ID, v.Input)
+	out, alone, err := t.execute(tool, c.ID, v.Input)
 	if err != nil {
-		if isCancel(err) || t.ctx.Err() != nil {
+		// A call stopped on its own (InterruptTool) leaves the turn going.
+		if !alone && (isCancel(err) || t.ctx.Err() != nil) {
 			t.interrupted = true
 		}
 		return fail(tools.Cap(err.Error()))
@@ -76,10 +78,15 @@ type toolOutcome struct {
 
 // execute runs one tool, forwarding its live output chunks, and a
 // delegating tool's progress events, from this goroutine (the iterator's),
-// since yield may not be called from the tool's own goroutines.
-func (t *turn) execute(tool tools.Tool, id string, input json.RawMessage) (out string, err error) {
-	ctx, cancel := context.WithCancel(t.ctx)
+// since yield may not be called from the tool's own goroutines. alone is
+// true when InterruptTool stopped this call while the turn goes on.
+func (t *turn) execute(tool tools.Tool, id string, input json.RawMessage) (out string, alone bool, err error) {
+	ctx, cancelCause := context.WithCancelCause(t.ctx)
+	cancel := func() { cancelCause(nil) }
 	defer cancel()
+	if !t.s.startCall(id, cancelCause) {
+		return "", true, toolNotStartedError{}
+	}
 	chunks := make(chan string, 64)
 	call := tools.Call{ID: id, Input: input, Env: t.s.cfg.Env, Output: func(chunk string) {
 		select {
@@ -128,7 +135,13 @@ func (t *turn) execute(tool tools.Tool, id string, input json.RawMessage) (out s
 				t.toolsCalled = append(t.toolsCalled, calls...)
 				t.written = append(t.written, written...)
 			}
-			return r.out, r.err
+			if r.err != nil && t.stoppedAlone(ctx) {
+				if isCancel(r.err) {
+					r.err = toolInterruptedError{}
+				}
+				return r.out, true, r.err
+			}
+			return r.out, false, r.err
 		}
 	}
 }

@@ -98,6 +98,8 @@ type Session struct {
 	repeats *RepeatGuard
 	// subUsage is what this session's subagents used, by model.
 	subUsage map[string]llm.Usage
+	// current is the tool call being decided or run (InterruptTool).
+	current *currentCall
 }
 
 // New builds a session from cfg.

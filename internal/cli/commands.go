@@ -29,6 +29,32 @@ func openForInspection(ctx context.Context, stdio IO, noPlugins bool) (*app.App,
 		Approver: headlessApprover(false), Provider: replay.New("inspection", nil)})
 }
 
+// inspect opens a session for inspection, hands it to f and closes it.
+func inspect(ctx context.Context, stdio IO, noPlugins bool, f func(*app.App) error) error {
+	a, err := openForInspection(ctx, stdio, noPlugins)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return f(a)
+}
+
+// newDescribeCommand is a subcommand that prints one description of the
+// session (app.DescribePlugins, app.DescribeSkills).
+func newDescribeCommand(stdio IO, use, short string, describe func(*app.App) string) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return inspect(cmd.Context(), stdio, false, func(a *app.App) error {
+				fmt.Fprint(stdio.Out, describe(a))
+				return nil
+			})
+		},
+	}
+}
+
 func newExplainCommand(stdio IO) *cobra.Command {
 	var asJSON, noPlugins bool
 	cmd := &cobra.Command{
@@ -38,28 +64,25 @@ func newExplainCommand(stdio IO) *cobra.Command {
 			"decision (allow, ask, deny or block), the layer that decided and the reason. The tool never runs.",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := openForInspection(cmd.Context(), stdio, noPlugins)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			tool, ok := a.Tools.Get(args[0])
-			if !ok {
-				return fmt.Errorf("unknown tool %q; known tools: %s", args[0], strings.Join(a.Tools.Names(), ", "))
-			}
-			input := json.RawMessage(args[1])
-			var obj map[string]json.RawMessage
-			if err := json.Unmarshal(input, &obj); err != nil {
-				return fmt.Errorf("the input must be a JSON object, e.g. '{\"command\":\"ls\"}': %w", err)
-			}
-			e := a.Gate.Explain(cmd.Context(), tool, "explain", input)
-			if asJSON {
-				b, _ := json.Marshal(e)
-				fmt.Fprintf(stdio.Out, "%s\n", b)
+			return inspect(cmd.Context(), stdio, noPlugins, func(a *app.App) error {
+				tool, ok := a.Tools.Get(args[0])
+				if !ok {
+					return fmt.Errorf("unknown tool %q; known tools: %s", args[0], strings.Join(a.Tools.Names(), ", "))
+				}
+				input := json.RawMessage(args[1])
+				var obj map[string]json.RawMessage
+				if err := json.Unmarshal(input, &obj); err != nil {
+					return fmt.Errorf("the input must be a JSON object, e.g. '{\"command\":\"ls\"}': %w", err)
+				}
+				e := a.Gate.Explain(cmd.Context(), tool, "explain", input)
+				if asJSON {
+					b, _ := json.Marshal(e)
+					fmt.Fprintf(stdio.Out, "%s\n", b)
+					return nil
+				}
+				fmt.Fprintf(stdio.Out, "decision: %s\nby:       %s\nreason:   %s\n", e.Decision, e.By, e.Reason)
 				return nil
-			}
-			fmt.Fprintf(stdio.Out, "decision: %s\nby:       %s\nreason:   %s\n", e.Decision, e.By, e.Reason)
-			return nil
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"tool","decision","by","reason"}`)
@@ -68,37 +91,12 @@ func newExplainCommand(stdio IO) *cobra.Command {
 }
 
 func newPluginsCommand(stdio IO) *cobra.Command {
-	return &cobra.Command{
-		Use:   "plugins",
-		Short: "List the active plugins in chain order and every name or manifest that did not load",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := openForInspection(cmd.Context(), stdio, false)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			fmt.Fprint(stdio.Out, app.DescribePlugins(a))
-			return nil
-		},
-	}
+	return newDescribeCommand(stdio, "plugins",
+		"List the active plugins in chain order and every name or manifest that did not load", app.DescribePlugins)
 }
 
 func newSkillsCommand(stdio IO) *cobra.Command {
-	return &cobra.Command{
-		Use:   "skills",
-		Short: "List the skills: name, origin and description",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := openForInspection(cmd.Context(), stdio, false)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			fmt.Fprint(stdio.Out, app.DescribeSkills(a))
-			return nil
-		},
-	}
+	return newDescribeCommand(stdio, "skills", "List the skills: name, origin and description", app.DescribeSkills)
 }
 
 func newHooksCommand(stdio IO) *cobra.Command {
@@ -111,29 +109,26 @@ func newHooksCommand(stdio IO) *cobra.Command {
 		Short: "Show each hook: name, kind, tools, digest and approved/changed/pending",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := openForInspection(cmd.Context(), stdio, false)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			if a.Hooks == nil {
-				fmt.Fprintln(stdio.Out, "hooks are disabled (config hooks.enabled is false)")
-				return nil
-			}
-			tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tKIND\tTOOLS\tDIGEST\tSTATE\tPATH")
-			for _, s := range a.Hooks.Status() {
-				digest := s.Digest
-				if len(digest) > 12 {
-					digest = digest[:12]
+			return inspect(cmd.Context(), stdio, false, func(a *app.App) error {
+				if a.Hooks == nil {
+					fmt.Fprintln(stdio.Out, "hooks are disabled (config hooks.enabled is false)")
+					return nil
 				}
-				state := string(s.State)
-				if s.Err != "" {
-					state += " (" + s.Err + ")"
+				tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "NAME\tKIND\tTOOLS\tDIGEST\tSTATE\tPATH")
+				for _, s := range a.Hooks.Status() {
+					digest := s.Digest
+					if len(digest) > 12 {
+						digest = digest[:12]
+					}
+					state := string(s.State)
+					if s.Err != "" {
+						state += " (" + s.Err + ")"
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Kind, strings.Join(s.Tools, ","), digest, state, s.Dir)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Kind, strings.Join(s.Tools, ","), digest, state, s.Dir)
-			}
-			return tw.Flush()
+				return tw.Flush()
+			})
 		},
 	}
 	approve := &cobra.Command{
@@ -168,14 +163,12 @@ func newHooksCommand(stdio IO) *cobra.Command {
 	return cmd
 }
 
+// withHooks is inspect for the commands that change hook approvals.
 func withHooks(ctx context.Context, stdio IO, f func(*app.App) error) error {
-	a, err := openForInspection(ctx, stdio, false)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	if a.Hooks == nil {
-		return fmt.Errorf("hooks are disabled (config hooks.enabled is false)")
-	}
-	return f(a)
+	return inspect(ctx, stdio, false, func(a *app.App) error {
+		if a.Hooks == nil {
+			return fmt.Errorf("hooks are disabled (config hooks.enabled is false)")
+		}
+		return f(a)
+	})
 }

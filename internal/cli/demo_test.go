@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -28,9 +29,26 @@ func testIO(t *testing.T, getenv map[string]string) (IO, *bytes.Buffer, *bytes.B
 	}, &out, &errb
 }
 
+// isolateLoginShell gives the demo's bash (a login shell) an empty HOME,
+// so the machine's own login files (a slow or locked pyenv init, say) play
+// no part in the test. The Go caches are pinned first, so the `go test`
+// the demo runs still finds them.
+func isolateLoginShell(t *testing.T) {
+	t.Helper()
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
+		out, err := exec.Command("go", "env", k).Output()
+		if err != nil {
+			t.Skipf("go env %s: %v", k, err)
+		}
+		t.Setenv(k, strings.TrimSpace(string(out)))
+	}
+	t.Setenv("HOME", t.TempDir())
+}
+
 // The demo runs a real session from the embedded cassette: it edits the
 // bug, runs the tests, has rm -rf refused by the guard and exits 0.
 func TestDemoRunsARealSession(t *testing.T) {
+	isolateLoginShell(t)
 	stdio, out, errb := testIO(t, map[string]string{"TMPDIR": t.TempDir()})
 	code := Run(t.Context(), []string{"demo", "--keep"}, stdio)
 	if code != 0 {

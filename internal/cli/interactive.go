@@ -20,6 +20,7 @@ func runInteractive(ctx context.Context, stdio IO, o runOptions, loaded app.Load
 	approver := tui.NewApprover()
 	opts := o.appOptions(loaded, stdio)
 	opts.Approver = approver
+	opts.Asker = approver
 	opts.BackgroundOutput = approver.BackgroundOutput()
 	opts.BellOut = stdio.Err
 	closeRecord, err := attachRecorder(&opts, o.record)

@@ -27,10 +27,10 @@ const DefaultRegistryURL = "https://raw.githubusercontent.com/shiro-neko/registr
 
 // Settings is the resolved configuration of a run.
 type Settings struct {
-	Preset   llm.Preset
-	Model    string
-	BaseURL  string
-	APIKey   string
+	Preset  llm.Preset
+	Model   string
+	BaseURL string
+	APIKey  string
 	// KeyVar names where the key came from (for messages), or the variable
 	// to set when there is none.
 	KeyVar        string

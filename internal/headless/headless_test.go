@@ -85,8 +85,8 @@ func TestStreamJSONTurns(t *testing.T) {
 
 type named string
 
-func (n named) Spec() llm.ToolSpec                             { return llm.ToolSpec{Name: string(n)} }
-func (named) Meta() tools.Meta                                 { return tools.Meta{} }
+func (n named) Spec() llm.ToolSpec                            { return llm.ToolSpec{Name: string(n)} }
+func (named) Meta() tools.Meta                                { return tools.Meta{} }
 func (named) Run(context.Context, tools.Call) (string, error) { return "", nil }
 
 func TestApproverFailsClosed(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
 func FuzzDecodeVerdict(f *testing.F) {
@@ -25,13 +27,13 @@ func FuzzDecodeVerdict(f *testing.F) {
 			return
 		}
 		// Anything accepted is one valid JSON object with no duplicate keys.
-		if !json.Valid(out) || checkStrict(out) != nil {
+		if !json.Valid(out) || strictjson.Check(out) != nil {
 			t.Fatalf("accepted %q, which is not strict JSON", out)
 		}
 		switch v := v.(type) {
 		case allowVerdict:
 			if v.input != nil {
-				if len(v.input) == 0 || v.input[0] != '{' || checkStrict(v.input) != nil {
+				if len(v.input) == 0 || v.input[0] != '{' || strictjson.Check(v.input) != nil {
 					t.Fatalf("rewrite %q is not a strict JSON object", v.input)
 				}
 				var buf bytes.Buffer

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
 // Manifest is a hook's manifest.json.
@@ -73,10 +74,8 @@ func ParseManifest(data []byte) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, fieldErr("", "not a valid JSON object (%v); write it like {\"name\":\"fmt\",\"hook\":\"pre_tool\",\"tools\":[\"*\"]}", err)
 	}
-	for _, key := range sortedKeys(members) {
-		if !slices.Contains(manifestKeys, key) {
-			return Manifest{}, fieldErr(key, "unknown field; remove it (allowed: %s)", strings.Join(manifestKeys, ", "))
-		}
+	if key, ok := strictjson.UnknownKey(members, manifestKeys); ok {
+		return Manifest{}, fieldErr(key, "unknown field; remove it (allowed: %s)", strings.Join(manifestKeys, ", "))
 	}
 	var m Manifest
 	if m.Name, err = requiredString(members, "name"); err != nil {
@@ -124,7 +123,7 @@ func requiredString(members map[string]json.RawMessage, field string) (string, e
 	}
 	var s string
 	if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-		return "", fieldErr(field, "must be a string, got %s", describeJSON(bytes.TrimSpace(raw)))
+		return "", fieldErr(field, "must be a string, got %s", strictjson.Kind(raw))
 	}
 	return s, nil
 }

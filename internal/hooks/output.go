@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
 // verdict is what a pre_tool hook answered: one Go type per answer.
@@ -45,10 +46,8 @@ func decodeVerdict(out []byte) (verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, key := range sortedKeys(members) {
-		if !slices.Contains(outputKeys, key) {
-			return nil, fmt.Errorf("unknown key %q (expected %s)", clip(key, 40), strings.Join(outputKeys, ", "))
-		}
+	if key, ok := strictjson.UnknownKey(members, outputKeys); ok {
+		return nil, fmt.Errorf("unknown key %q (expected %s)", clip(key, 40), strings.Join(outputKeys, ", "))
 	}
 	if raw, ok := members["blocked"]; ok {
 		return decodeBlocked(raw, members)
@@ -59,7 +58,7 @@ func decodeVerdict(out []byte) (verdict, error) {
 	}
 	var allow bool
 	if !isJSONBool(rawAllow) || json.Unmarshal(rawAllow, &allow) != nil {
-		return nil, fmt.Errorf(`"allow" must be true or false, got %s`, describeJSON(bytes.TrimSpace(rawAllow)))
+		return nil, fmt.Errorf(`"allow" must be true or false, got %s`, strictjson.Kind(rawAllow))
 	}
 	reason, err := optionalString(members, "reason")
 	if err != nil {
@@ -88,7 +87,7 @@ func decodeBlocked(raw json.RawMessage, members map[string]json.RawMessage) (ver
 	}
 	var reason string
 	if !isJSONString(raw) || json.Unmarshal(raw, &reason) != nil {
-		return nil, fmt.Errorf(`"blocked" must be a string (the reason), got %s`, describeJSON(bytes.TrimSpace(raw)))
+		return nil, fmt.Errorf(`"blocked" must be a string (the reason), got %s`, strictjson.Kind(raw))
 	}
 	return refuseVerdict{reason: reason}, nil
 }
@@ -100,7 +99,7 @@ func optionalString(members map[string]json.RawMessage, key string) (string, err
 	}
 	var s string
 	if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-		return "", fmt.Errorf("%q must be a string, got %s", key, describeJSON(bytes.TrimSpace(raw)))
+		return "", fmt.Errorf("%q must be a string, got %s", key, strictjson.Kind(raw))
 	}
 	return s, nil
 }
@@ -115,7 +114,7 @@ func isJSONBool(raw json.RawMessage) bool {
 func compactObject(raw json.RawMessage) (json.RawMessage, error) {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || t[0] != '{' {
-		return nil, fmt.Errorf("must be a JSON object (the complete new tool input), got %s", describeJSON(t))
+		return nil, fmt.Errorf("must be a JSON object (the complete new tool input), got %s", strictjson.Kind(t))
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, t); err != nil {

@@ -11,6 +11,9 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/shiro-neko/shiro/internal/fsutil"
+	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
 // Record is one approval: the person reviewed the hook in Dir and accepted
@@ -141,7 +144,7 @@ func (t *Trust) update(change func(map[string]Record) bool) error {
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", t.path, err)
 	}
-	if err := writeFileAtomic(t.path, append(data, '\n'), trustFileMode); err != nil {
+	if err := fsutil.WriteAtomic(t.path, append(data, '\n'), trustFileMode, fsutil.Options{SyncDir: true}); err != nil {
 		return err
 	}
 	t.records = records
@@ -198,10 +201,8 @@ func parseTrust(path string, data []byte) (map[string]Record, error) {
 	if err != nil {
 		return nil, trustErr(path, "", "is not a valid JSON object (%v)", err)
 	}
-	for key := range top {
-		if key != "version" && key != "hooks" {
-			return nil, trustErr(path, key, "unknown field")
-		}
+	if key, ok := strictjson.UnknownKey(top, []string{"version", "hooks"}); ok {
+		return nil, trustErr(path, key, "unknown field")
 	}
 	var version int
 	if err := json.Unmarshal(top["version"], &version); err != nil || version != trustVersion {
@@ -270,48 +271,4 @@ func trustErr(path, field, format string, args ...any) error {
 	}
 	return fmt.Errorf("%s: %s; fix the file or delete it (every hook then needs approving again)",
 		what, fmt.Sprintf(format, args...))
-}
-
-// writeFileAtomic replaces path with data: a temporary file in the same
-// folder, written, flushed to disk and renamed over the old one, so a
-// reader sees the old file or the new one, never half of either.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(perm); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	syncDir(dir)
-	return nil
-}
-
-// syncDir flushes a folder entry (the rename) to disk; not every system
-// allows it, and the write itself already succeeded, so failure is ignored.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
 }

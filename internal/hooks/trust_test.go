@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
 // readTrustOnDisk checks the bytes on disk: private mode, valid strict
@@ -25,7 +27,7 @@ func readTrustOnDisk(t *testing.T, path string) trustFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkStrict(data); err != nil {
+	if err := strictjson.Check(data); err != nil {
 		t.Fatalf("hooks.json is not strict JSON: %v\n%s", err, data)
 	}
 	var tf trustFile
@@ -34,7 +36,7 @@ func readTrustOnDisk(t *testing.T, path string) trustFile {
 	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp-") {
+		if strings.Contains(e.Name(), ".shiro-") {
 			t.Errorf("temporary file left behind: %s", e.Name())
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
 // Manifest is a declarative plugin: a list of denials, never code. The same
@@ -165,7 +167,7 @@ func decodeRule(raw json.RawMessage, field string) (DenyRule, error) {
 	}
 	for i, item := range items {
 		var s string
-		if kind := jsonKind(item); kind != "a string" {
+		if kind := strictjson.Kind(item); kind != "a string" {
 			return DenyRule{}, problem(fmt.Sprintf("%s.tools[%d]", field, i), "must be a tool name (a string), not %s", kind)
 		}
 		if err := json.Unmarshal(item, &s); err != nil {

@@ -1,17 +1,16 @@
 package plugin
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"slices"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
-// The manifest is decoded by hand from the tokenizer and raw members rather
-// than straight into a struct. encoding/json would accept a duplicate key
+// The manifest is checked with strictjson and decoded by hand from raw
+// members rather than straight into a struct. encoding/json would accept a duplicate key
 // (the last one wins), match "Name" to the field name and ignore bytes after
 // the value; each of those lets a reviewer and the loader read the same file
 // differently, which a deny list cannot afford.
@@ -25,76 +24,29 @@ type jsonProblem struct {
 func (p *jsonProblem) Error() string { return p.msg }
 
 // checkStrictJSON verifies that data is exactly one JSON value with no
-// duplicate key at any depth.
+// duplicate key at any depth (see strictjson), in the manifest's words.
 func checkStrictJSON(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := walkJSON(dec, ""); err != nil {
-		var p *jsonProblem
-		switch {
-		case errors.As(err, &p):
-			return p
-		case errors.Is(err, io.EOF) && len(bytes.TrimSpace(data)) == 0:
-			return &jsonProblem{msg: "the file is empty; a manifest is a JSON object"}
-		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-			return &jsonProblem{msg: "the JSON ends early; check for a missing } or ]"}
-		}
-		return &jsonProblem{msg: "not valid JSON: " + err.Error()}
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	err := strictjson.Check(data)
+	var dup *strictjson.DuplicateKeyError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &dup):
+		return &jsonProblem{field: dup.Field(), msg: "appears twice; keep one"}
+	case errors.Is(err, strictjson.ErrEmpty):
+		return &jsonProblem{msg: "the file is empty; a manifest is a JSON object"}
+	case errors.Is(err, strictjson.ErrEndsEarly):
+		return &jsonProblem{msg: "the JSON ends early; check for a missing } or ]"}
+	case errors.Is(err, strictjson.ErrTrailing):
 		return &jsonProblem{msg: "there is more after the JSON object; a manifest is one object"}
 	}
-	return nil
-}
-
-func walkJSON(dec *json.Decoder, field string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	switch tok {
-	case json.Delim('{'):
-		seen := make(map[string]bool)
-		for dec.More() {
-			keyTok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := keyTok.(string)
-			inner := joinField(field, key)
-			if seen[key] {
-				return &jsonProblem{field: inner, msg: "appears twice; keep one"}
-			}
-			seen[key] = true
-			if err := walkJSON(dec, inner); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token()
-		return err
-	case json.Delim('['):
-		for i := 0; dec.More(); i++ {
-			if err := walkJSON(dec, fmt.Sprintf("%s[%d]", field, i)); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token()
-		return err
-	}
-	return nil
-}
-
-func joinField(parent, key string) string {
-	if parent == "" {
-		return key
-	}
-	return parent + "." + key
+	return &jsonProblem{msg: "not valid JSON: " + err.Error()}
 }
 
 // object decodes raw as a JSON object whose keys are all in allowed, matched
 // exactly (case included).
 func object(raw json.RawMessage, field string, allowed []string) (map[string]json.RawMessage, error) {
-	if kind := jsonKind(raw); kind != "an object" {
+	if kind := strictjson.Kind(raw); kind != "an object" {
 		what := "the manifest"
 		if field != "" {
 			what = "it"
@@ -105,16 +57,9 @@ func object(raw json.RawMessage, field string, allowed []string) (map[string]jso
 	if err := json.Unmarshal(raw, &members); err != nil {
 		return nil, &jsonProblem{field: field, msg: "not a valid object: " + err.Error()}
 	}
-	keys := make([]string, 0, len(members))
-	for k := range members {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !slices.Contains(allowed, k) {
-			return nil, &jsonProblem{field: joinField(field, k), msg: fmt.Sprintf(
-				"unknown field; remove it (allowed: %s; names are case-sensitive)", strings.Join(allowed, ", "))}
-		}
+	if k, ok := strictjson.UnknownKey(members, allowed); ok {
+		return nil, &jsonProblem{field: strictjson.Join(field, k), msg: fmt.Sprintf(
+			"unknown field; remove it (allowed: %s; names are case-sensitive)", strings.Join(allowed, ", "))}
 	}
 	return members, nil
 }
@@ -126,8 +71,8 @@ func stringMember(members map[string]json.RawMessage, parent, key string) (s str
 	if !ok {
 		return "", false, nil
 	}
-	field := joinField(parent, key)
-	if kind := jsonKind(raw); kind != "a string" {
+	field := strictjson.Join(parent, key)
+	if kind := strictjson.Kind(raw); kind != "a string" {
 		return "", true, &jsonProblem{field: field, msg: "must be a string, not " + kind}
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -142,33 +87,12 @@ func arrayMember(members map[string]json.RawMessage, parent, key string) (items 
 	if !ok {
 		return nil, false, nil
 	}
-	field := joinField(parent, key)
-	if kind := jsonKind(raw); kind != "an array" {
+	field := strictjson.Join(parent, key)
+	if kind := strictjson.Kind(raw); kind != "an array" {
 		return nil, true, &jsonProblem{field: field, msg: "must be an array, not " + kind}
 	}
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, true, &jsonProblem{field: field, msg: "not a valid array: " + err.Error()}
 	}
 	return items, true, nil
-}
-
-// jsonKind names the kind of value raw holds, for messages.
-func jsonKind(raw json.RawMessage) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }

@@ -52,6 +52,12 @@ type simUsage struct {
 }
 
 type cacheSim struct {
+	// movingOnly ignores every message breakpoint but the last one: the
+	// requests are read as the adapter sent them before it learned the
+	// lookback breakpoint. The markers are not part of the matched bytes,
+	// so these are exactly the bytes that adapter sent.
+	movingOnly bool
+
 	mu      sync.Mutex
 	entries map[[32]byte]bool
 	seen    map[[32]byte]bool // every prefix of every request so far
@@ -66,6 +72,7 @@ func newCacheSim() *cacheSim {
 type simBlock struct {
 	bytes      []byte
 	breakpoint bool
+	message    bool // a message content block, not a tool or system block
 }
 
 // blocks cuts an Anthropic Messages request body into blocks, in prefix
@@ -82,30 +89,30 @@ func blocks(t testing.TB, body []byte) (out []simBlock, sizes simUsage) {
 	if err := json.Unmarshal(body, &req); err != nil {
 		t.Fatalf("request body: %v\n%s", err, body)
 	}
-	add := func(prefix string, m map[string]any) {
+	add := func(prefix string, message bool, m map[string]any) {
 		_, bp := m["cache_control"]
 		delete(m, "cache_control")
 		b, err := json.Marshal(m) // map keys sort: deterministic bytes
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, simBlock{bytes: append([]byte(prefix), b...), breakpoint: bp})
+		out = append(out, simBlock{bytes: append([]byte(prefix), b...), breakpoint: bp, message: message})
 	}
 	for _, tool := range req.Tools {
-		add("tool:", tool)
+		add("tool:", false, tool)
 		sizes.ToolBytes += len(out[len(out)-1].bytes) - len("tool:")
 	}
 	for _, s := range req.System {
 		if text, ok := s["text"].(string); ok {
 			sizes.SystemBytes += len(text)
 		}
-		add("system:", s)
+		add("system:", false, s)
 	}
 	for i, m := range req.Messages {
 		for j, c := range m.Content {
 			// The role and message index make message boundaries part of
 			// the identity of a prefix.
-			add(fmt.Sprintf("%s:%d:%d:", m.Role, i, j), c)
+			add(fmt.Sprintf("%s:%d:%d:", m.Role, i, j), true, c)
 		}
 	}
 	return out, sizes
@@ -114,6 +121,9 @@ func blocks(t testing.TB, body []byte) (out []simBlock, sizes simUsage) {
 // observe simulates one request and returns its usage.
 func (c *cacheSim) observe(t testing.TB, body []byte) simUsage {
 	bs, u := blocks(t, body)
+	if c.movingOnly {
+		dropEarlierMessageBreakpoints(bs)
+	}
 	ends := make([]int, len(bs))      // byte offset at the end of each block
 	keys := make([][32]byte, len(bs)) // chained hash of the prefix ending there
 	total, prev := 0, [32]byte{}
@@ -161,6 +171,18 @@ func (c *cacheSim) observe(t testing.TB, body []byte) simUsage {
 	u.Input = (total - max(cachedEnd, readBytes)) / bytesPerToken
 	c.log = append(c.log, u)
 	return u
+}
+
+// dropEarlierMessageBreakpoints unmarks every message block but the last
+// marked one.
+func dropEarlierMessageBreakpoints(bs []simBlock) {
+	last := true
+	for i := len(bs) - 1; i >= 0; i-- {
+		if bs[i].message && bs[i].breakpoint {
+			bs[i].breakpoint = last
+			last = false
+		}
+	}
 }
 
 // ratio is read / (input + write + read) over the requests from index

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -10,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
 // Entry is one skill or plugin the index offers.
@@ -92,8 +93,8 @@ func ParseIndex(source string, data []byte) (*Index, error) {
 			continue
 		}
 		var items []json.RawMessage
-		if kindOf(raw) != "an array" {
-			return nil, fail("has %q set to %s; it must be an array of entries", string(kind)+"s", kindOf(raw))
+		if strictjson.Kind(raw) != "an array" {
+			return nil, fail("has %q set to %s; it must be an array of entries", string(kind)+"s", strictjson.Kind(raw))
 		}
 		if err := json.Unmarshal(raw, &items); err != nil {
 			return nil, fail("%q: %v", string(kind)+"s", err)
@@ -133,8 +134,8 @@ func (idx *Index) addEntries(kind Kind, items []json.RawMessage) {
 // so that the problem can be reported against it.
 func decodeEntry(kind Kind, raw json.RawMessage) (Entry, error) {
 	e := Entry{Kind: kind}
-	if kindOf(raw) != "an object" {
-		return e, fmt.Errorf("must be an object, not %s", kindOf(raw))
+	if strictjson.Kind(raw) != "an object" {
+		return e, fmt.Errorf("must be an object, not %s", strictjson.Kind(raw))
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil {
@@ -197,8 +198,8 @@ func stringMember(members map[string]json.RawMessage, key string, dst *string) (
 	if !ok {
 		return false, nil
 	}
-	if kindOf(raw) != "a string" {
-		return true, fmt.Errorf("%s must be a string, not %s", key, kindOf(raw))
+	if strictjson.Kind(raw) != "a string" {
+		return true, fmt.Errorf("%s must be a string, not %s", key, strictjson.Kind(raw))
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
 		return true, fmt.Errorf("%s: %w", key, err)
@@ -230,12 +231,14 @@ func checkLine(field, s string, limit int, required bool) error {
 // strictObject parses data as exactly one JSON object in UTF-8 with no
 // duplicate key at any depth, and returns its members. encoding/json alone
 // would let the last duplicate win, which lets two readers of the same bytes
-// disagree; the JCS parser refuses duplicates outright.
+// disagree; the JCS parser refuses duplicates outright. It stands in for
+// strictjson.Check here because signed documents must also canonicalise
+// (RFC 8785), and it refuses whatever would not.
 func strictObject(data []byte) (map[string]json.RawMessage, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("is not valid UTF-8")
 	}
-	if k := kindOf(data); k != "an object" {
+	if k := strictjson.Kind(data); k != "an object" {
 		return nil, fmt.Errorf("must be a JSON object, not %s", k)
 	}
 	if _, err := jcs.Transform(data); err != nil {
@@ -250,38 +253,10 @@ func strictObject(data []byte) (map[string]json.RawMessage, error) {
 
 // onlyKeys refuses a member whose name is not in allowed, matched exactly.
 func onlyKeys(members map[string]json.RawMessage, allowed []string) error {
-	keys := make([]string, 0, len(members))
-	for k := range members {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !slices.Contains(allowed, k) {
-			return fmt.Errorf("has an unknown field %q; remove it (allowed: %s; names are case-sensitive)", clip(k), strings.Join(allowed, ", "))
-		}
+	if k, ok := strictjson.UnknownKey(members, allowed); ok {
+		return fmt.Errorf("has an unknown field %q; remove it (allowed: %s; names are case-sensitive)", clip(k), strings.Join(allowed, ", "))
 	}
 	return nil
-}
-
-// kindOf names the kind of JSON value raw holds, for messages.
-func kindOf(raw []byte) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // clip shortens a value quoted in a message.

@@ -3,7 +3,17 @@ package shellguard
 import (
 	"strings"
 	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
 )
+
+// singleQuoted returns the value of a '…' string, or of a $'…' one.
+func singleQuoted(p *syntax.SglQuoted) string {
+	if p.Dollar {
+		return decodeANSIC(p.Value)
+	}
+	return p.Value
+}
 
 // decodeANSIC returns the value of a bash $'…' string body. The guard must
 // decode it because $'\x72m' runs rm. Like bash, the value ends at a NUL.

@@ -119,11 +119,7 @@ func wordLiteral(b *strings.Builder, parts []syntax.WordPart, quoted bool) bool 
 				b.WriteString(unescapeLit(p.Value))
 			}
 		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(decodeANSIC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
+			b.WriteString(singleQuoted(p))
 		case *syntax.DblQuoted:
 			if !wordLiteral(b, p.Parts, true) {
 				return false
@@ -155,19 +151,24 @@ func unescapeLit(s string) string {
 
 // unescapeDouble removes the backslashes that double quotes honour (before
 // $, `, ", \ and newline) and keeps every other one: "r\m" is `r\m`.
-func unescapeDouble(s string) string {
+func unescapeDouble(s string) string { return unescapeBefore(s, "$`\"\\") }
+
+// unescapeBefore removes each backslash that escapes one of the characters
+// in escapable, keeps every other backslash, and drops a backslash-newline
+// (a line continuation) whole.
+func unescapeBefore(s, escapable string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-			case '\n':
+			switch {
+			case s[i+1] == '\n':
 				i++
 				continue
+			case strings.IndexByte(escapable, s[i+1]) >= 0:
+				i++
 			}
 		}
 		b.WriteByte(s[i])

@@ -184,11 +184,7 @@ func (sc *scope) appendParts(b *strings.Builder, parts []syntax.WordPart, q quot
 				b.WriteString(unescapeHeredoc(p.Value))
 			}
 		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(decodeANSIC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
+			b.WriteString(singleQuoted(p))
 		case *syntax.DblQuoted:
 			sc.appendParts(b, p.Parts, inDouble, a)
 		default:
@@ -218,25 +214,7 @@ func hasGlob(s string) bool {
 
 // unescapeHeredoc removes the backslashes an unquoted here-document honours
 // (before $, `, \ and newline).
-func unescapeHeredoc(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
+func unescapeHeredoc(s string) string { return unescapeBefore(s, "$`\\") }
 
 // heredocBody returns the body of a here-document: raw when its delimiter
 // is quoted (`<<'EOF'`), otherwise with expansions (and so possibly not

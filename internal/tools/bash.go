@@ -89,7 +89,7 @@ func decodeBashInput(raw json.RawMessage) (bashInput, error) {
 		return in, err
 	}
 	if in.Command == "" {
-		return in, failf("command is required")
+		return in, Failf("command is required")
 	}
 	return in, nil
 }
@@ -151,13 +151,13 @@ func (t bashTool) Run(ctx context.Context, call Call) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	env, err := callEnv(call, t.env)
+	env, err := CallEnv(call, t.env)
 	if err != nil {
 		return "", err
 	}
 	if in.Background {
 		if t.bg == nil {
-			return "", failf("background commands are not available here; run the command without background")
+			return "", Failf("background commands are not available here; run the command without background")
 		}
 		return t.bg.startForTool(env, in.Command, in.Name)
 	}
@@ -165,7 +165,7 @@ func (t bashTool) Run(ctx context.Context, call Call) (string, error) {
 	if in.Timeout != nil {
 		timeout = *in.Timeout
 		if timeout < BashMinTimeoutMS || timeout > BashMaxTimeoutMS {
-			return "", failf("timeout must be between %d and %d milliseconds, got %d", BashMinTimeoutMS, BashMaxTimeoutMS, timeout)
+			return "", Failf("timeout must be between %d and %d milliseconds, got %d", BashMinTimeoutMS, BashMaxTimeoutMS, timeout)
 		}
 	}
 	return t.runForeground(ctx, env, in.Command, timeout, call.Emit)
@@ -177,7 +177,7 @@ func (t bashTool) runForeground(ctx context.Context, env *Env, command string, t
 		shell:    shellOf(env),
 		command:  command,
 		dir:      env.Root,
-		env:      shellEnv(env),
+		env:      env.CommandEnviron(),
 		onOutput: out.write,
 	})
 	if err != nil {

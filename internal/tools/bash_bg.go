@@ -168,10 +168,10 @@ func (b *Background) start(env *Env, command, name string) (*bgJob, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return nil, failf("shiro is shutting down; no new background commands")
+		return nil, Failf("shiro is shutting down; no new background commands")
 	}
 	if n := b.runningLocked(); n >= MaxBackgroundJobs {
-		return nil, failf("%d background commands are already running, the most at once; stop one with bash_stop first", n)
+		return nil, Failf("%d background commands are already running, the most at once; stop one with bash_stop first", n)
 	}
 	if name == "" {
 		name = firstLine(command, 40)
@@ -190,7 +190,7 @@ func (b *Background) start(env *Env, command, name string) (*bgJob, error) {
 		shell:    shellOf(env),
 		command:  command,
 		dir:      env.Root,
-		env:      append(shellEnv(env), jobTokenVar+"="+token),
+		env:      append(env.CommandEnviron(), jobTokenVar+"="+token),
 		onOutput: func(kind streamKind, p []byte) { b.record(j, kind, p) },
 	})
 	if err != nil {

@@ -21,7 +21,7 @@ func decodeHandle(call Call) (int, error) {
 		return 0, err
 	}
 	if in.Handle < 1 {
-		return 0, failf("handle must be a positive integer, got %d", in.Handle)
+		return 0, Failf("handle must be a positive integer, got %d", in.Handle)
 	}
 	return in.Handle, nil
 }
@@ -83,7 +83,7 @@ func (t bashStopTool) Run(ctx context.Context, call Call) (string, error) {
 	}
 	j, err := t.bg.find(h)
 	if errors.Is(err, ErrNoSuchHandle) {
-		return "", failf("no such handle: %d", h)
+		return "", Failf("no such handle: %d", h)
 	}
 	wasRunning := j != nil && j.running()
 	job, err := t.bg.Stop(ctx, h)

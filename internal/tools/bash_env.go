@@ -64,8 +64,9 @@ func CommandEnv(base []string) []string {
 	return append(out, settings...)
 }
 
-// shellEnv is the environment commands of e start from.
-func shellEnv(e *Env) []string {
+// CommandEnviron is the environment every command run in e starts from:
+// ShellEnv (or the process's own when it is nil) through CommandEnv.
+func (e *Env) CommandEnviron() []string {
 	if e.ShellEnv != nil {
 		return CommandEnv(e.ShellEnv)
 	}

@@ -24,8 +24,8 @@ func FileTools(env *Env) []Tool {
 	}
 }
 
-// callEnv picks the environment of a call, falling back to the tool's own.
-func callEnv(call Call, own *Env) (*Env, error) {
+// CallEnv picks the environment of a call, falling back to the tool's own.
+func CallEnv(call Call, own *Env) (*Env, error) {
 	if call.Env != nil {
 		return call.Env, nil
 	}
@@ -33,6 +33,31 @@ func callEnv(call Call, own *Env) (*Env, error) {
 		return own, nil
 	}
 	return nil, errors.New("no workspace is set for this tool call")
+}
+
+// Begin is how a tool's Run starts: it picks the call's environment (see
+// CallEnv), then decodes the call's input into in (see Decode).
+func Begin(call Call, own *Env, in any) (*Env, error) {
+	env, err := CallEnv(call, own)
+	if err != nil {
+		return nil, err
+	}
+	if err := Decode(call, in); err != nil {
+		return nil, err
+	}
+	return env, nil
+}
+
+// IntArg checks an optional integer argument: def when it is absent, else
+// a value from lo to hi.
+func IntArg(name string, v *int, def, lo, hi int) (int, error) {
+	if v == nil {
+		return def, nil
+	}
+	if *v < lo || *v > hi {
+		return 0, Failf("%s must be from %d to %d; got %d", name, lo, hi, *v)
+	}
+	return *v, nil
 }
 
 // userError is an error whose text is written for the model to act on. It
@@ -43,13 +68,15 @@ type userError struct{ msg string }
 
 func (e *userError) Error() string { return e.msg }
 
-func failf(format string, args ...any) error {
+// Failf returns a userError: a sentence for the model, such as
+// "No such file: a.go". Every tool package reports bad calls with it.
+func Failf(format string, args ...any) error {
 	return &userError{msg: fmt.Sprintf(format, args...)}
 }
 
-// pathField decodes the "path" argument for subjects and writes. An absent
+// PathField decodes the "path" argument for subjects and writes. An absent
 // path means the workspace root, which is how list_dir reads it.
-func pathField(input json.RawMessage) []string {
+func PathField(input json.RawMessage) []string {
 	var in struct {
 		Path *string `json:"path"`
 	}
@@ -73,21 +100,42 @@ func patternField(input json.RawMessage) []string {
 	return []string{in.Pattern}
 }
 
-// statInJail resolves p in the jail and stats it, turning the common
+// StatInJail resolves p in the jail and stats it, turning the common
 // failures into messages the model can act on.
-func statInJail(env *Env, p string) (abs string, fi fs.FileInfo, err error) {
+func StatInJail(env *Env, p string) (abs string, fi fs.FileInfo, err error) {
 	abs, err = env.Resolve(p)
 	if err != nil {
 		return "", nil, err
 	}
 	fi, err = os.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return abs, nil, failf("No such file: %s", displayPath(env, p, abs))
+		return abs, nil, Failf("No such file: %s", displayPath(env, p, abs))
 	}
 	if err != nil {
 		return abs, nil, fmt.Errorf("%s: %w", displayPath(env, p, abs), err)
 	}
 	return abs, fi, nil
+}
+
+// ResolveDir resolves p in the jail and requires a directory there,
+// returning its absolute path and its path from the root. fileHint ends the
+// refusal when p is a file: "X is a file, not a directory" + fileHint.
+func ResolveDir(env *Env, p, fileHint string) (abs, rel string, err error) {
+	abs, err = env.Resolve(p)
+	if err != nil {
+		return "", "", err
+	}
+	rel = env.Rel(abs)
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", "", Failf("No such directory: %s", rel)
+	case err != nil:
+		return "", "", fmt.Errorf("%s: %w", rel, err)
+	case !fi.IsDir():
+		return "", "", Failf("%s is a file, not a directory%s", rel, fileHint)
+	}
+	return abs, rel, nil
 }
 
 // displayPath is how a path appears in results: relative to the workspace

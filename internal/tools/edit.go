@@ -45,21 +45,18 @@ func (editFileTool) Meta() Meta {
 		Set:      SetCore,
 		Mutating: true,
 		Guidance: "edit_file: replace one unique snippet of a file; read the file first and copy the snippet exactly.",
-		Subjects: pathField,
-		Writes:   pathField,
+		Subjects: PathField,
+		Writes:   PathField,
 	}
 }
 
 func (t editFileTool) Run(_ context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path string `json:"path"`
 		editSpec
 	}
-	if err := Decode(call, &in); err != nil {
+	env, err := Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	doc, err := loadForEdit(env, in.Path)
@@ -71,13 +68,13 @@ func (t editFileTool) Run(_ context.Context, call Call) (string, error) {
 		var f *editFailure
 		if errors.As(err, &f) {
 			head, detail := f.parts(doc.disp)
-			return "", failf("%s", joinDetail(head, detail))
+			return "", Failf("%s", joinDetail(head, detail))
 		}
 		return "", err
 	}
 	if res.text.raw() == doc.raw {
 		// Possible after a loose match: "x " matched "x" and became "x".
-		return "", failf("The edit leaves %s unchanged; nothing was written.", doc.disp)
+		return "", Failf("The edit leaves %s unchanged; nothing was written.", doc.disp)
 	}
 	if err := doc.save(res.text); err != nil {
 		return "", err
@@ -116,25 +113,22 @@ func (multiEditTool) Meta() Meta {
 		Set:      SetEditPlus,
 		Mutating: true,
 		Guidance: "multi_edit: several edits to one file in one call, applied in order, all or nothing.",
-		Subjects: pathField,
-		Writes:   pathField,
+		Subjects: PathField,
+		Writes:   PathField,
 	}
 }
 
 func (t multiEditTool) Run(_ context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path  string     `json:"path"`
 		Edits []editSpec `json:"edits"`
 	}
-	if err := Decode(call, &in); err != nil {
+	env, err := Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	if len(in.Edits) == 0 {
-		return "", failf("edits must hold at least one edit")
+		return "", Failf("edits must hold at least one edit")
 	}
 	doc, err := loadForEdit(env, in.Path)
 	if err != nil {
@@ -149,7 +143,7 @@ func (t multiEditTool) Run(_ context.Context, call Call) (string, error) {
 			var f *editFailure
 			if errors.As(err, &f) {
 				head, detail := f.parts(doc.disp)
-				return "", failf("edit %d: %s", i+1, joinDetail(head+" No edits were applied.", detail))
+				return "", Failf("edit %d: %s", i+1, joinDetail(head+" No edits were applied.", detail))
 			}
 			return "", err
 		}
@@ -160,7 +154,7 @@ func (t multiEditTool) Run(_ context.Context, call Call) (string, error) {
 		cur = res.text
 	}
 	if cur.raw() == doc.raw {
-		return "", failf("The edits leave %s unchanged; nothing was written.", doc.disp)
+		return "", Failf("The edits leave %s unchanged; nothing was written.", doc.disp)
 	}
 	if err := doc.save(cur); err != nil {
 		return "", err
@@ -183,7 +177,7 @@ type editDoc struct {
 
 func loadForEdit(env *Env, path string) (*editDoc, error) {
 	if path == "" {
-		return nil, failf("path is required")
+		return nil, Failf("path is required")
 	}
 	abs, err := env.Resolve(path)
 	if err != nil {
@@ -191,24 +185,24 @@ func loadForEdit(env *Env, path string) (*editDoc, error) {
 	}
 	fi, err := os.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, failf("No such file: %s. To create a file, use write_file.", env.Rel(abs))
+		return nil, Failf("No such file: %s. To create a file, use write_file.", env.Rel(abs))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", env.Rel(abs), err)
 	}
 	disp := displayPath(env, path, abs)
 	if fi.IsDir() {
-		return nil, failf("%s is a directory, not a file.", disp)
+		return nil, Failf("%s is a directory, not a file.", disp)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, failf("%s is not a regular file (%s); only files can be edited.", disp, fi.Mode().Type())
+		return nil, Failf("%s is not a regular file (%s); only files can be edited.", disp, fi.Mode().Type())
 	}
 	b, err := os.ReadFile(abs)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", disp, err)
 	}
 	if IsBinary(b) {
-		return nil, failf("%s is a binary file (it has a NUL byte in its first 8 KiB); only text files can be edited. Use bash to change it, or write_file to replace it whole.", disp)
+		return nil, Failf("%s is a binary file (it has a NUL byte in its first 8 KiB); only text files can be edited. Use bash to change it, or write_file to replace it whole.", disp)
 	}
 	raw := string(b)
 	return &editDoc{abs: abs, disp: disp, raw: raw, text: splitEOL(raw)}, nil

@@ -84,7 +84,7 @@ func FuzzNamePattern(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p.match(path)
+		p.Match(path)
 		p.walkBounds()
 	})
 }

@@ -37,21 +37,18 @@ func (readFileTool) Meta() Meta {
 	return Meta{
 		Set:      SetCore,
 		Guidance: "read_file: read a file before you edit it; page long files with offset and limit.",
-		Subjects: pathField,
+		Subjects: PathField,
 	}
 }
 
 func (t readFileTool) Run(_ context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
+	var in readRequest
+	env, err := Begin(call, t.env, &in)
 	if err != nil {
 		return "", err
 	}
-	var in readRequest
-	if err := Decode(call, &in); err != nil {
-		return "", err
-	}
 	if in.Path == "" {
-		return "", failf("path is required")
+		return "", Failf("path is required")
 	}
 	out, err := readText(env, in, ResultCap)
 	if err != nil {
@@ -101,18 +98,15 @@ func (readManyTool) Meta() Meta {
 }
 
 func (t readManyTool) Run(_ context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Files []readRequest `json:"files"`
 	}
-	if err := Decode(call, &in); err != nil {
+	env, err := Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	if len(in.Files) == 0 || len(in.Files) > readManyMax {
-		return "", failf("files must list 1 to %d files; got %d", readManyMax, len(in.Files))
+		return "", Failf("files must list 1 to %d files; got %d", readManyMax, len(in.Files))
 	}
 	// Each file gets an equal share of the result, so a long first file
 	// cannot crowd the others out; each share ends with an offset hint.
@@ -158,25 +152,22 @@ func (writeFileTool) Meta() Meta {
 		Set:      SetCore,
 		Mutating: true,
 		Guidance: "write_file: create a file or rewrite it whole; for changes to an existing file use edit_file.",
-		Subjects: pathField,
-		Writes:   pathField,
+		Subjects: PathField,
+		Writes:   PathField,
 	}
 }
 
 func (t writeFileTool) Run(_ context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path    *string `json:"path"`
 		Content *string `json:"content"`
 	}
-	if err := Decode(call, &in); err != nil {
+	env, err := Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	if in.Path == nil || *in.Path == "" || in.Content == nil {
-		return "", failf("write_file needs both path and content")
+		return "", Failf("write_file needs both path and content")
 	}
 	abs, err := env.Resolve(*in.Path)
 	if err != nil {
@@ -228,10 +219,10 @@ func readExisting(abs, disp string) (content string, existed bool, err error) {
 		return "", false, fmt.Errorf("%s: %w", disp, err)
 	}
 	if fi.IsDir() {
-		return "", false, failf("%s is a directory; give a file path.", disp)
+		return "", false, Failf("%s is a directory; give a file path.", disp)
 	}
 	if !fi.Mode().IsRegular() {
-		return "", false, failf("%s is not a regular file (%s); write_file replaces files only.", disp, fi.Mode().Type())
+		return "", false, Failf("%s is not a regular file (%s); write_file replaces files only.", disp, fi.Mode().Type())
 	}
 	b, err := os.ReadFile(abs)
 	if err != nil {

@@ -54,23 +54,20 @@ type grepQuery struct {
 	pattern        string
 	re             *regexp.Regexp // for the Go walker: (?m), and (?i) if asked
 	needle         needle         // the Go walker's prefilter
-	include        *namePattern   // nil searches every file
+	include        *NamePattern   // nil searches every file
 	ignoreCase     bool
 	includeIgnored bool
 }
 
 func (t grepTool) Run(ctx context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Pattern        string `json:"pattern"`
 		Include        string `json:"include"`
 		IgnoreCase     bool   `json:"ignoreCase"`
 		IncludeIgnored bool   `json:"includeIgnored"`
 	}
-	if err := Decode(call, &in); err != nil {
+	env, err := Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	q, err := newGrepQuery(env, in.Pattern, in.Include, in.IgnoreCase, in.IncludeIgnored)
@@ -81,7 +78,7 @@ func (t grepTool) Run(ctx context.Context, call Call) (string, error) {
 	defer cancel()
 	col, err := runGrep(ctx, env, q)
 	if errors.Is(err, context.DeadlineExceeded) {
-		return "", failf("grep timed out after %s; narrow the pattern or set include.", grepTimeout)
+		return "", Failf("grep timed out after %s; narrow the pattern or set include.", grepTimeout)
 	}
 	if err != nil {
 		return "", err
@@ -91,11 +88,11 @@ func (t grepTool) Run(ctx context.Context, call Call) (string, error) {
 
 func newGrepQuery(env *Env, pattern, include string, ignoreCase, includeIgnored bool) (*grepQuery, error) {
 	if pattern == "" {
-		return nil, failf("pattern is required")
+		return nil, Failf("pattern is required")
 	}
 	// Compile the pattern alone first so the error quotes it as given.
 	if _, err := regexp.Compile(pattern); err != nil {
-		return nil, failf("Invalid regex: %v", err)
+		return nil, Failf("Invalid regex: %v", err)
 	}
 	flags := "(?m)"
 	if ignoreCase {
@@ -103,7 +100,7 @@ func newGrepQuery(env *Env, pattern, include string, ignoreCase, includeIgnored 
 	}
 	re, err := regexp.Compile(flags + pattern)
 	if err != nil {
-		return nil, failf("Invalid regex: %v", err)
+		return nil, Failf("Invalid regex: %v", err)
 	}
 	q := &grepQuery{
 		pattern: pattern, re: re, needle: findNeedle(pattern, ignoreCase),
@@ -114,7 +111,7 @@ func newGrepQuery(env *Env, pattern, include string, ignoreCase, includeIgnored 
 		if err != nil {
 			return nil, err
 		}
-		q.include = &p
+		q.include = p
 	}
 	return q, nil
 }

@@ -99,7 +99,7 @@ func grepRipgrep(ctx context.Context, env *Env, q *grepQuery, col *hitCollector)
 	case errors.As(waitErr, &exit) && exit.ExitCode() == 1:
 		return nil // no matches
 	case errors.As(waitErr, &exit) && isRegexError(stderr.String()):
-		return failf("Invalid regex: %s", strings.TrimSpace(stderr.String()))
+		return Failf("Invalid regex: %s", strings.TrimSpace(stderr.String()))
 	}
 	return &rgFailure{fmt.Errorf("%w: %s", waitErr, strings.TrimSpace(stderr.String()))}
 }
@@ -135,7 +135,7 @@ func readRipgrep(r interface{ Read([]byte) (int, error) }, env *Env, q *grepQuer
 		if vis != nil && !vis.file(path) {
 			continue
 		}
-		if q.include != nil && !q.include.match(path) {
+		if q.include != nil && !q.include.Match(path) {
 			continue
 		}
 		text := bytes.TrimSuffix(rest[colon+1:], []byte(" [... omitted end of long line]"))

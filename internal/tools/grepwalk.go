@@ -43,7 +43,7 @@ func grepWalk(ctx context.Context, env *Env, q *grepQuery, col *hitCollector) er
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		if q.include != nil && !q.include.match(rel) {
+		if q.include != nil && !q.include.Match(rel) {
 			return nil
 		}
 		select {

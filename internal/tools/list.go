@@ -3,10 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,7 +39,7 @@ func (listDirTool) Meta() Meta {
 	return Meta{
 		Set:      SetEditPlus,
 		Guidance: "list_dir: see the layout of a directory, a few levels deep, with file sizes.",
-		Subjects: pathField,
+		Subjects: PathField,
 	}
 }
 
@@ -58,38 +56,22 @@ type listNode struct {
 }
 
 func (t listDirTool) Run(ctx context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path           string `json:"path"`
 		Depth          *int   `json:"depth"`
 		IncludeIgnored bool   `json:"includeIgnored"`
 	}
-	if err := Decode(call, &in); err != nil {
-		return "", err
-	}
-	depth := listDefaultDepth
-	if in.Depth != nil {
-		if *in.Depth < 1 || *in.Depth > listMaxDepth {
-			return "", failf("depth must be from 1 to %d; got %d", listMaxDepth, *in.Depth)
-		}
-		depth = *in.Depth
-	}
-	abs, err := env.Resolve(in.Path)
+	env, err := Begin(call, t.env, &in)
 	if err != nil {
 		return "", err
 	}
-	rel := env.Rel(abs)
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", failf("No such directory: %s", rel)
-	case err != nil:
-		return "", fmt.Errorf("%s: %w", rel, err)
-	case !fi.IsDir():
-		return "", failf("%s is a file, not a directory; use read_file to read it.", rel)
+	depth, err := IntArg("depth", in.Depth, listDefaultDepth, 1, listMaxDepth)
+	if err != nil {
+		return "", err
+	}
+	abs, rel, err := ResolveDir(env, in.Path, "; use read_file to read it.")
+	if err != nil {
+		return "", err
 	}
 
 	var comps []string

@@ -59,19 +59,16 @@ func moveEnds(input json.RawMessage) []string {
 }
 
 func (t moveFileTool) Run(_ context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		From string `json:"from"`
 		To   string `json:"to"`
 	}
-	if err := Decode(call, &in); err != nil {
+	env, err := Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	if in.From == "" || in.To == "" {
-		return "", failf("move_file needs both from and to")
+		return "", Failf("move_file needs both from and to")
 	}
 	src, fi, err := regularEntry(env, in.From, "move_file moves")
 	if err != nil {
@@ -83,10 +80,10 @@ func (t moveFileTool) Run(_ context.Context, call Call) (string, error) {
 	}
 	from, to := env.Rel(src), env.Rel(dst)
 	if dst == src {
-		return "", failf("%s and %s are the same file; nothing to move", in.From, in.To)
+		return "", Failf("%s and %s are the same file; nothing to move", in.From, in.To)
 	}
 	if _, err := os.Lstat(dst); err == nil {
-		return "", failf("%s already exists; move_file never replaces a file (delete it first, or pick another name)", to)
+		return "", Failf("%s already exists; move_file never replaces a file (delete it first, or pick another name)", to)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("%s: %w", to, err)
 	}
@@ -145,20 +142,17 @@ func (deleteFileTool) Meta() Meta {
 		Set:      SetEditPlus,
 		Mutating: true,
 		Guidance: "delete_file: delete one file.",
-		Subjects: pathField,
-		Writes:   pathField,
+		Subjects: PathField,
+		Writes:   PathField,
 	}
 }
 
 func (t deleteFileTool) Run(_ context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path string `json:"path"`
 	}
-	if err := Decode(call, &in); err != nil {
+	env, err := Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	abs, fi, err := regularEntry(env, in.Path, "delete_file deletes")

@@ -74,15 +74,15 @@ func commitPlan(env *Env, pl *patchPlan, fault faultHook) (warnings []string, er
 	writes, removals, err := c.stage(pl)
 	if err != nil {
 		c.discardStaged()
-		return nil, failf("apply_patch could not prepare the files: %v\nNo file was changed.", err)
+		return nil, Failf("apply_patch could not prepare the files: %v\nNo file was changed.", err)
 	}
 	if err := c.swap(writes, removals); err != nil {
 		restoreErrs := c.rollback()
 		c.discardStaged()
 		if len(restoreErrs) > 0 {
-			return nil, failf("apply_patch failed: %v\nRolling back failed too, so the workspace is partly changed:\n- %s", err, strings.Join(restoreErrs, "\n- "))
+			return nil, Failf("apply_patch failed: %v\nRolling back failed too, so the workspace is partly changed:\n- %s", err, strings.Join(restoreErrs, "\n- "))
 		}
-		return nil, failf("apply_patch failed: %v\nThe files it had already changed were restored; no file was changed.", err)
+		return nil, Failf("apply_patch failed: %v\nThe files it had already changed were restored; no file was changed.", err)
 	}
 	for _, p := range c.leftover {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -36,15 +36,15 @@ func parsePatch(text string) (patch, error) {
 	}
 	trimBlank()
 	if len(lines) == 0 {
-		return patch{}, failf("the patch is empty; it must start with %q and end with %q", markBegin, markEnd)
+		return patch{}, Failf("the patch is empty; it must start with %q and end with %q", markBegin, markEnd)
 	}
 	if m := heredocOpener.FindStringSubmatch(strings.TrimSpace(lines[0])); m != nil {
 		if m[1] != m[3] {
-			return patch{}, failf("line %d: the heredoc opener %q has unbalanced quotes", first, strings.TrimSpace(lines[0]))
+			return patch{}, Failf("line %d: the heredoc opener %q has unbalanced quotes", first, strings.TrimSpace(lines[0]))
 		}
 		delim := m[2]
 		if len(lines) < 2 || strings.TrimSpace(lines[len(lines)-1]) != delim {
-			return patch{}, failf("line %d opens a heredoc (%s) but the patch does not end with a line %q; send the patch itself, from %q to %q", first, strings.TrimSpace(lines[0]), delim, markBegin, markEnd)
+			return patch{}, Failf("line %d opens a heredoc (%s) but the patch does not end with a line %q; send the patch itself, from %q to %q", first, strings.TrimSpace(lines[0]), delim, markBegin, markEnd)
 		}
 		lines = lines[1 : len(lines)-1]
 		first++
@@ -55,10 +55,10 @@ func parsePatch(text string) (patch, error) {
 		if len(lines) > 0 {
 			got = fmt.Sprintf(" (it starts with %q)", clip(lines[0]))
 		}
-		return patch{}, failf("the patch must start with the line %q%s", markBegin, got)
+		return patch{}, Failf("the patch must start with the line %q%s", markBegin, got)
 	}
 	if len(lines) < 2 || strings.TrimSpace(lines[len(lines)-1]) != markEnd {
-		return patch{}, failf("the patch must end with the line %q (its last line is %q)", markEnd, clip(lines[len(lines)-1]))
+		return patch{}, Failf("the patch must end with the line %q (its last line is %q)", markEnd, clip(lines[len(lines)-1]))
 	}
 	p := &patchParser{lines: lines[1 : len(lines)-1], first: first + 1}
 	var out patch
@@ -74,7 +74,7 @@ func parsePatch(text string) (patch, error) {
 		out.ops = append(out.ops, op)
 	}
 	if len(out.ops) == 0 {
-		return patch{}, failf("the patch has no file operations; add %q, %q or %q sections between %q and %q",
+		return patch{}, Failf("the patch has no file operations; add %q, %q or %q sections between %q and %q",
 			strings.TrimSpace(markAdd), strings.TrimSpace(markUpdate), strings.TrimSpace(markDelete), markBegin, markEnd)
 	}
 	return out, nil
@@ -113,11 +113,11 @@ func (p *patchParser) fileOp() (patchOp, error) {
 		if marker == markMove {
 			what = "a file operation (" + strings.TrimSpace(markMove) + " must come right after " + strings.TrimSpace(markUpdate) + ")"
 		}
-		return nil, failf("line %d: expected %s, one of %q, %q or %q; got %q", at, what,
+		return nil, Failf("line %d: expected %s, one of %q, %q or %q; got %q", at, what,
 			markAdd+"<path>", markUpdate+"<path>", markDelete+"<path>", clip(p.line()))
 	}
 	if path == "" {
-		return nil, failf("line %d: %q needs a path after it", at, strings.TrimSpace(marker))
+		return nil, Failf("line %d: %q needs a path after it", at, strings.TrimSpace(marker))
 	}
 	p.i++
 	switch marker {
@@ -159,7 +159,7 @@ func (p *patchParser) updateBody(path string, at int) (patchOp, error) {
 	if !p.done() {
 		if marker, to := pathMarker(p.line()); marker == markMove {
 			if to == "" {
-				return nil, failf("line %d: %q needs a path after it", p.num(), strings.TrimSpace(markMove))
+				return nil, Failf("line %d: %q needs a path after it", p.num(), strings.TrimSpace(markMove))
 			}
 			op.moveTo = to
 			p.i++
@@ -176,7 +176,7 @@ func (p *patchParser) updateBody(path string, at int) (patchOp, error) {
 		op.chunks = append(op.chunks, c)
 	}
 	if len(op.chunks) == 0 && op.moveTo == "" {
-		return nil, failf("line %d: %q has no changes; give at least one chunk (an %q line, then lines starting with ' ', '-' or '+')", at, strings.TrimSpace(markUpdate+path), markChunk)
+		return nil, Failf("line %d: %q has no changes; give at least one chunk (an %q line, then lines starting with ' ', '-' or '+')", at, strings.TrimSpace(markUpdate+path), markChunk)
 	}
 	return op, nil
 }
@@ -229,7 +229,7 @@ func (p *patchParser) chunk(path string, first bool) (patchChunk, error) {
 		p.i++
 	}
 	if !sawHeader && !first {
-		return c, failf("line %d: expected %q to start the next chunk of %s, or a new file operation; got %q", p.num(), markChunk, path, clip(p.line()))
+		return c, Failf("line %d: expected %q to start the next chunk of %s, or a new file operation; got %q", p.num(), markChunk, path, clip(p.line()))
 	}
 	pendingBlank := 0
 	for ; !p.done(); p.i++ {
@@ -259,13 +259,13 @@ func (p *patchParser) chunk(path string, first bool) (patchChunk, error) {
 		if m, _ := pathMarker(l); m != "" && m != markMove {
 			break
 		}
-		return c, failf("line %d: unexpected line in a chunk of %s: %q. Every line of a chunk starts with ' ' (kept), '-' (removed) or '+' (added)", p.num(), path, clip(l))
+		return c, Failf("line %d: unexpected line in a chunk of %s: %q. Every line of a chunk starts with ' ' (kept), '-' (removed) or '+' (added)", p.num(), path, clip(l))
 	}
 	if len(c.lines) == 0 {
-		return c, failf("line %d: a chunk of %s has no lines; after %q give the lines to keep (' '), remove ('-') and add ('+')", start, path, markChunk)
+		return c, Failf("line %d: a chunk of %s has no lines; after %q give the lines to keep (' '), remove ('-') and add ('+')", start, path, markChunk)
 	}
 	if !c.changes() {
-		return c, failf("line %d: a chunk of %s changes nothing: it has no '-' or '+' lines", start, path)
+		return c, Failf("line %d: a chunk of %s changes nothing: it has no '-' or '+' lines", start, path)
 	}
 	return c, nil
 }

@@ -61,9 +61,9 @@ func planPatch(env *Env, p patch) (*patchPlan, error) {
 		var twice *touchedTwice
 		switch {
 		case errors.As(err, &twice):
-			return nil, failf("%s", twice.msg) // it names both operations
+			return nil, Failf("%s", twice.msg) // it names both operations
 		case err != nil:
-			return nil, failf("%s: %s", op.header(), err.Error())
+			return nil, Failf("%s: %s", op.header(), err.Error())
 		}
 	}
 	return pl, nil
@@ -83,7 +83,7 @@ func (pl *patchPlan) add(env *Env, o addFileOp, claim claimFunc) error {
 	}
 	disp := env.Rel(abs)
 	if _, err := os.Lstat(abs); err == nil {
-		return failf("%s already exists; change it with %q, or delete it first", disp, strings.TrimSpace(markUpdate))
+		return Failf("%s already exists; change it with %q, or delete it first", disp, strings.TrimSpace(markUpdate))
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", disp, err)
 	}
@@ -121,20 +121,20 @@ func (pl *patchPlan) update(env *Env, o updateFileOp, claim claimFunc) error {
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return failf("No such file: %s. To create it, use %q.", disp, strings.TrimSpace(markAdd))
+		return Failf("No such file: %s. To create it, use %q.", disp, strings.TrimSpace(markAdd))
 	case err != nil:
 		return fmt.Errorf("%s: %w", disp, err)
 	case fi.IsDir():
-		return failf("%s is a directory, not a file", disp)
+		return Failf("%s is a directory, not a file", disp)
 	case !fi.Mode().IsRegular():
-		return failf("%s is not a regular file (%s)", disp, fi.Mode().Type())
+		return Failf("%s is not a regular file (%s)", disp, fi.Mode().Type())
 	}
 	raw, err := os.ReadFile(abs)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", disp, err)
 	}
 	if IsBinary(raw) {
-		return failf("%s is a binary file (it has a NUL byte in its first 8 KiB); apply_patch changes text files only", disp)
+		return Failf("%s is a binary file (it has a NUL byte in its first 8 KiB); apply_patch changes text files only", disp)
 	}
 	if err := claim(abs, o.header()); err != nil {
 		return err
@@ -156,7 +156,7 @@ func (pl *patchPlan) update(env *Env, o updateFileOp, claim claimFunc) error {
 	}
 	if o.moveTo == "" {
 		if newRaw == string(raw) {
-			return failf("the patch leaves %s unchanged", disp)
+			return Failf("the patch leaves %s unchanged", disp)
 		}
 		pl.writes = append(pl.writes, planWrite{abs: abs, disp: disp, data: []byte(newRaw), perm: fi.Mode().Perm(), replaces: true, previous: raw})
 		pl.summary = append(pl.summary, fmt.Sprintf("updated %s (%s)", disp, where))
@@ -168,10 +168,10 @@ func (pl *patchPlan) update(env *Env, o updateFileOp, claim claimFunc) error {
 	}
 	dispTo := env.Rel(dst)
 	if dst == abs {
-		return failf("%q names the file itself", markMove+o.moveTo)
+		return Failf("%q names the file itself", markMove+o.moveTo)
 	}
 	if _, err := os.Lstat(dst); err == nil {
-		return failf("cannot move %s to %s: %s already exists", disp, dispTo, dispTo)
+		return Failf("cannot move %s to %s: %s already exists", disp, dispTo, dispTo)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", dispTo, err)
 	}
@@ -195,7 +195,7 @@ func (pl *patchPlan) update(env *Env, o updateFileOp, claim claimFunc) error {
 func resolveNew(env *Env, p string) (string, error) {
 	abs, err := env.Resolve(p)
 	if errors.Is(err, syscall.ENOTDIR) {
-		return "", failf("cannot create %s: part of its directory path is a file, not a directory", p)
+		return "", Failf("cannot create %s: part of its directory path is a file, not a directory", p)
 	}
 	return abs, err
 }
@@ -207,7 +207,7 @@ func checkParentDirs(env *Env, abs string) error {
 		fi, err := os.Stat(dir)
 		if err == nil {
 			if !fi.IsDir() {
-				return failf("cannot create %s: %s is a file, not a directory", env.Rel(abs), env.Rel(dir))
+				return Failf("cannot create %s: %s is a file, not a directory", env.Rel(abs), env.Rel(dir))
 			}
 			return nil
 		}
@@ -226,12 +226,12 @@ func checkParentDirs(env *Env, abs string) error {
 // element is not followed. verb completes "… files only" in the refusal.
 func regularEntry(env *Env, p, verb string) (abs string, fi fs.FileInfo, err error) {
 	if p == "" {
-		return "", nil, failf("path is required")
+		return "", nil, Failf("path is required")
 	}
 	clean := filepath.Clean(p)
 	base := filepath.Base(clean)
 	if base == "." || base == ".." || base == string(filepath.Separator) {
-		return "", nil, failf("%s names a directory, not a file", p)
+		return "", nil, Failf("%s names a directory, not a file", p)
 	}
 	dir, err := env.Resolve(filepath.Dir(clean))
 	if err != nil {
@@ -245,15 +245,15 @@ func regularEntry(env *Env, p, verb string) (abs string, fi fs.FileInfo, err err
 	fi, err = os.Lstat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", nil, failf("No such file: %s", disp)
+		return "", nil, Failf("No such file: %s", disp)
 	case err != nil:
 		return "", nil, fmt.Errorf("%s: %w", disp, err)
 	case fi.IsDir():
-		return "", nil, failf("%s is a directory; %s one file at a time (use bash for directories)", disp, verb)
+		return "", nil, Failf("%s is a directory; %s one file at a time (use bash for directories)", disp, verb)
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return "", nil, failf("%s is a symbolic link; %s regular files only (use bash for links)", disp, verb)
+		return "", nil, Failf("%s is a symbolic link; %s regular files only (use bash for links)", disp, verb)
 	case !fi.Mode().IsRegular():
-		return "", nil, failf("%s is not a regular file (%s); %s regular files only", disp, fi.Mode().Type(), verb)
+		return "", nil, Failf("%s is not a regular file (%s); %s regular files only", disp, fi.Mode().Type(), verb)
 	}
 	return abs, fi, nil
 }

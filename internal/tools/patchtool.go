@@ -54,26 +54,23 @@ func patchField(input json.RawMessage) []string {
 }
 
 func (t applyPatchTool) Run(_ context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Patch *string `json:"patch"`
 	}
-	if err := Decode(call, &in); err != nil {
+	env, err := Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	if in.Patch == nil || strings.TrimSpace(*in.Patch) == "" {
-		return "", failf("patch is required: the text from %q to %q", markBegin, markEnd)
+		return "", Failf("patch is required: the text from %q to %q", markBegin, markEnd)
 	}
 	p, err := parsePatch(*in.Patch)
 	if err != nil {
-		return "", failf("The patch does not parse (no file was changed): %s", err)
+		return "", Failf("The patch does not parse (no file was changed): %s", err)
 	}
 	plan, err := planPatch(env, p)
 	if err != nil {
-		return "", failf("%s\nNo file was changed.", err)
+		return "", Failf("%s\nNo file was changed.", err)
 	}
 	warnings, err := commitPlan(env, plan, t.fault)
 	if err != nil {

@@ -349,7 +349,7 @@ func TestShellDiesWithShiroByPdeathsig(t *testing.T) {
 
 func TestWatchdogIgnoresTerminationSignals(t *testing.T) {
 	env := testEnv(t)
-	p, err := startShell(shellSpec{shell: "sh", command: "echo ready; exec sleep 300", dir: env.Root, env: shellEnv(env)})
+	p, err := startShell(shellSpec{shell: "sh", command: "echo ready; exec sleep 300", dir: env.Root, env: env.CommandEnviron()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,13 +31,13 @@ func (r readRequest) window() (offset, limit int, err error) {
 	offset, limit = 1, readDefaultLimit
 	if r.Offset != nil {
 		if *r.Offset < 1 {
-			return 0, 0, failf("offset must be 1 or more (lines are numbered from 1); got %d", *r.Offset)
+			return 0, 0, Failf("offset must be 1 or more (lines are numbered from 1); got %d", *r.Offset)
 		}
 		offset = *r.Offset
 	}
 	if r.Limit != nil {
 		if *r.Limit < 1 {
-			return 0, 0, failf("limit must be 1 or more; got %d", *r.Limit)
+			return 0, 0, Failf("limit must be 1 or more; got %d", *r.Limit)
 		}
 		limit = *r.Limit
 	}
@@ -52,17 +52,17 @@ func readText(env *Env, req readRequest, budget int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	abs, fi, err := statInJail(env, req.Path)
+	abs, fi, err := StatInJail(env, req.Path)
 	if err != nil {
 		return "", err
 	}
 	disp := displayPath(env, req.Path, abs)
 	if fi.IsDir() {
-		return "", failf("%s is a directory; use list_dir to see what is in it.", disp)
+		return "", Failf("%s is a directory; use list_dir to see what is in it.", disp)
 	}
 	if !fi.Mode().IsRegular() {
 		// A FIFO or device could block the read forever.
-		return "", failf("%s is not a regular file (%s); only files can be read.", disp, fi.Mode().Type())
+		return "", Failf("%s is not a regular file (%s); only files can be read.", disp, fi.Mode().Type())
 	}
 	f, err := os.Open(abs)
 	if err != nil {
@@ -75,7 +75,7 @@ func readText(env *Env, req readRequest, budget int) (string, error) {
 		return "", fmt.Errorf("read %s: %w", disp, err)
 	}
 	if IsBinary(head) {
-		return "", failf("%s is a binary file, not text. Use bash (for example `file %s` or `xxd %s | head`) to inspect it.", disp, disp, disp)
+		return "", Failf("%s is a binary file, not text. Use bash (for example `file %s` or `xxd %s | head`) to inspect it.", disp, disp, disp)
 	}
 	if len(head) == 0 {
 		return disp + " is empty.", nil
@@ -119,7 +119,7 @@ func readText(env *Env, req readRequest, budget int) (string, error) {
 		}
 	}
 	if last == 0 {
-		return "", failf("offset %d is past the end of %s (%d lines).", offset, disp, lineNo)
+		return "", Failf("offset %d is past the end of %s (%d lines).", offset, disp, lineNo)
 	}
 	rest, err := countLines(r, stoppedByBudget)
 	if err != nil {

@@ -22,24 +22,36 @@ const (
 	globMaxLimit     = 1000
 )
 
-// namePattern is a glob as glob and grep's include read it. With a '/' it
+// NamePattern is a glob as glob and grep's include read it. With a '/' it
 // is matched against the whole path from the workspace root; without one,
 // against the file name at any depth, as in .gitignore and ripgrep's -g
 // (so `*.go` finds every Go file, and `cmd/*.go` only those in cmd/).
 // `**` crosses directories; {a,b}, [a-z] and \ escapes work as in
-// doublestar. A directory (dir/, or the path of an existing directory)
-// stands for every file below it.
-type namePattern struct {
+// doublestar.
+type NamePattern struct {
 	glob   string
 	byName bool
 }
 
-func parseNamePattern(env *Env, p string) (namePattern, error) {
+// GlobPattern reads glob, relative to the workspace root and already
+// accepted by doublestar.ValidatePattern, as a NamePattern.
+func GlobPattern(glob string) *NamePattern {
+	if rest, ok := strings.CutPrefix(glob, "**/"); ok && !strings.Contains(rest, "/") && rest != "**" {
+		// **/x matches x at any depth, which is what a bare x means here.
+		return &NamePattern{glob: rest, byName: true}
+	}
+	return &NamePattern{glob: glob, byName: !strings.Contains(glob, "/")}
+}
+
+// parseNamePattern checks a pattern from the model and reads it as a
+// NamePattern. A directory (dir/, or the path of an existing directory)
+// stands for every file below it.
+func parseNamePattern(env *Env, p string) (*NamePattern, error) {
 	orig := p
 	if filepath.IsAbs(p) {
 		rel, err := filepath.Rel(env.Root, p)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return namePattern{}, failf("Pattern %s is outside the workspace; patterns are matched from the workspace root.", orig)
+			return nil, Failf("Pattern %s is outside the workspace; patterns are matched from the workspace root.", orig)
 		}
 		p = filepath.ToSlash(rel)
 	}
@@ -47,13 +59,13 @@ func parseNamePattern(env *Env, p string) (namePattern, error) {
 		p = p[2:]
 	}
 	if p == "" || p == "." {
-		return namePattern{}, failf("Empty glob pattern; try **/* or *.go")
+		return nil, Failf("Empty glob pattern; try **/* or *.go")
 	}
 	if slices.Contains(strings.Split(p, "/"), "..") {
-		return namePattern{}, failf("Pattern %s uses ..; patterns are matched inside the workspace only.", orig)
+		return nil, Failf("Pattern %s uses ..; patterns are matched inside the workspace only.", orig)
 	}
 	if !doublestar.ValidatePattern(p) {
-		return namePattern{}, failf("Invalid glob pattern: %s", orig)
+		return nil, Failf("Invalid glob pattern: %s", orig)
 	}
 	// A directory, written as dir/ or as a plain existing path, means
 	// everything in it.
@@ -64,16 +76,15 @@ func parseNamePattern(env *Env, p string) (namePattern, error) {
 			p += "/**"
 		}
 	}
-	if rest, ok := strings.CutPrefix(p, "**/"); ok && !strings.Contains(rest, "/") && rest != "**" {
-		// **/x matches x at any depth, which is what a bare x means here.
-		return namePattern{glob: rest, byName: true}, nil
-	}
-	return namePattern{glob: p, byName: !strings.Contains(p, "/")}, nil
+	return GlobPattern(p), nil
 }
 
-// match reports whether the file at rel (slash-separated, from the root)
-// matches.
-func (n namePattern) match(rel string) bool {
+// Match reports whether the file at rel (slash-separated, from the root)
+// matches. A nil pattern matches every file.
+func (n *NamePattern) Match(rel string) bool {
+	if n == nil {
+		return true
+	}
 	if n.byName {
 		return doublestar.MatchUnvalidated(n.glob, path.Base(rel))
 	}
@@ -83,7 +94,7 @@ func (n namePattern) match(rel string) bool {
 // walkBounds narrows the walk for a path pattern: the directory its fixed
 // leading part names, and how deep below it a match can be (0 when `**`
 // or braces make the depth open).
-func (n namePattern) walkBounds() (base string, depth int) {
+func (n *NamePattern) walkBounds() (base string, depth int) {
 	if n.byName {
 		return ".", 0
 	}
@@ -121,24 +132,18 @@ func (globTool) Meta() Meta {
 }
 
 func (t globTool) Run(ctx context.Context, call Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Pattern        string `json:"pattern"`
 		Limit          *int   `json:"limit"`
 		IncludeIgnored bool   `json:"includeIgnored"`
 	}
-	if err := Decode(call, &in); err != nil {
+	env, err := Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
-	limit := globDefaultLimit
-	if in.Limit != nil {
-		if *in.Limit < 1 || *in.Limit > globMaxLimit {
-			return "", failf("limit must be from 1 to %d; got %d", globMaxLimit, *in.Limit)
-		}
-		limit = *in.Limit
+	limit, err := IntArg("limit", in.Limit, globDefaultLimit, 1, globMaxLimit)
+	if err != nil {
+		return "", err
 	}
 	pat, err := parseNamePattern(env, in.Pattern)
 	if err != nil {
@@ -159,7 +164,7 @@ func (t globTool) Run(ctx context.Context, call Call) (string, error) {
 	var found []string
 	total := 0
 	err = Walk(ctx, env, base, WalkOptions{IncludeIgnored: in.IncludeIgnored, MaxDepth: depth}, func(rel string, d fs.DirEntry) error {
-		if d.IsDir() || !pat.match(rel) {
+		if d.IsDir() || !pat.Match(rel) {
 			return nil
 		}
 		total++

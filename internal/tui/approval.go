@@ -27,7 +27,7 @@ func newApprovalPrompt(ask approvalAsk, env *tools.Env) *approvalPrompt {
 	p := &approvalPrompt{ask: ask, tool: name, grants: req.Grants}
 	switch {
 	case req.Subagent != "":
-		p.title = fmt.Sprintf("a %s subagent wants to run %s", req.Subagent, name)
+		p.title = fmt.Sprintf("%s %s subagent wants to run %s", article(req.Subagent), req.Subagent, name)
 	case req.Repeated:
 		p.title = name + " is repeating the same call"
 		p.notes = append(p.notes, "allowed by the rules, but this is the third identical call this turn")
@@ -42,6 +42,14 @@ func newApprovalPrompt(ask approvalAsk, env *tools.Env) *approvalPrompt {
 	}
 	p.body = buildPreview(env, name, req.Input)
 	return p
+}
+
+// article is the indefinite article for word: "an explore", "a worker".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // footer names the three answers; `always` says exactly what it grants.
@@ -75,7 +83,7 @@ func (p *approvalPrompt) view(st *styles, width, height int) string {
 		head = append(head, st.warn.Render(n))
 	}
 	body := styleBody(st, p.body.lines)
-	return modal(st, width, height, head, body, &p.scroll, p.footer(st), -1)
+	return modal(st, width, height, head, body, &p.scroll, p.footer(st), noFocus)
 }
 
 // styleBody colours preview lines.
@@ -102,11 +110,18 @@ func styleBody(st *styles, lines []previewLine) []string {
 	return out
 }
 
+// span is a range of body lines a modal keeps in view: a picker's or a
+// question's selection (such bodies have one row per line). noFocus lets
+// the body scroll freely.
+type span struct{ first, last int }
+
+var noFocus = span{-1, -1}
+
 // modal draws a bordered box of at most height rows: a head, a body that
-// scrolls (scroll is clamped in place) and a footer. focus, unless
-// negative, is a body line to keep in view (a picker's selection; such
-// bodies have one row per line).
-func modal(st *styles, width, height int, head, body []string, scroll *int, footer string, focus int) string {
+// scrolls (scroll is clamped in place) and a footer. When focus is set,
+// the keys that move the selection scroll the body, so the scroll line
+// names no keys.
+func modal(st *styles, width, height int, head, body []string, scroll *int, footer string, focus span) string {
 	inner := max(width-4, 10)
 	var wrapped []string
 	for _, l := range body {
@@ -126,12 +141,11 @@ func modal(st *styles, width, height int, head, body []string, scroll *int, foot
 	if room < 3 {
 		room = 3
 	}
-	if focus >= 0 {
-		if focus < *scroll {
-			*scroll = focus
-		} else if focus >= *scroll+room {
-			*scroll = focus - room + 1
+	if focus.first >= 0 {
+		if focus.last >= *scroll+room {
+			*scroll = focus.last - room + 1
 		}
+		*scroll = min(*scroll, focus.first)
 	}
 	maxScroll := max(len(wrapped)-room, 0)
 	*scroll = min(max(*scroll, 0), maxScroll)
@@ -146,7 +160,11 @@ func modal(st *styles, width, height int, head, body []string, scroll *int, foot
 	}
 	lines = append(lines, "")
 	if maxScroll > 0 {
-		footLines = append(footLines, st.dim.Render(fmt.Sprintf("lines %d-%d of %d · ↑/↓ pgup/pgdn scroll", *scroll+1, *scroll+len(visible), len(wrapped))))
+		where := fmt.Sprintf("lines %d-%d of %d", *scroll+1, *scroll+len(visible), len(wrapped))
+		if focus.first < 0 {
+			where += " · ↑/↓ pgup/pgdn scroll"
+		}
+		footLines = append(footLines, st.dim.Render(where))
 	}
 	lines = append(lines, footLines...)
 	return st.box.Width(width).Render(strings.Join(lines, "\n"))

@@ -2,18 +2,22 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/askuser"
 )
 
-// Approver is the terminal UI's agent.Approver. Approve runs on the agent's
-// goroutine: it queues the request for the program and blocks until the
-// person answers, the turn is cancelled or the UI closes. Requests are
-// served one at a time, so a subagent's call never hides the main one.
+// Approver is the terminal UI's agent.Approver and askuser.Asker. Approve
+// and Ask run on the agent's goroutines: each queues its request for the
+// program and blocks until the person answers, the call's context ends or
+// the UI closes. Requests are served one at a time, approvals and
+// questions alike, so a subagent's call never hides the main one and a
+// question never covers an approval.
 //
-// Build it before app.Open (the gate needs it) and hand the same value to
-// Run.
+// Build it before app.Open (the gate and the ask tool need it) and hand
+// the same value to Run.
 type Approver struct {
 	box    *inbox
 	turn   chan struct{} // capacity 1: held while a prompt is open
@@ -27,8 +31,44 @@ func NewApprover() *Approver {
 	return &Approver{box: newInbox(), turn: make(chan struct{}, 1), closed: make(chan struct{})}
 }
 
-// approvalAsk is one open question: the request, where the answer goes, and
-// the context of the call (when it ends the prompt is moot).
+// errClosed is what a wait returns when the UI has closed.
+var errClosed = errors.New("shiro is closing")
+
+// hold waits for the one prompt slot; release gives it back. It fails
+// with ctx's error or errClosed.
+func (a *Approver) hold(ctx context.Context) (release func(), err error) {
+	select {
+	case a.turn <- struct{}{}:
+		return func() { <-a.turn }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-a.closed:
+		return nil, errClosed
+	}
+}
+
+// await waits for the reply to a request pushed to the program. When the
+// call's context ends first, the program is told, so it takes the prompt
+// down rather than leave a question nobody waits for.
+func await[T any](ctx context.Context, a *Approver, reply <-chan T) (T, error) {
+	var zero T
+	select {
+	case v := <-reply:
+		return v, nil
+	case <-ctx.Done():
+		a.box.push(promptWithdrawn{})
+		return zero, ctx.Err()
+	case <-a.closed:
+		return zero, errClosed
+	}
+}
+
+// promptWithdrawn tells the program that a request's call ended before the
+// person answered.
+type promptWithdrawn struct{}
+
+// approvalAsk is one open approval: the request, where the answer goes,
+// and the context of the call (when it ends the prompt is moot).
 type approvalAsk struct {
 	req   agent.ApprovalRequest
 	reply chan agent.Answer
@@ -37,25 +77,45 @@ type approvalAsk struct {
 
 // Approve implements agent.Approver.
 func (a *Approver) Approve(ctx context.Context, req agent.ApprovalRequest) (agent.Answer, string, string) {
-	select {
-	case a.turn <- struct{}{}:
-	case <-ctx.Done():
-		return agent.AnswerDeny, "user", cancelledReason
-	case <-a.closed:
-		return agent.AnswerDeny, "user", closedReason
+	release, err := a.hold(ctx)
+	if err != nil {
+		return agent.AnswerDeny, "user", deniedBecause(err)
 	}
-	defer func() { <-a.turn }()
-
+	defer release()
 	ask := approvalAsk{req: req, reply: make(chan agent.Answer, 1), ctx: ctx}
 	a.box.push(ask)
-	select {
-	case ans := <-ask.reply:
-		return ans, "", ""
-	case <-ctx.Done():
-		return agent.AnswerDeny, "user", cancelledReason
-	case <-a.closed:
-		return agent.AnswerDeny, "user", closedReason
+	ans, err := await(ctx, a, ask.reply)
+	if err != nil {
+		return agent.AnswerDeny, "user", deniedBecause(err)
 	}
+	return ans, "", ""
+}
+
+// questionAsk is one open question of the ask tool.
+type questionAsk struct {
+	q     askuser.Question
+	reply chan askuser.Answer
+	ctx   context.Context
+}
+
+// Ask implements askuser.Asker: the question opens under its ask call in
+// the transcript once no other prompt is open.
+func (a *Approver) Ask(ctx context.Context, q askuser.Question) (askuser.Answer, error) {
+	release, err := a.hold(ctx)
+	if err != nil {
+		return askuser.Answer{}, err
+	}
+	defer release()
+	ask := questionAsk{q: q, reply: make(chan askuser.Answer, 1), ctx: ctx}
+	a.box.push(ask)
+	return await(ctx, a, ask.reply)
+}
+
+func deniedBecause(err error) string {
+	if errors.Is(err, errClosed) {
+		return closedReason
+	}
+	return cancelledReason
 }
 
 const (

@@ -29,7 +29,7 @@ func commands() []command {
 		{name: "think", args: "[level]", summary: "thinking level: off, low, medium, high, max", run: (*model).cmdThink},
 		{name: "model", args: "<id>", summary: "switch model (no id: pick from /models)", run: (*model).cmdModel},
 		{name: "models", summary: "list the provider's models and pick one", run: (*model).cmdModels},
-		{name: "cost", summary: "tokens in/out, cache reads and writes, prompt memo", anytime: true, run: (*model).cmdCost},
+		{name: "cost", summary: "tokens, cache reads and writes, prompt memo, subagents", anytime: true, run: (*model).cmdCost},
 		{name: "tools", summary: "the tools offered this turn and their sets", anytime: true, run: (*model).cmdTools},
 		{name: "todos", summary: "the task list", anytime: true, run: (*model).cmdTodos},
 		{name: "skills", summary: "skills: name, origin, description", anytime: true, run: (*model).cmdSkills},
@@ -203,12 +203,13 @@ func helpText() string {
 		{"enter", "send (a slash command runs it)"},
 		{"ctrl-j, alt-enter", "new line"},
 		{"esc", "interrupt the turn and drop the queue; close a menu"},
-		{"ctrl-c", "stop the running command, else the newest background command, else quit"},
+		{"ctrl-c", "stop the running command (the turn goes on), else the newest background command, else quit"},
 		{"ctrl-r", "show or hide the model's reasoning"},
 		{"tab", "complete a slash command"},
 		{"up, down", "prompt history, or move in a menu"},
 		{"pgup, pgdown", "scroll the transcript (the mouse wheel too)"},
 		{"y / a / n", "approval prompt: allow once / always / deny (enter = y, esc = n)"},
+		{"↑/↓, space, enter, esc", "a question from the agent: move / tick (several answers) / answer / let the agent decide; typing answers in your own words"},
 	} {
 		fmt.Fprintf(&b, "  %-32s %s\n", k[0], k[1])
 	}

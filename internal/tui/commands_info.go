@@ -21,25 +21,30 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	return nil
 }
 
+// cmdCost shows the session's tokens: the main conversation with its
+// cache use and the prompt memo (the app's cache report), then what
+// subagents used, by model, since they may run on another model at
+// another price.
 func (m *model) cmdCost(string) tea.Cmd {
-	u := m.usage()
 	cfg := m.app.Session.Config()
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "model\t%s (%s)\n", modelName(m), m.app.Loaded.Settings.Preset.ID)
-	fmt.Fprintf(tw, "agent\t%s, thinking %s\n", cfg.Variant.Name, cfg.Variant.Thinking)
-	fmt.Fprintf(tw, "tokens\t%s in · %s out\n", thousands(u.InputTokens), thousands(u.OutputTokens))
-	fmt.Fprintf(tw, "cache\t%s read · %s written · hit ratio %.0f%%\n",
-		thousands(u.CacheReadTokens), thousands(u.CacheWriteTokens), u.HitRatio()*100)
-	for _, su := range m.app.Session.SubagentUsage() {
-		fmt.Fprintf(tw, "subagents\t%s: %s in · %s out\n", su.Model, thousands(su.Usage.InputTokens), thousands(su.Usage.OutputTokens))
+	lines := []string{
+		fmt.Sprintf("model: %s (%s)", modelName(m), m.app.Loaded.Settings.Preset.ID),
+		fmt.Sprintf("agent: %s, thinking %s", cfg.Variant.Name, cfg.Variant.Thinking),
 	}
-	if m.app.Prompt != nil {
-		st := m.app.Prompt.Stats()
-		fmt.Fprintf(tw, "prompt memo\t%d hits · %d misses\n", st.Hits, st.Misses)
+	lines = append(lines, m.app.CacheReport().Lines()...)
+	subs := m.app.Session.SubagentUsage()
+	if len(subs) == 0 {
+		lines = append(lines, "subagents: none ran this session")
+	} else {
+		lines = append(lines, "subagents (counted apart from the above):")
+		for _, su := range subs {
+			u := su.Usage
+			lines = append(lines, fmt.Sprintf("  %s: prompt tokens %s (uncached %s, cache write %s, cache read %s); output %s",
+				su.Model, thousands(u.InputTokens+u.CacheWriteTokens+u.CacheReadTokens), thousands(u.InputTokens),
+				thousands(u.CacheWriteTokens), thousands(u.CacheReadTokens), thousands(u.OutputTokens)))
+		}
 	}
-	_ = tw.Flush()
-	m.note(noteInfo, strings.TrimRight(b.String(), "\n")+"\n(tokens in count uncached input; the cache line shows the rest)")
+	m.note(noteInfo, strings.Join(lines, "\n"))
 	return nil
 }
 

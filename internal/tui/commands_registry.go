@@ -26,8 +26,9 @@ func (m *model) registryClient() *registry.Client {
 }
 
 // cmdRegistry lists, searches, installs and removes registry skills and
-// plugins. An install shows the checked entry and asks first. What it
-// writes is loaded by the next session.
+// plugins. An install shows the checked entry and asks first. An install
+// or removal is applied when the next turn starts (never halfway through
+// one): the app reloads skills and plugins then, and the turn says so.
 func (m *model) cmdRegistry(args string) tea.Cmd {
 	verb, rest, _ := strings.Cut(strings.TrimSpace(args), " ")
 	rest = strings.TrimSpace(rest)
@@ -53,7 +54,8 @@ func (m *model) cmdRegistry(args string) tea.Cmd {
 			m.note(noteError, err.Error())
 			return nil
 		}
-		m.note(noteSuccess, fmt.Sprintf("removed %s %s (%s); restart shiro for the session to drop it", change.Kind, change.Name, change.Path))
+		m.app.RequestReload()
+		m.note(noteSuccess, fmt.Sprintf("removed %s %s (%s); this takes effect from your next message", change.Kind, change.Name, change.Path))
 		return nil
 	}
 	// Any other bare word is a search.
@@ -165,7 +167,8 @@ func (m *model) registryAdd(c *registry.Client, name string) tea.Cmd {
 						m.note(noteError, err.Error())
 						return nil
 					}
-					m.note(noteSuccess, fmt.Sprintf("installed %s %s to %s; new sessions load it at start (restart shiro to use it now)", change.Kind, change.Name, change.Path))
+					m.app.RequestReload()
+					m.note(noteSuccess, fmt.Sprintf("installed %s %s to %s; it takes effect from your next message", change.Kind, change.Name, change.Path))
 					return nil
 				},
 				no: func(m *model) tea.Cmd {

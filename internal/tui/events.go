@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"fmt"
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/shiro-neko/shiro/internal/agent"
@@ -26,7 +23,11 @@ func (m *model) applyInbox(b *inboxMsg) tea.Cmd {
 		case turnEnded:
 			cmds = append(cmds, m.turnFinished(it.turn))
 		case approvalAsk:
-			m.openApproval(it)
+			m.openPrompt(it)
+		case questionAsk:
+			m.openPrompt(it)
+		case promptWithdrawn:
+			m.dropStalePrompts()
 		}
 	}
 	return tea.Batch(cmds...)
@@ -50,7 +51,7 @@ func (m *model) applyEvent(e agent.Event) {
 		ti.state = toolRunning
 		tr.touch(en)
 		if e.Name == "bash" && m.turn != nil {
-			m.turn.bash = e.ID
+			m.turn.bash, m.turn.bashStopped = e.ID, false
 		}
 	case agent.ToolOutputEvent:
 		if en, ok := tr.tools[e.ID]; ok {
@@ -80,6 +81,10 @@ func (m *model) applyEvent(e agent.Event) {
 	case agent.ErrorEvent:
 		tr.closeBlocks()
 		m.note(noteError, e.Error)
+	case agent.SubagentEvent:
+		en, ti := tr.tool(e.CallID, "task")
+		ti.subagent(e)
+		tr.touch(en)
 	case agent.DoneEvent:
 		tr.closeBlocks()
 		m.settleTools()
@@ -98,7 +103,7 @@ func (m *model) finishTool(id, name string, state toolState, out string) {
 func (m *model) endTool(id, name string) (*entry, *toolItem) {
 	m.tr.closeBlocks()
 	if m.turn != nil && m.turn.bash == id {
-		m.turn.bash = ""
+		m.turn.bash, m.turn.bashStopped = "", false
 	}
 	return m.tr.tool(id, name)
 }
@@ -112,55 +117,8 @@ func (m *model) settleTools() {
 			ti.state, ti.output = toolFailed, "interrupted"
 			m.tr.touch(en)
 		}
-	}
-}
-
-// openApproval shows an approval prompt, or queues it behind the open one.
-func (m *model) openApproval(ask approvalAsk) {
-	if ask.ctx.Err() != nil {
-		return
-	}
-	if m.approval != nil {
-		m.asks = append(m.asks, ask)
-		return
-	}
-	m.tr.closeBlocks()
-	m.approval = newApprovalPrompt(ask, m.app.Env)
-	m.follow = true
-}
-
-// answerApproval sends the person's answer and shows the next prompt.
-func (m *model) answerApproval(a agent.Answer) {
-	p := m.approval
-	m.approval = nil
-	p.ask.reply <- a // buffered: never blocks
-	if a == agent.AnswerAlways {
-		m.note(noteSuccess, fmt.Sprintf("always allowing %s for this session", strings.Join(p.grants, ", ")))
-	}
-	m.nextApproval()
-}
-
-// nextApproval opens the next queued prompt whose call is still waiting.
-func (m *model) nextApproval() {
-	for len(m.asks) > 0 && m.approval == nil {
-		ask := m.asks[0]
-		m.asks = m.asks[1:]
-		m.openApproval(ask)
-	}
-}
-
-// dropStaleApprovals closes prompts whose call was cancelled (esc, the end
-// of the turn): the approver has already answered deny for them.
-func (m *model) dropStaleApprovals() {
-	if m.approval != nil && m.approval.ask.ctx.Err() != nil {
-		m.approval = nil
-	}
-	live := m.asks[:0]
-	for _, a := range m.asks {
-		if a.ctx.Err() == nil {
-			live = append(live, a)
+		if ti.settleSubagents() {
+			m.tr.touch(en)
 		}
 	}
-	m.asks = live
-	m.nextApproval()
 }

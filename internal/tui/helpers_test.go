@@ -47,12 +47,15 @@ func (e *testEnv) open(t testing.TB, flags config.Flags, provider llm.Provider) 
 		t.Fatal(err)
 	}
 	approver := NewApprover()
-	a, err := app.Open(t.Context(), app.Options{Loaded: loaded, Approver: approver,
+	a, err := app.Open(t.Context(), app.Options{Loaded: loaded, Approver: approver, Asker: approver,
 		BackgroundOutput: approver.BackgroundOutput(), Provider: provider})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.Close)
+	// Commands get the test's HOME, so the machine's login files (slow,
+	// and not ours) stay out of them.
+	a.Env.ShellEnv = append(os.Environ(), "HOME="+e.home)
 	return a, approver
 }
 

@@ -53,5 +53,5 @@ func (p *hookPrompt) view(st *styles, width, height int) string {
 	}
 	body = append(body, strings.Split(strings.TrimRight(manifest, "\n"), "\n")...)
 	footer := st.keyHint.Render("a") + " approve this digest | " + st.keyHint.Render("s") + " skip (it blocks the calls it covers until approved)"
-	return modal(st, width, height, head, body, &p.scroll, footer, -1)
+	return modal(st, width, height, head, body, &p.scroll, footer, noFocus)
 }

@@ -21,6 +21,8 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.approval != nil:
 		return m.approvalKey(key)
+	case m.question != nil:
+		return m.questionKey(k)
 	case m.hookPrompt != nil:
 		return m.hookKey(key)
 	case m.confirm != nil:
@@ -36,7 +38,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		if m.turn != nil {
 			m.abort("interrupted")
-			m.dropStaleApprovals()
+			m.dropStalePrompts()
 		}
 		return nil
 	case "ctrl+r":
@@ -108,12 +110,20 @@ func (m *model) afterInputChange() {
 	m.layout()
 }
 
-// interrupt is ctrl-c: stop the foreground command (by cancelling its
-// turn), else stop the newest background command, else quit.
+// interrupt is ctrl-c: stop the foreground command (the turn goes on and
+// the model reads that it was interrupted), else stop the newest
+// background command, else quit.
 func (m *model) interrupt() tea.Cmd {
 	if m.turn != nil && m.turn.bash != "" && !m.bashAwaitsApproval() {
-		m.abort("stopped the running command (and its turn)")
-		m.dropStaleApprovals()
+		if m.turn.bashStopped {
+			return nil // already stopping; it must not quit meanwhile
+		}
+		if m.app.Session.InterruptTool(m.turn.bash) {
+			m.turn.bashStopped = true
+			m.note(noteNotice, "stopped the command; the turn goes on (esc stops the turn)")
+		} else {
+			m.note(noteNotice, "the command is not running now, so there was nothing to stop (esc stops the turn)")
+		}
 		return nil
 	}
 	if m.background > 0 || m.anyBackgroundRunning() {
@@ -180,6 +190,27 @@ func (m *model) approvalKey(key string) tea.Cmd {
 	if a, ok := m.approval.answer(key); ok {
 		m.answerApproval(a)
 	}
+	return nil
+}
+
+// questionKey routes a key to the open question; pgup and pgdown still
+// scroll the transcript.
+func (m *model) questionKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "pgup":
+		m.scrollBy(-m.transcriptHeight() + 1)
+		return nil
+	case "pgdown":
+		m.scrollBy(m.transcriptHeight() - 1)
+		return nil
+	}
+	m.follow = true
+	a, done := m.question.key(k)
+	if done {
+		m.answerQuestion(a)
+		return nil
+	}
+	m.touchQuestion()
 	return nil
 }
 

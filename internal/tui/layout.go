@@ -39,9 +39,7 @@ func (m *model) frame() string {
 func (m *model) bottom() []string {
 	var out []string
 	w := max(m.width, 20)
-	// A modal gets at most two thirds of the screen, so the transcript
-	// line that it is about stays in view.
-	modalHeight := max(m.height*2/3, 8)
+	modalHeight := m.modalHeight()
 	switch {
 	case m.approval != nil:
 		out = append(out, splitLines(m.approval.view(&m.st, w, modalHeight))...)
@@ -69,13 +67,20 @@ func (m *model) bottom() []string {
 	return out
 }
 
+// modalHeight bounds a prompt: at most two thirds of the screen, so the
+// transcript line that it is about stays in view.
+func (m *model) modalHeight() int { return max(m.height*2/3, 8) }
+
+func (m *model) renderCtx() *renderCtx {
+	return &renderCtx{st: &m.st, md: m.md, showReasoning: m.reasoning, promptRows: m.modalHeight()}
+}
+
 // transcriptHeight is how many rows the transcript has now.
 func (m *model) transcriptHeight() int { return max(m.height-len(m.bottom()), 1) }
 
 // transcriptLines returns exactly h rows of the transcript.
 func (m *model) transcriptLines(h int) []string {
-	r := &renderCtx{st: &m.st, md: m.md, showReasoning: m.reasoning}
-	all := m.tr.render(r, max(m.width, 20))
+	all := m.tr.render(m.renderCtx(), max(m.width, 20))
 	maxOff := max(len(all)-h, 0)
 	if m.follow || m.offset >= maxOff {
 		m.offset, m.follow = maxOff, true
@@ -99,7 +104,7 @@ func (m *model) transcriptLines(h int) []string {
 // scrollBy moves the transcript by n lines (negative is up).
 func (m *model) scrollBy(n int) {
 	h := m.transcriptHeight()
-	all := m.tr.render(&renderCtx{st: &m.st, md: m.md, showReasoning: m.reasoning}, max(m.width, 20))
+	all := m.tr.render(m.renderCtx(), max(m.width, 20))
 	maxOff := max(len(all)-h, 0)
 	if m.follow {
 		m.offset = maxOff
@@ -129,7 +134,7 @@ func (m *model) statusLine(w int) string {
 	if m.turn != nil {
 		state := "working"
 		switch {
-		case m.approval != nil:
+		case m.promptOpen():
 			state = "waiting for you"
 		case m.turn.aborted:
 			state = "stopping"

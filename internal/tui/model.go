@@ -45,7 +45,9 @@ type model struct {
 	queue   []string
 
 	approval   *approvalPrompt
-	asks       []approvalAsk // asks that arrived while one was open
+	question   *questionPrompt // the ask tool's, drawn under its call
+	questionAt *entry          // that call's transcript entry
+	pending    []pendingPrompt // requests that arrived while one was open
 	hookQueue  []hooks.Status
 	hookPrompt *hookPrompt
 	picker     *picker
@@ -63,9 +65,11 @@ type turnState struct {
 	id      int
 	cancel  context.CancelFunc
 	started time.Time
-	// bash is the call ID of the foreground bash call, if one runs.
-	bash    string
-	aborted bool
+	// bash is the call ID of the foreground bash call, if one runs;
+	// bashStopped is set once ctrl-c has stopped it.
+	bash        string
+	bashStopped bool
+	aborted     bool
 }
 
 func newModel(ctx context.Context, a *app.App, approver *Approver, opts Options) *model {
@@ -190,6 +194,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
+		if m.question != nil && m.approval == nil {
+			m.question.paste(msg)
+			m.touchQuestion()
+			return m, nil
+		}
 		if m.modalOpen() {
 			return m, nil
 		}
@@ -232,7 +241,7 @@ func (m *model) countBackground() {
 
 // modalOpen reports whether a prompt or picker has the keyboard.
 func (m *model) modalOpen() bool {
-	return m.approval != nil || m.hookPrompt != nil || m.picker != nil || m.confirm != nil
+	return m.promptOpen() || m.hookPrompt != nil || m.picker != nil || m.confirm != nil
 }
 
 // usage is the session's token count so far.

@@ -93,7 +93,7 @@ func (p *picker) view(st *styles, width, height int) string {
 	}
 	footer := fmt.Sprintf("%s choose | %s move | type to filter | %s close",
 		st.keyHint.Render("enter"), st.keyHint.Render("↑/↓"), st.keyHint.Render("esc"))
-	return modal(st, width, height, head, body, &p.scroll, footer, sel)
+	return modal(st, width, height, head, body, &p.scroll, footer, span{sel, sel})
 }
 
 // confirmPrompt is a yes/no question (/init's scaffold).
@@ -119,5 +119,5 @@ func (m *model) confirmKey(key string) tea.Cmd {
 
 func (c *confirmPrompt) view(st *styles, width, height int) string {
 	footer := st.keyHint.Render("y") + " yes | " + st.keyHint.Render("n") + " no"
-	return modal(st, width, height, []string{st.boxTitle.Render(c.question)}, c.detail, &c.scroll, footer, -1)
+	return modal(st, width, height, []string{st.boxTitle.Render(c.question)}, c.detail, &c.scroll, footer, noFocus)
 }

@@ -155,6 +155,10 @@ func TestApprovalPromptTitles(t *testing.T) {
 			[]string{"bash is repeating the same call", "allowed by the rules, but this is the third identical call this turn", `matched bash: "make*"`, "y allow once | n deny"}},
 		{agent.ApprovalRequest{Tool: bash, Input: in, Subagent: "worker"},
 			[]string{"a worker subagent wants to run bash"}},
+		{agent.ApprovalRequest{Tool: bash, Input: in, Subagent: "explore"},
+			[]string{"an explore subagent wants to run bash"}},
+		{agent.ApprovalRequest{Tool: bash, Input: in, Subagent: "review"},
+			[]string{"a review subagent wants to run bash"}},
 	} {
 		p := newApprovalPrompt(approvalAsk{req: c.req, ctx: t.Context()}, a.Env)
 		got := ansi.Strip(p.view(&st, 100, 30))

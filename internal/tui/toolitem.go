@@ -32,6 +32,11 @@ type toolItem struct {
 	output   string          // the result, or the error text
 	by       string          // who denied it
 	reason   string
+	// subagents are a task call's subagents, in the order of its briefs.
+	subagents []*subagentRow
+	// question is the ask call's open question, drawn under its line
+	// until the person answers.
+	question *questionPrompt
 }
 
 func (t *toolItem) render(r *renderCtx, width int) []string {
@@ -47,24 +52,43 @@ func (t *toolItem) render(r *renderCtx, width int) []string {
 		glyph = r.st.denied.Render("⊘")
 	}
 	head := glyph + " " + r.st.toolName.Render(t.name)
-	if t.arg != "" {
-		head += " " + r.st.toolArg.Render(oneLine(t.arg))
+	arg := t.arg
+	switch {
+	case t.question != nil:
+		arg = "" // the box below shows the question whole
+	case len(t.subagents) > 0:
+		arg = t.subagentSummary()
+	}
+	if arg != "" {
+		head += " " + r.st.toolArg.Render(oneLine(arg))
 	}
 	lines := []string{ansi.Truncate(head, width, "…")}
+	if t.question != nil {
+		box := t.question.view(r.st, max(width-2, 20), r.promptRows)
+		return append(lines, indent(splitLines(box), "  ")...)
+	}
+	var below []string
 	switch t.state {
 	case toolRunning:
 		if out := t.live.String(); out != "" {
-			lines = append(lines, folded(tailLines(out, resultLines), 0, width, r.st.dim)...)
+			below = folded(tailLines(out, resultLines), 0, width, r.st.dim)
 		}
 	case toolOK:
-		lines = append(lines, folded(headLines(t.output, resultLines), countLines(t.output)-resultLines, width, r.st.dim)...)
+		below = folded(headLines(t.output, resultLines), countLines(t.output)-resultLines, width, r.st.dim)
 	case toolFailed:
-		lines = append(lines, folded(headLines(t.output, resultLines), countLines(t.output)-resultLines, width, r.st.fail)...)
+		below = folded(headLines(t.output, resultLines), countLines(t.output)-resultLines, width, r.st.fail)
 	case toolDenied:
 		msg := fmt.Sprintf("denied by %s: %s", t.by, oneLine(t.reason))
-		lines = append(lines, folded(splitLines(wrapText(msg, width-4)), 0, width, r.st.denied)...)
+		below = folded(splitLines(wrapText(msg, width-4)), 0, width, r.st.denied)
 	}
-	return lines
+	if len(t.subagents) > 0 {
+		lines = append(lines, renderSubagents(r, t.subagents, width)...)
+		// The rows took the "⎿"; the result continues beneath them.
+		if len(below) > 0 {
+			below[0] = "    " + strings.TrimPrefix(below[0], "  ⎿ ")
+		}
+	}
+	return append(lines, below...)
 }
 
 // folded draws output lines under a tool line: "⎿" on the first, and a

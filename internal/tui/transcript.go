@@ -25,6 +25,8 @@ type renderCtx struct {
 	st            *styles
 	md            *markdown
 	showReasoning bool
+	// promptRows bounds a question drawn in the transcript.
+	promptRows int
 }
 
 // transcript is the scrolling record of the session: the person's prompts,

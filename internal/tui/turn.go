@@ -97,6 +97,7 @@ func (m *model) turnFinished(id int) tea.Cmd {
 	}
 	m.turn.cancel()
 	m.turn = nil
+	m.dropStalePrompts()
 	m.tr.closeBlocks()
 	m.countBackground()
 	return m.drainQueue()

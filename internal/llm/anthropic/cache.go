@@ -10,6 +10,12 @@ import (
 // a request with more is rejected.
 const maxBreakpoints = 4
 
+// lookbackMargin is how many blocks a call may add before the previous
+// call's breakpoint is marked again. The API looks for an earlier cache
+// entry only about 20 blocks back from each breakpoint; the margin stays
+// under that because the documented figure is approximate.
+const lookbackMargin = 15
+
 // markLastBlock puts the moving cache breakpoint on the last block of the
 // last message that can carry one, so that the next call reads the whole
 // conversation so far from cache.
@@ -18,14 +24,61 @@ func markLastBlock(msgs []wireMessage) {
 		return
 	}
 	blocks := msgs[len(msgs)-1].blocks
-	for i := len(blocks) - 1; i >= 0; i-- {
-		// Thinking blocks cannot carry cache_control; GetCacheControl
-		// returns nil for them.
-		if cc := blocks[i].GetCacheControl(); cc != nil {
-			*cc = anthropic.NewCacheControlEphemeralParam()
-			return
+	if i := lastCacheable(blocks); i >= 0 {
+		*blocks[i].GetCacheControl() = anthropic.NewCacheControlEphemeralParam()
+	}
+}
+
+// markLookback also marks the block where the previous call's moving
+// breakpoint sat, when this call's moving breakpoint is more than
+// lookbackMargin blocks past it. Without it a step that adds many blocks
+// (a dozen parallel tool calls and their results) finds no earlier entry
+// within the API's lookback, and the whole conversation is written to
+// cache again instead of read.
+//
+// The previous call needs no remembering: it sent the conversation up to
+// the user message before the newest assistant message (the assistant
+// message is its reply), and its moving breakpoint was that message's
+// last block. When that prefix is not cached after all (a resumed
+// session, a pruned history), the mark only adds an entry inside the
+// prefix the moving breakpoint writes anyway.
+func markLookback(msgs []wireMessage) {
+	reply := -1
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if !msgs[i].user {
+			reply = i
+			break
 		}
 	}
+	if reply < 1 {
+		return // no earlier call within this conversation
+	}
+	anchorBlocks := msgs[reply-1].blocks
+	anchor := lastCacheable(anchorBlocks)
+	moving := lastCacheable(msgs[len(msgs)-1].blocks)
+	if anchor < 0 || moving < 0 {
+		return
+	}
+	added := len(anchorBlocks) - 1 - anchor
+	for _, m := range msgs[reply : len(msgs)-1] {
+		added += len(m.blocks)
+	}
+	added += moving + 1
+	if added > lookbackMargin {
+		*anchorBlocks[anchor].GetCacheControl() = anthropic.NewCacheControlEphemeralParam()
+	}
+}
+
+// lastCacheable is the index of the last block that can carry
+// cache_control, or -1. Thinking blocks cannot: GetCacheControl returns
+// nil for them.
+func lastCacheable(blocks []anthropic.ContentBlockParamUnion) int {
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if blocks[i].GetCacheControl() != nil {
+			return i
+		}
+	}
+	return -1
 }
 
 // appendTail adds the volatile context as the last block of the request,

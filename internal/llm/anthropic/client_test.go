@@ -23,7 +23,7 @@ import (
 
 func TestHeadersAndPath(t *testing.T) {
 	srv, p := newProvider(t, llmtest.Reply{Text: "ok"})
-	mustCollect(t, p, request(llm.UserText("hi")))
+	llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 
 	call := srv.ModelCalls()[0]
 	if call.Path != "/v1/messages" {
@@ -55,7 +55,7 @@ func TestVersionAndHeadersOverride(t *testing.T) {
 		BaseURL: srv.URL + "/", APIKey: testKey, Version: anthropic.CompatibleVersion,
 		Headers: map[string]string{"X-Tenant": "acme"},
 	})
-	mustCollect(t, p, request(llm.UserText("hi")))
+	llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 	h := srv.ModelCalls()[0].Header
 	if got := h.Get("Anthropic-Version"); got != "2023-06-01" {
 		t.Errorf("anthropic-version = %q, want 2023-06-01", got)
@@ -69,7 +69,7 @@ func TestKeylessEndpointGetsNoCredential(t *testing.T) {
 	isolateEnv(t)
 	srv := llmtest.New(t, llmtest.Reply{Text: "ok"})
 	p := anthropic.New(anthropic.Config{BaseURL: srv.URL})
-	mustCollect(t, p, request(llm.UserText("hi")))
+	llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 	h := srv.ModelCalls()[0].Header
 	if h.Get("X-Api-Key") != "" || h.Get("Authorization") != "" {
 		t.Fatalf("a credential was sent: x-api-key %q, authorization %q", h.Get("X-Api-Key"), h.Get("Authorization"))
@@ -115,7 +115,7 @@ func TestGatewayRootWithoutV1(t *testing.T) {
 	gw := newGateway(t, srv, "/anthropic")
 	p := anthropic.New(anthropic.Config{BaseURL: gw.URL, APIKey: testKey})
 
-	parts := mustCollect(t, p, request(llm.UserText("hi")))
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 	if d, ok := parts[0].(llm.TextDelta); !ok || d.Text != "via gateway" {
 		t.Fatalf("first part = %#v", parts[0])
 	}
@@ -136,7 +136,7 @@ func TestEmptyBaseURLMeansTheOfficialAPI(t *testing.T) {
 		return nil, errors.New("offline")
 	})}
 	p := anthropic.New(anthropic.Config{APIKey: testKey, HTTPClient: client})
-	if _, err := collect(t, p, request(llm.UserText("hi"))); err == nil {
+	if _, err := llmtest.Collect(t, p, request(llm.UserText("hi"))); err == nil {
 		t.Fatal("want the transport's error")
 	}
 	if got != "https://api.anthropic.com/v1/messages" {
@@ -164,7 +164,7 @@ func TestHTTPErrorsBecomeAPIErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.reply.Message, func(t *testing.T) {
 			_, p := newProvider(t, c.reply)
-			parts, err := collect(t, p, request(llm.UserText("hi")))
+			parts, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 			var api *llm.APIError
 			if !errors.As(err, &api) {
 				t.Fatalf("err = %v (%T), want *llm.APIError", err, err)
@@ -191,7 +191,7 @@ func TestNonJSONErrorBodyIsKeptShort(t *testing.T) {
 	}))
 	t.Cleanup(front.Close)
 	p := anthropic.New(anthropic.Config{BaseURL: front.URL + "/v1", APIKey: testKey})
-	_, err := collect(t, p, request(llm.UserText("hi")))
+	_, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 	var api *llm.APIError
 	if !errors.As(err, &api) || api.Status != 502 {
 		t.Fatalf("err = %v, want a 502 APIError", err)
@@ -211,7 +211,7 @@ func TestWithRetryRetriesARateLimit(t *testing.T) {
 		slept = append(slept, d)
 		return nil
 	}})
-	parts := mustCollect(t, retrying, request(llm.UserText("hi")))
+	parts := llmtest.MustCollect(t, retrying, request(llm.UserText("hi")))
 
 	notice, ok := parts[0].(llm.Notice)
 	if !ok || !strings.Contains(notice.Text, "rate limited") {
@@ -230,7 +230,7 @@ func TestWithRetryRetriesARateLimit(t *testing.T) {
 
 func TestSDKDoesNotRetryOnItsOwn(t *testing.T) {
 	srv, p := newProvider(t, llmtest.Reply{Status: 500}, llmtest.Reply{Text: "too late"})
-	if _, err := collect(t, p, request(llm.UserText("hi"))); err == nil {
+	if _, err := llmtest.Collect(t, p, request(llm.UserText("hi"))); err == nil {
 		t.Fatal("want the 500")
 	}
 	if n := len(srv.ModelCalls()); n != 1 {
@@ -308,7 +308,7 @@ func TestFakeServesNonStreamingMessages(t *testing.T) {
 func TestBadBaseURLIsReportedOnUse(t *testing.T) {
 	for _, base := range []string{"api.anthropic.com/v1", "ftp://host/v1", "http://"} {
 		p := anthropic.New(anthropic.Config{BaseURL: base})
-		_, err := collect(t, p, request(llm.UserText("hi")))
+		_, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 		if err == nil || !strings.Contains(err.Error(), "base URL") {
 			t.Errorf("%q: err = %v, want one about the base URL", base, err)
 		}

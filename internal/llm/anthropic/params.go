@@ -55,6 +55,7 @@ func buildParams(req *llm.Request) (anthropic.MessageNewParams, error) {
 	}
 	if req.CacheMessages {
 		markLastBlock(msgs)
+		markLookback(msgs)
 	}
 	msgs = appendTail(msgs, req.Tail)
 

@@ -23,9 +23,9 @@ func TestSystemBlocksAndCachePlacement(t *testing.T) {
 	req := request(llm.UserText("first"), llm.Message{Role: llm.RoleAssistant, Parts: []llm.Part{llm.Text{Text: "reply"}}}, llm.UserText("second"))
 	req.System = []llm.SystemBlock{{Text: "core rules", Cache: false}, {Text: "project instructions", Cache: true}, {Text: "  "}}
 	req.CacheMessages = true
-	mustCollect(t, p, req)
+	llmtest.MustCollect(t, p, req)
 
-	body := lastBody(t, srv)
+	body := srv.LastBody(t)
 	system := list(t, body, "system")
 	wantSystem := []any{
 		map[string]any{"type": "text", "text": "core rules"},
@@ -54,13 +54,13 @@ func TestNoMoreThanFourBreakpoints(t *testing.T) {
 		req.System = append(req.System, llm.SystemBlock{Text: "block " + string(rune('A'+i)), Cache: true})
 	}
 	req.CacheMessages = true
-	mustCollect(t, p, req)
+	llmtest.MustCollect(t, p, req)
 
 	raw := srv.ModelCalls()[0].Body
 	if n := countBreakpoints(raw); n != 4 {
 		t.Fatalf("%d breakpoints on the wire, want 4:\n%s", n, raw)
 	}
-	body := lastBody(t, srv)
+	body := srv.LastBody(t)
 	// The earliest system markers go; the last system one and the message
 	// one stay.
 	for i, b := range list(t, body, "system") {
@@ -79,9 +79,9 @@ func TestTailGoesAfterTheMovingBreakpoint(t *testing.T) {
 	req := request(llm.UserText("do the thing"))
 	req.CacheMessages = true
 	req.Tail = "<tasks>1. write tests</tasks>"
-	mustCollect(t, p, req)
+	llmtest.MustCollect(t, p, req)
 
-	content := list(t, lastBody(t, srv), "messages", 0, "content")
+	content := list(t, srv.LastBody(t), "messages", 0, "content")
 	want := []any{
 		map[string]any{"type": "text", "text": "do the thing", "cache_control": ephemeral},
 		map[string]any{"type": "text", "text": "<tasks>1. write tests</tasks>"},
@@ -103,9 +103,9 @@ func TestTailAfterToolResults(t *testing.T) {
 	)
 	req.CacheMessages = true
 	req.Tail = "memory: prefers tabs"
-	mustCollect(t, p, req)
+	llmtest.MustCollect(t, p, req)
 
-	content := list(t, lastBody(t, srv), "messages", 2, "content")
+	content := list(t, srv.LastBody(t), "messages", 2, "content")
 	if len(content) != 2 {
 		t.Fatalf("last message = %s, want tool_result then tail", compact(content))
 	}
@@ -133,9 +133,9 @@ func TestToolResultsMergeWithTheNextUserMessage(t *testing.T) {
 		llm.UserText("and now this"),
 		llm.Message{Role: llm.RoleUser, Parts: []llm.Part{llm.Text{Text: " \n"}}}, // only whitespace: dropped
 	)
-	mustCollect(t, p, req)
+	llmtest.MustCollect(t, p, req)
 
-	msgs := list(t, lastBody(t, srv), "messages")
+	msgs := list(t, srv.LastBody(t), "messages")
 	want := []any{
 		map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "start"}}},
 		map[string]any{"role": "assistant", "content": []any{
@@ -155,12 +155,12 @@ func TestToolResultsMergeWithTheNextUserMessage(t *testing.T) {
 
 func TestUnsignedReasoningIsNotSent(t *testing.T) {
 	srv, p := newProvider(t, llmtest.Reply{Text: "ok"})
-	mustCollect(t, p, request(
+	llmtest.MustCollect(t, p, request(
 		llm.UserText("q"),
 		llm.Message{Role: llm.RoleAssistant, Parts: []llm.Part{llm.Reasoning{Text: "from another provider"}, llm.Text{Text: "a"}}},
 		llm.UserText("next"),
 	))
-	content := list(t, lastBody(t, srv), "messages", 1, "content")
+	content := list(t, srv.LastBody(t), "messages", 1, "content")
 	if len(content) != 1 || at(t, content[0], "type") != "text" {
 		t.Fatalf("assistant content = %s, want only the text", compact(content))
 	}
@@ -174,13 +174,13 @@ func TestToolsKeepOrderAndSchemaBytes(t *testing.T) {
 		{Name: "write", Description: "Write a file", Schema: json.RawMessage(schema)},
 		{Name: "bash", Description: "Run a command"},
 	}
-	mustCollect(t, p, req)
+	llmtest.MustCollect(t, p, req)
 
 	raw := srv.ModelCalls()[0].Body
 	if !bytes.Contains(raw, []byte(`"input_schema":`+schema)) {
 		t.Errorf("schema was not sent byte for byte:\n%s", raw)
 	}
-	tools := list(t, lastBody(t, srv), "tools")
+	tools := list(t, srv.LastBody(t), "tools")
 	if len(tools) != 2 || at(t, tools[0], "name") != "write" || at(t, tools[1], "name") != "bash" {
 		t.Fatalf("tools = %s", compact(tools))
 	}
@@ -194,7 +194,7 @@ func TestToolsKeepOrderAndSchemaBytes(t *testing.T) {
 	// The same request serialises to the same bytes: the cache prefix
 	// must not depend on map order.
 	srv.Push(llmtest.Reply{Text: "ok"})
-	mustCollect(t, p, req)
+	llmtest.MustCollect(t, p, req)
 	if again := srv.ModelCalls()[1].Body; !bytes.Equal(raw, again) {
 		t.Errorf("two identical requests differ:\n%s\n%s", raw, again)
 	}
@@ -223,8 +223,8 @@ func TestThinkingAndMaxTokens(t *testing.T) {
 			srv, p := newProvider(t, llmtest.Reply{Text: "ok"})
 			req := request(llm.UserText("hi"))
 			req.Thinking, req.MaxTokens = c.thinking, c.maxTokens
-			mustCollect(t, p, req)
-			body := lastBody(t, srv)
+			llmtest.MustCollect(t, p, req)
+			body := srv.LastBody(t)
 			if got := at(t, body, "max_tokens"); got != c.wantMax {
 				t.Errorf("max_tokens = %v, want %v", got, c.wantMax)
 			}
@@ -254,7 +254,7 @@ func TestRequestErrorsNameTheProblem(t *testing.T) {
 		`tool "bad"`: {Model: "m", Tools: []llm.ToolSpec{{Name: "bad", Schema: json.RawMessage(`{`)}}},
 	}
 	for want, req := range cases {
-		_, err := collect(t, p, req)
+		_, err := llmtest.Collect(t, p, req)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %v, want it to mention %q", err, want)
 		}

@@ -18,7 +18,7 @@ import (
 
 func TestStreamsTextInChunks(t *testing.T) {
 	srv, p := newProvider(t, llmtest.Reply{Text: "Hello from the fake API", Chunks: 4})
-	parts := mustCollect(t, p, request(llm.UserText("hi")))
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 
 	var deltas []string
 	for _, part := range parts {
@@ -29,7 +29,7 @@ func TestStreamsTextInChunks(t *testing.T) {
 	if len(deltas) != 4 || strings.Join(deltas, "") != "Hello from the fake API" {
 		t.Fatalf("text deltas = %q, want the text in 4 pieces", deltas)
 	}
-	if f := finishOf(t, parts); f.Reason != llm.StopEnd {
+	if f := llmtest.FinishOf(t, parts); f.Reason != llm.StopEnd {
 		t.Errorf("finish reason = %q, want %q", f.Reason, llm.StopEnd)
 	}
 	if srv.Remaining() != 0 {
@@ -40,7 +40,7 @@ func TestStreamsTextInChunks(t *testing.T) {
 func TestReportsUsageWithBothCacheCounters(t *testing.T) {
 	want := llm.Usage{InputTokens: 12, OutputTokens: 34, CacheReadTokens: 5000, CacheWriteTokens: 700}
 	_, p := newProvider(t, llmtest.Reply{Text: "ok", Usage: llmtest.Usage(want)})
-	f := finishOf(t, mustCollect(t, p, request(llm.UserText("hi"))))
+	f := llmtest.FinishOf(t, llmtest.MustCollect(t, p, request(llm.UserText("hi"))))
 	if f.Usage != want {
 		t.Fatalf("usage = %+v, want %+v", f.Usage, want)
 	}
@@ -58,7 +58,7 @@ func TestThinkingRoundTripsWithItsSignature(t *testing.T) {
 	var acc llm.Accumulator
 	var reasoning strings.Builder
 	var end llm.ReasoningEnd
-	for _, part := range mustCollect(t, p, req) {
+	for _, part := range llmtest.MustCollect(t, p, req) {
 		acc.Add(part)
 		switch part := part.(type) {
 		case llm.ReasoningDelta:
@@ -82,9 +82,9 @@ func TestThinkingRoundTripsWithItsSignature(t *testing.T) {
 	history = append(history, assistant, llm.UserText("follow-up"))
 	req = request(history...)
 	req.Thinking = llm.ThinkMedium
-	mustCollect(t, p, req)
+	llmtest.MustCollect(t, p, req)
 
-	body := lastBody(t, srv)
+	body := srv.LastBody(t)
 	thinking := at(t, body, "messages", 1, "content", 0)
 	want := map[string]any{"type": "thinking", "thinking": "Let me think about this.", "signature": "sig-abc123=="}
 	if !reflect.DeepEqual(thinking, want) {
@@ -102,8 +102,8 @@ func TestRedactedThinkingRoundTrips(t *testing.T) {
 		{Role: llm.RoleAssistant, Parts: []llm.Part{llm.Reasoning{Redacted: "opaque-data"}, llm.Text{Text: "a"}}},
 		llm.UserText("next"),
 	}
-	mustCollect(t, p, request(history...))
-	got := at(t, lastBody(t, srv), "messages", 1, "content", 0)
+	llmtest.MustCollect(t, p, request(history...))
+	got := at(t, srv.LastBody(t), "messages", 1, "content", 0)
 	want := map[string]any{"type": "redacted_thinking", "data": "opaque-data"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("redacted block = %s, want %s", compact(got), compact(want))
@@ -119,7 +119,7 @@ func TestStreamsToolCalls(t *testing.T) {
 		},
 		Chunks: 3,
 	})
-	parts := mustCollect(t, p, request(llm.UserText("read a.go")))
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("read a.go")))
 
 	type seen struct{ start, deltas, done int }
 	order := map[string]*seen{"toolu_1": {-1, 0, -1}, "toolu_2": {-1, 0, -1}}
@@ -154,7 +154,7 @@ func TestStreamsToolCalls(t *testing.T) {
 	if !reflect.DeepEqual(done, want) {
 		t.Errorf("tool calls = %s, want %s", compact(done), compact(want))
 	}
-	if f := finishOf(t, parts); f.Reason != llm.StopToolUse {
+	if f := llmtest.FinishOf(t, parts); f.Reason != llm.StopToolUse {
 		t.Errorf("finish reason = %q, want tool-use", f.Reason)
 	}
 
@@ -169,8 +169,8 @@ func TestStreamsToolCalls(t *testing.T) {
 		llm.ToolResult{CallID: "toolu_2", Name: "list", Output: "no such dir", IsError: true},
 	}}}
 	srv.Push(llmtest.Reply{Text: "done"})
-	mustCollect(t, p, request(history...))
-	body := lastBody(t, srv)
+	llmtest.MustCollect(t, p, request(history...))
+	body := srv.LastBody(t)
 	if got := at(t, body, "messages", 1, "content", 1); !reflect.DeepEqual(got, map[string]any{
 		"type": "tool_use", "id": "toolu_1", "name": "read", "input": map[string]any{"path": "a.go", "limit": 20.0},
 	}) {
@@ -183,7 +183,7 @@ func TestStreamsToolCalls(t *testing.T) {
 
 func TestInvalidToolArgumentsAreAClearError(t *testing.T) {
 	_, p := newProvider(t, llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "toolu_9", Name: "edit", Input: `{"path": "a.go",`}}})
-	_, err := collect(t, p, request(llm.UserText("edit")))
+	_, err := llmtest.Collect(t, p, request(llm.UserText("edit")))
 	if err == nil || !strings.Contains(err.Error(), "edit") || !strings.Contains(err.Error(), "not valid JSON") {
 		t.Fatalf("err = %v, want one naming the tool and invalid JSON", err)
 	}
@@ -191,7 +191,7 @@ func TestInvalidToolArgumentsAreAClearError(t *testing.T) {
 
 func TestMaxTokensStopReason(t *testing.T) {
 	_, p := newProvider(t, llmtest.Reply{Text: "cut", Stop: "max_tokens"})
-	if f := finishOf(t, mustCollect(t, p, request(llm.UserText("hi")))); f.Reason != llm.StopMaxTokens {
+	if f := llmtest.FinishOf(t, llmtest.MustCollect(t, p, request(llm.UserText("hi")))); f.Reason != llm.StopMaxTokens {
 		t.Fatalf("finish reason = %q, want max-tokens", f.Reason)
 	}
 }
@@ -225,7 +225,7 @@ func TestErrorEventMidStreamIsAnAPIError(t *testing.T) {
 	base := sseServer(t, []string{frameStart,
 		"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"}, nil)
 	p := anthropic.New(anthropic.Config{BaseURL: base, APIKey: testKey})
-	_, err := collect(t, p, request(llm.UserText("hi")))
+	_, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 	var api *llm.APIError
 	if !errors.As(err, &api) {
 		t.Fatalf("err = %v (%T), want *llm.APIError", err, err)
@@ -239,7 +239,7 @@ func TestStreamCutBeforeMessageStopIsAnError(t *testing.T) {
 	isolateEnv(t)
 	base := sseServer(t, []string{frameStart, frameText}, nil)
 	p := anthropic.New(anthropic.Config{BaseURL: base, APIKey: testKey})
-	parts, err := collect(t, p, request(llm.UserText("hi")))
+	parts, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 	if err == nil || !strings.Contains(err.Error(), "message_stop") {
 		t.Fatalf("err = %v after %d parts, want the stream reported as cut", err, len(parts))
 	}

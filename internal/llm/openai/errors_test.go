@@ -29,7 +29,7 @@ func TestRateLimitCarriesRetryAfter(t *testing.T) {
 	_, p := newProvider(t, openai.Config{}, llmtest.Reply{
 		Status: http.StatusTooManyRequests, Headers: map[string]string{"retry-after": "7"}, Message: "slow down",
 	})
-	_, err := collect(t, p, request(llm.UserText("hi")))
+	_, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 	api := apiError(t, err)
 	want := llm.APIError{Provider: "openai", Status: 429, Message: "slow down", RetryAfter: 7 * time.Second}
 	if *api != want {
@@ -42,7 +42,7 @@ func TestRateLimitCarriesRetryAfter(t *testing.T) {
 
 func TestServerError(t *testing.T) {
 	_, p := newProvider(t, openai.Config{}, llmtest.Reply{Status: http.StatusInternalServerError, Message: "boom"})
-	_, err := collect(t, p, request(llm.UserText("hi")))
+	_, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 	api := apiError(t, err)
 	if api.Status != 500 || api.Message != "boom" || !api.Retryable() {
 		t.Errorf("error = %+v", *api)
@@ -59,7 +59,7 @@ func TestRetryWrapperRetriesARateLimit(t *testing.T) {
 		slept = append(slept, d)
 		return nil
 	}})
-	parts := mustCollect(t, retrying, request(llm.UserText("hi")))
+	parts := llmtest.MustCollect(t, retrying, request(llm.UserText("hi")))
 
 	if got := kinds(parts); got != "notice text finish" {
 		t.Errorf("parts = %s", got)
@@ -82,7 +82,7 @@ func TestEmptyKeySendsNoAuthorization(t *testing.T) {
 	isolateEnv(t)
 	srv := llmtest.New(t, llmtest.Reply{Text: "local model here"})
 	p := openai.New(openai.Config{Name: "ollama", BaseURL: srv.URL})
-	parts := mustCollect(t, p, request(llm.UserText("hi")))
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 	if text, _ := textOf(parts); text != "local model here" {
 		t.Errorf("text = %q", text)
 	}
@@ -97,7 +97,7 @@ func TestEmptyKeySendsNoAuthorization(t *testing.T) {
 
 func TestEnvironmentIsNotRead(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{}, llmtest.Reply{Text: "ok"})
-	mustCollect(t, p, request(llm.UserText("hi")))
+	llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 	header := srv.ModelCalls()[0].Header
 	for _, name := range []string{"OpenAI-Organization", "OpenAI-Project", "X-From-Env"} {
 		if v := header.Get(name); v != "" {
@@ -113,7 +113,7 @@ func TestConfiguredHeadersAreSent(t *testing.T) {
 	isolateEnv(t)
 	srv := llmtest.New(t, llmtest.Reply{Text: "ok"})
 	p := openai.New(openai.Config{BaseURL: srv.URL + "/", Headers: map[string]string{"X-Title": "shiro"}})
-	mustCollect(t, p, request(llm.UserText("hi")))
+	llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 	if got := srv.ModelCalls()[0].Header.Get("X-Title"); got != "shiro" {
 		t.Errorf("X-Title = %q", got)
 	}
@@ -141,7 +141,7 @@ func TestErrorBodiesOfCompatibleServers(t *testing.T) {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			_, _ = io.WriteString(w, body)
 		})
-		_, err := collect(t, p, request(llm.UserText("hi")))
+		_, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 		api := apiError(t, err)
 		if api.Status != 503 || api.Message != want || api.RetryAfter != 3*time.Second {
 			t.Errorf("body %s → %+v, want status 503, message %q, retry after 3s", body, *api, want)
@@ -155,7 +155,7 @@ func TestErrorEventMidStream(t *testing.T) {
 		_, _ = io.WriteString(w, `data: {"id":"a","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"par"}}]}`+"\n\n")
 		_, _ = io.WriteString(w, `data: {"error":{"message":"upstream overloaded","code":502}}`+"\n\n")
 	})
-	parts, err := collect(t, p, request(llm.UserText("hi")))
+	parts, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 	if text, _ := textOf(parts); text != "par" {
 		t.Errorf("text before the error = %q", text)
 	}
@@ -169,7 +169,7 @@ func TestCutStreamIsAnError(t *testing.T) {
 		w.Header().Set("content-type", "text/event-stream")
 		_, _ = io.WriteString(w, `data: {"id":"a","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"half an ans"}}]}`+"\n\n")
 	})
-	_, err := collect(t, p, request(llm.UserText("hi")))
+	_, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 	if err == nil || !strings.Contains(err.Error(), "no finish_reason") {
 		t.Errorf("error = %v, want a cut stream to be reported", err)
 	}
@@ -191,7 +191,7 @@ func TestServersThatBendTheProtocol(t *testing.T) {
 		}
 		_, _ = io.WriteString(w, "data: [DONE]\n\n")
 	})
-	parts := mustCollect(t, p, request(llm.UserText("hi")))
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 	if got := kinds(parts); got != "reasoning reasoning-end tool-start tool-delta tool-done finish" {
 		t.Fatalf("parts = %s", got)
 	}
@@ -203,7 +203,7 @@ func TestServersThatBendTheProtocol(t *testing.T) {
 	if string(done.Input) != `"{\"cmd\":ls"` {
 		t.Errorf("input = %s, want the broken arguments kept as a JSON string", done.Input)
 	}
-	f := finishOf(t, parts)
+	f := llmtest.FinishOf(t, parts)
 	if f.Reason != llm.StopToolUse || f.Usage != (llm.Usage{InputTokens: 10, OutputTokens: 5}) {
 		t.Errorf("finish = %+v", f)
 	}

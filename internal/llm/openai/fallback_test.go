@@ -19,7 +19,7 @@ func TestFallbackToResponsesIsSticky(t *testing.T) {
 	)
 	srv.RejectChatCompletions(http.StatusNotFound)
 
-	parts := mustCollect(t, p, request(llm.UserText("hi")))
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 	if got := kinds(parts); got != "notice text finish" {
 		t.Fatalf("parts = %s", got)
 	}
@@ -35,7 +35,7 @@ func TestFallbackToResponsesIsSticky(t *testing.T) {
 		t.Error("the provider did not remember the fallback")
 	}
 
-	parts = mustCollect(t, p, request(llm.UserText("more")))
+	parts = llmtest.MustCollect(t, p, request(llm.UserText("more")))
 	if got := kinds(parts); got != "text finish" {
 		t.Errorf("second call parts = %s, want no second notice", got)
 	}
@@ -49,7 +49,7 @@ func TestFallbackOnEveryShapeStatus(t *testing.T) {
 	for _, status := range []int{400, 404, 405, 415, 422, 501} {
 		srv, p := newProvider(t, openai.Config{ResponsesFallback: true}, llmtest.Reply{Text: "ok"})
 		srv.RejectChatCompletions(status)
-		if got := kinds(mustCollect(t, p, request(llm.UserText("hi")))); got != "notice text finish" {
+		if got := kinds(llmtest.MustCollect(t, p, request(llm.UserText("hi")))); got != "notice text finish" {
 			t.Errorf("status %d: parts = %s", status, got)
 		}
 	}
@@ -58,7 +58,7 @@ func TestFallbackOnEveryShapeStatus(t *testing.T) {
 func TestNoFallbackWhenNotConfigured(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{}, llmtest.Reply{Text: "unused"})
 	srv.RejectChatCompletions(http.StatusNotFound)
-	parts, err := collect(t, p, request(llm.UserText("hi")))
+	parts, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 	if len(parts) != 0 {
 		t.Errorf("parts before the error: %s", kinds(parts))
 	}
@@ -76,7 +76,7 @@ func TestNoFallbackWhenNotConfigured(t *testing.T) {
 func TestNoFallbackOnPassingFailures(t *testing.T) {
 	for _, status := range []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway} {
 		srv, p := newProvider(t, openai.Config{ResponsesFallback: true}, llmtest.Reply{Status: status}, llmtest.Reply{Text: "later"})
-		_, err := collect(t, p, request(llm.UserText("hi")))
+		_, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 		if api := apiError(t, err); api.Status != status {
 			t.Errorf("status %d: error = %+v", status, *api)
 		}
@@ -101,7 +101,7 @@ func TestConcurrentCallsShareTheFallback(t *testing.T) {
 	errs := make(chan error, calls)
 	for range calls {
 		wg.Go(func() {
-			_, err := collect(t, p, request(llm.UserText("hi")))
+			_, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 			errs <- err
 		})
 	}
@@ -129,13 +129,13 @@ func TestResponsesRequestShape(t *testing.T) {
 	srv.RejectChatCompletions(http.StatusNotFound)
 	req := conversation()
 	req.Thinking = llm.ThinkHigh
-	mustCollect(t, p, req)
+	llmtest.MustCollect(t, p, req)
 
 	raw := srv.ModelCalls()[1].Body
 	if strings.Contains(string(raw), "cache_control") {
 		t.Errorf("the body marks something for caching:\n%s", raw)
 	}
-	body := lastBody(t, srv)
+	body := srv.LastBody(t)
 	if body["store"] != false || body["stream"] != true {
 		t.Errorf("store = %v, stream = %v", body["store"], body["stream"])
 	}
@@ -201,7 +201,7 @@ func TestResponsesStream(t *testing.T) {
 		Usage:  llmtest.Usage{InputTokens: 50, OutputTokens: 12, CacheReadTokens: 2000},
 	})
 	srv.RejectChatCompletions(http.StatusNotFound)
-	parts := mustCollect(t, p, request(llm.UserText("find todos")))
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("find todos")))
 
 	want := "notice reasoning reasoning-end text tool-start tool-delta tool-done tool-start tool-delta tool-done finish"
 	if got := kinds(parts); got != want {
@@ -220,7 +220,7 @@ func TestResponsesStream(t *testing.T) {
 		done[1].ID != "call_b" || string(done[1].Input) != `{}` {
 		t.Errorf("calls = %+v", done)
 	}
-	f := finishOf(t, parts)
+	f := llmtest.FinishOf(t, parts)
 	if f.Reason != llm.StopToolUse || f.Usage != (llm.Usage{InputTokens: 50, OutputTokens: 12, CacheReadTokens: 2000}) {
 		t.Errorf("finish = %+v", f)
 	}
@@ -229,7 +229,7 @@ func TestResponsesStream(t *testing.T) {
 func TestResponsesMaxTokens(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{ResponsesFallback: true}, llmtest.Reply{Text: "cut sh", Stop: "length"})
 	srv.RejectChatCompletions(http.StatusNotFound)
-	if f := finishOf(t, mustCollect(t, p, request(llm.UserText("hi")))); f.Reason != llm.StopMaxTokens {
+	if f := llmtest.FinishOf(t, llmtest.MustCollect(t, p, request(llm.UserText("hi")))); f.Reason != llm.StopMaxTokens {
 		t.Errorf("stop = %q, want max-tokens", f.Reason)
 	}
 }
@@ -238,7 +238,7 @@ func TestResponsesErrorsAfterFallback(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{ResponsesFallback: true},
 		llmtest.Reply{Status: http.StatusTooManyRequests, Headers: map[string]string{"retry-after": "2"}})
 	srv.RejectChatCompletions(http.StatusNotFound)
-	parts, err := collect(t, p, request(llm.UserText("hi")))
+	parts, err := llmtest.Collect(t, p, request(llm.UserText("hi")))
 	if got := kinds(parts); got != "notice" {
 		t.Errorf("parts = %s", got)
 	}

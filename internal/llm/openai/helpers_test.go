@@ -1,7 +1,6 @@
 package openai_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -37,40 +36,6 @@ func newProvider(t *testing.T, cfg openai.Config, replies ...llmtest.Reply) (*ll
 
 func request(msgs ...llm.Message) *llm.Request {
 	return &llm.Request{Model: "gpt-test", Messages: msgs}
-}
-
-// collect drains a stream, returning the parts before the first error.
-func collect(t *testing.T, p llm.Provider, req *llm.Request) ([]llm.StreamPart, error) {
-	t.Helper()
-	var parts []llm.StreamPart
-	for part, err := range p.Stream(context.Background(), req) {
-		if err != nil {
-			return parts, err
-		}
-		parts = append(parts, part)
-	}
-	return parts, nil
-}
-
-func mustCollect(t *testing.T, p llm.Provider, req *llm.Request) []llm.StreamPart {
-	t.Helper()
-	parts, err := collect(t, p, req)
-	if err != nil {
-		t.Fatalf("stream failed after %d parts: %v", len(parts), err)
-	}
-	return parts
-}
-
-func finishOf(t *testing.T, parts []llm.StreamPart) llm.Finish {
-	t.Helper()
-	if len(parts) == 0 {
-		t.Fatal("no parts")
-	}
-	f, ok := parts[len(parts)-1].(llm.Finish)
-	if !ok {
-		t.Fatalf("last part is %T, want Finish", parts[len(parts)-1])
-	}
-	return f
 }
 
 // kinds lists the part types in order, collapsing runs of the same delta
@@ -138,16 +103,6 @@ func paths(srv *llmtest.Server) []string {
 		out = append(out, r.Path)
 	}
 	return out
-}
-
-// lastBody decodes the body of the last model call the server received.
-func lastBody(t *testing.T, srv *llmtest.Server) map[string]any {
-	t.Helper()
-	calls := srv.ModelCalls()
-	if len(calls) == 0 {
-		t.Fatal("the server received no model call")
-	}
-	return calls[len(calls)-1].JSON(t)
 }
 
 // at walks a decoded JSON value by object keys and array indexes.

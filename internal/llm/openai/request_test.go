@@ -47,13 +47,13 @@ func conversation() *llm.Request {
 
 func TestChatRequestShape(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{}, llmtest.Reply{Text: "ok"})
-	mustCollect(t, p, conversation())
+	llmtest.MustCollect(t, p, conversation())
 
 	raw := srv.ModelCalls()[0].Body
 	if strings.Contains(string(raw), "cache_control") {
 		t.Errorf("the body marks something for caching:\n%s", raw)
 	}
-	body := lastBody(t, srv)
+	body := srv.LastBody(t)
 	type msg struct {
 		Role       string `json:"role"`
 		Content    any    `json:"content"`
@@ -128,8 +128,8 @@ func TestTailIsLastEvenAfterToolResults(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{}, llmtest.Reply{Text: "ok"})
 	req := conversation()
 	req.Messages = req.Messages[:3] // ends with the tool results
-	mustCollect(t, p, req)
-	msgs := lastBody(t, srv)["messages"].([]any)
+	llmtest.MustCollect(t, p, req)
+	msgs := srv.LastBody(t)["messages"].([]any)
 	last := msgs[len(msgs)-1]
 	if at(t, last, "role") != "user" || at(t, last, "content") != req.Tail {
 		t.Errorf("last message = %v", last)
@@ -141,8 +141,8 @@ func TestTailIsLastEvenAfterToolResults(t *testing.T) {
 
 func TestOptionalFieldsAreLeftOut(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{}, llmtest.Reply{Text: "ok"})
-	mustCollect(t, p, request(llm.UserText("hi")))
-	body := lastBody(t, srv)
+	llmtest.MustCollect(t, p, request(llm.UserText("hi")))
+	body := srv.LastBody(t)
 	for _, field := range []string{"prompt_cache_key", "max_completion_tokens", "max_tokens", "tools", "reasoning_effort"} {
 		if _, ok := body[field]; ok {
 			t.Errorf("%s sent: %v", field, body[field])
@@ -165,8 +165,8 @@ func TestReasoningEffort(t *testing.T) {
 		srv, p := newProvider(t, openai.Config{ReasoningEffort: true}, llmtest.Reply{Text: "ok"})
 		req := request(llm.UserText("hi"))
 		req.Thinking = thinking
-		mustCollect(t, p, req)
-		if got := lastBody(t, srv)["reasoning_effort"]; got != want {
+		llmtest.MustCollect(t, p, req)
+		if got := srv.LastBody(t)["reasoning_effort"]; got != want {
 			t.Errorf("thinking %q: reasoning_effort = %v, want %v", thinking, got, want)
 		}
 	}
@@ -176,7 +176,7 @@ func TestBadToolSchemaIsAnError(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{}, llmtest.Reply{Text: "ok"})
 	req := request(llm.UserText("hi"))
 	req.Tools = []llm.ToolSpec{{Name: "broken", Schema: json.RawMessage(`[1,2]`)}}
-	_, err := collect(t, p, req)
+	_, err := llmtest.Collect(t, p, req)
 	if err == nil || !strings.Contains(err.Error(), `tool "broken"`) {
 		t.Errorf("error = %v, want one naming the tool", err)
 	}
@@ -189,8 +189,8 @@ func TestToolWithoutSchemaGetsAnEmptyObject(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{}, llmtest.Reply{Text: "ok"})
 	req := request(llm.UserText("hi"))
 	req.Tools = []llm.ToolSpec{{Name: "now"}}
-	mustCollect(t, p, req)
-	params := at(t, lastBody(t, srv), "tools", 0, "function", "parameters")
+	llmtest.MustCollect(t, p, req)
+	params := at(t, srv.LastBody(t), "tools", 0, "function", "parameters")
 	if !reflect.DeepEqual(params, map[string]any{"type": "object", "properties": map[string]any{}}) {
 		t.Errorf("parameters = %v", params)
 	}

@@ -13,7 +13,7 @@ import (
 
 func TestStreamsText(t *testing.T) {
 	srv, p := newProvider(t, openai.Config{}, llmtest.Reply{Text: "Hello, streaming world", Chunks: 3})
-	parts := mustCollect(t, p, request(llm.UserText("hi")))
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("hi")))
 
 	text, deltas := textOf(parts)
 	if text != "Hello, streaming world" || deltas != 3 {
@@ -22,7 +22,7 @@ func TestStreamsText(t *testing.T) {
 	if got := kinds(parts); got != "text finish" {
 		t.Errorf("parts = %s", got)
 	}
-	if f := finishOf(t, parts); f.Reason != llm.StopEnd {
+	if f := llmtest.FinishOf(t, parts); f.Reason != llm.StopEnd {
 		t.Errorf("stop = %q, want end", f.Reason)
 	}
 	calls := srv.ModelCalls()
@@ -43,7 +43,7 @@ func TestStreamsText(t *testing.T) {
 
 func TestReasoningContentBecomesReasoningDeltas(t *testing.T) {
 	_, p := newProvider(t, openai.Config{}, llmtest.Reply{Reasoning: "weigh the options", Text: "done", Chunks: 2})
-	parts := mustCollect(t, p, request(llm.UserText("think")))
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("think")))
 
 	if got := kinds(parts); got != "reasoning reasoning-end text finish" {
 		t.Errorf("parts = %s", got)
@@ -78,7 +78,7 @@ func TestToolCalls(t *testing.T) {
 			_, p := newProvider(t, openai.Config{}, llmtest.Reply{
 				Text: "Looking.", ToolCalls: calls, Chunks: 3, FinishWithLastCall: finishWithLastCall,
 			})
-			parts := mustCollect(t, p, request(llm.UserText("find main")))
+			parts := llmtest.MustCollect(t, p, request(llm.UserText("find main")))
 
 			want := "text tool-start tool-delta tool-start tool-delta tool-done tool-done finish"
 			if got := kinds(parts); got != want {
@@ -105,7 +105,7 @@ func TestToolCalls(t *testing.T) {
 					t.Errorf("deltas of %s join to %q", call.ID, args[call.ID])
 				}
 			}
-			if f := finishOf(t, parts); f.Reason != llm.StopToolUse {
+			if f := llmtest.FinishOf(t, parts); f.Reason != llm.StopToolUse {
 				t.Errorf("stop = %q, want tool-use", f.Reason)
 			}
 		})
@@ -117,7 +117,7 @@ func TestUsageExcludesCachedTokens(t *testing.T) {
 		Text:  "ok",
 		Usage: llmtest.Usage{InputTokens: 120, OutputTokens: 30, CacheReadTokens: 4096},
 	})
-	f := finishOf(t, mustCollect(t, p, request(llm.UserText("hi"))))
+	f := llmtest.FinishOf(t, llmtest.MustCollect(t, p, request(llm.UserText("hi"))))
 	want := llm.Usage{InputTokens: 120, OutputTokens: 30, CacheReadTokens: 4096}
 	if f.Usage != want {
 		t.Errorf("usage = %+v, want %+v", f.Usage, want)
@@ -131,7 +131,7 @@ func TestStopReasons(t *testing.T) {
 		"content_filter": llm.StopOther,
 	} {
 		_, p := newProvider(t, openai.Config{}, llmtest.Reply{Text: "x", Stop: stop})
-		if got := finishOf(t, mustCollect(t, p, request(llm.UserText("hi")))).Reason; got != want {
+		if got := llmtest.FinishOf(t, llmtest.MustCollect(t, p, request(llm.UserText("hi")))).Reason; got != want {
 			t.Errorf("finish_reason %q → %q, want %q", stop, got, want)
 		}
 	}
@@ -170,7 +170,7 @@ func TestToolCallRoundTripThroughAccumulator(t *testing.T) {
 		ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "ls", Input: `{}`}},
 	})
 	var acc llm.Accumulator
-	for _, part := range mustCollect(t, p, request(llm.UserText("list"))) {
+	for _, part := range llmtest.MustCollect(t, p, request(llm.UserText("list"))) {
 		acc.Add(part)
 	}
 	got := acc.Message().ToolCalls()

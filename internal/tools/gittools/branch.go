@@ -30,17 +30,10 @@ func (branchTool) Meta() tools.Meta {
 }
 
 func (t branchTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Remote bool `json:"remote"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
-		return "", err
-	}
-	r, err := openRepo(ctx, env)
+	r, err := beginInRepo(ctx, call, t.env, &in)
 	if err != nil {
 		return "", err
 	}

@@ -43,15 +43,8 @@ func (commitMessageTool) Meta() tools.Meta {
 }
 
 func (t commitMessageTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct{}
-	if err := tools.Decode(call, &in); err != nil {
-		return "", err
-	}
-	r, err := openRepo(ctx, env)
+	r, err := beginInRepo(ctx, call, t.env, &in)
 	if err != nil {
 		return "", err
 	}
@@ -84,7 +77,7 @@ func (t commitMessageTool) Run(ctx context.Context, call tools.Call) (string, er
 	}
 	line := commitLine(reply)
 	if line == "" {
-		return "", failf("The model returned no commit message; ask again.")
+		return "", tools.Failf("The model returned no commit message; ask again.")
 	}
 	return line, nil
 }

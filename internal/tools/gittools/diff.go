@@ -32,18 +32,11 @@ func (diffTool) Meta() tools.Meta {
 }
 
 func (t diffTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Staged bool   `json:"staged"`
 		Path   string `json:"path"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
-		return "", err
-	}
-	r, err := openRepo(ctx, env)
+	r, err := beginInRepo(ctx, call, t.env, &in)
 	if err != nil {
 		return "", err
 	}
@@ -54,12 +47,8 @@ func (t diffTool) Run(ctx context.Context, call tools.Call) (string, error) {
 	if r.nested() {
 		args = append(args, "--relative")
 	}
-	if in.Path != "" {
-		p, err := workspacePath(env, in.Path)
-		if err != nil {
-			return "", err
-		}
-		args = append(args, "--", p)
+	if args, err = limitToPath(r.env, args, in.Path); err != nil {
+		return "", err
 	}
 	out, err := r.run(ctx, args...)
 	if err != nil {

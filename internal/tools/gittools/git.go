@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -89,7 +88,7 @@ func (r *repo) nested() bool { return r.prefix != "" }
 func openRepo(ctx context.Context, env *tools.Env) (*repo, error) {
 	git, err := exec.LookPath("git")
 	if err != nil {
-		return nil, failf("git is not installed or not on PATH.")
+		return nil, tools.Failf("git is not installed or not on PATH.")
 	}
 	r := &repo{git: git, env: env}
 	out, err := r.run(ctx, "rev-parse", "--show-prefix")
@@ -98,12 +97,22 @@ func openRepo(ctx context.Context, env *tools.Env) (*repo, error) {
 		// A repository owned by someone else is refused by git with advice
 		// about safe.directory; that text is worth passing on as it is.
 		if errors.As(err, &ge) && !strings.Contains(ge.stderr, "safe.directory") {
-			return nil, failf("%s is not a git repository.", env.Root)
+			return nil, tools.Failf("%s is not a git repository.", env.Root)
 		}
 		return nil, err
 	}
 	r.prefix = strings.TrimSpace(out.String())
 	return r, nil
+}
+
+// beginInRepo starts the Run of a git tool that needs nothing checked
+// before git runs: tools.Begin, then the repository of the workspace.
+func beginInRepo(ctx context.Context, call tools.Call, own *tools.Env, in any) (*repo, error) {
+	env, err := tools.Begin(call, own, in)
+	if err != nil {
+		return nil, err
+	}
+	return openRepo(ctx, env)
 }
 
 // gitError is a git command that exited non-zero; its text is git's own
@@ -172,7 +181,7 @@ func (r *repo) run(ctx context.Context, args ...string) (output, error) {
 		return out, nil
 	}
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return out, failf("git %s timed out after %s.", args[0], gitTimeout)
+		return out, tools.Failf("git %s timed out after %s.", args[0], gitTimeout)
 	}
 	if ctx.Err() != nil {
 		return out, ctx.Err()
@@ -185,11 +194,7 @@ func (r *repo) run(ctx context.Context, args ...string) (output, error) {
 // API keys, no editors, pagers or terminal prompts) without optional locks,
 // so a status never rewrites the index under a concurrent git command.
 func gitEnv(env *tools.Env) []string {
-	base := env.ShellEnv
-	if base == nil {
-		base = os.Environ()
-	}
-	out := tools.CommandEnv(base)
+	out := env.CommandEnviron()
 	kept := out[:0]
 	for _, kv := range out {
 		if !strings.HasPrefix(kv, "GIT_OPTIONAL_LOCKS=") {
@@ -226,39 +231,32 @@ func workspacePath(env *tools.Env, p string) (string, error) {
 	return env.Rel(abs), nil
 }
 
+// limitToPath ends args with `-- path` when the model gave a path, so git
+// keeps to it; the path goes through the jail (see workspacePath).
+func limitToPath(env *tools.Env, args []string, p string) ([]string, error) {
+	if p == "" {
+		return args, nil
+	}
+	rel, err := workspacePath(env, p)
+	if err != nil {
+		return nil, err
+	}
+	return append(args, "--", rel), nil
+}
+
 // checkRef refuses a revision that git would read as an option.
 func checkRef(ref string) error {
 	switch {
 	case strings.TrimSpace(ref) == "":
-		return failf("ref is required (a commit, branch or tag, e.g. HEAD~1).")
+		return tools.Failf("ref is required (a commit, branch or tag, e.g. HEAD~1).")
 	case strings.HasPrefix(ref, "-"):
-		return failf("ref %q starts with '-', so git would read it as an option; give a commit, branch or tag.", ref)
+		return tools.Failf("ref %q starts with '-', so git would read it as an option; give a commit, branch or tag.", ref)
 	case strings.ContainsAny(ref, "\x00\n\r"):
-		return failf("ref must be a single line.")
+		return tools.Failf("ref must be a single line.")
 	case !utf8.ValidString(ref):
-		return failf("ref is not valid UTF-8.")
+		return tools.Failf("ref is not valid UTF-8.")
 	}
 	return nil
-}
-
-// callEnv picks the environment of a call, falling back to the tool's own.
-func callEnv(call tools.Call, own *tools.Env) (*tools.Env, error) {
-	if call.Env != nil {
-		return call.Env, nil
-	}
-	if own != nil {
-		return own, nil
-	}
-	return nil, errors.New("no workspace is set for this tool call")
-}
-
-// userError is an error written as a sentence for the model to act on.
-type userError struct{ msg string }
-
-func (e *userError) Error() string { return e.msg }
-
-func failf(format string, args ...any) error {
-	return &userError{msg: fmt.Sprintf(format, args...)}
 }
 
 // field decodes one string argument for Subjects; absent gives def (nil

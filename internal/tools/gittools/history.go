@@ -38,23 +38,17 @@ func (logTool) Meta() tools.Meta {
 }
 
 func (t logTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Limit *int   `json:"limit"`
 		Path  string `json:"path"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
-	limit := logDefaultLimit
-	if in.Limit != nil {
-		if *in.Limit < 1 || *in.Limit > logMaxLimit {
-			return "", failf("limit must be from 1 to %d; got %d", logMaxLimit, *in.Limit)
-		}
-		limit = *in.Limit
+	limit, err := tools.IntArg("limit", in.Limit, logDefaultLimit, 1, logMaxLimit)
+	if err != nil {
+		return "", err
 	}
 	r, err := openRepo(ctx, env)
 	if err != nil {
@@ -113,15 +107,12 @@ func (showTool) Meta() tools.Meta {
 }
 
 func (t showTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Ref  string `json:"ref"`
 		Path string `json:"path"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	if err := checkRef(in.Ref); err != nil {
@@ -134,7 +125,7 @@ func (t showTool) Run(ctx context.Context, call tools.Call) (string, error) {
 	if r.nested() && strings.Contains(in.Ref, ":") {
 		// REV:path names paths from the top of the work tree, which could
 		// read a file outside the workspace.
-		return "", failf("The workspace is a subdirectory of the repository, so REV:path refs are refused; give a commit and a path instead.")
+		return "", tools.Failf("The workspace is a subdirectory of the repository, so REV:path refs are refused; give a commit and a path instead.")
 	}
 	args := append([]string{"show"}, diffArgs()...)
 	args = append(args, "--date=short")
@@ -142,12 +133,8 @@ func (t showTool) Run(ctx context.Context, call tools.Call) (string, error) {
 		args = append(args, "--relative")
 	}
 	args = append(args, in.Ref)
-	if in.Path != "" {
-		p, err := workspacePath(env, in.Path)
-		if err != nil {
-			return "", err
-		}
-		args = append(args, "--", p)
+	if args, err = limitToPath(env, args, in.Path); err != nil {
+		return "", err
 	}
 	out, err := r.run(ctx, args...)
 	if err != nil {
@@ -180,20 +167,17 @@ func (blameTool) Meta() tools.Meta {
 }
 
 func (t blameTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path      string `json:"path"`
 		StartLine *int   `json:"startLine"`
 		EndLine   *int   `json:"endLine"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	if in.Path == "" {
-		return "", failf("path is required.")
+		return "", tools.Failf("path is required.")
 	}
 	lines, err := blameRange(in.StartLine, in.EndLine)
 	if err != nil {
@@ -229,7 +213,7 @@ func blameRange(start, end *int) (string, error) {
 		s = *start
 	}
 	if s < 1 {
-		return "", failf("startLine must be 1 or more; got %d", s)
+		return "", tools.Failf("startLine must be 1 or more; got %d", s)
 	}
 	if end != nil {
 		e = *end
@@ -237,7 +221,7 @@ func blameRange(start, end *int) (string, error) {
 		e = s + blameSpan - 1
 	}
 	if e < s {
-		return "", failf("endLine (%d) is before startLine (%d)", e, s)
+		return "", tools.Failf("endLine (%d) is before startLine (%d)", e, s)
 	}
 	return fmt.Sprintf("%d,%d", s, e), nil
 }

@@ -216,12 +216,9 @@ func (statusTool) Meta() tools.Meta {
 }
 
 func (t statusTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct{}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	st, err := ReadStatus(ctx, env)

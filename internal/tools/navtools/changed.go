@@ -56,12 +56,9 @@ func changeKind(c gittools.Change) string {
 }
 
 func (t changedFilesTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct{}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	st, err := gittools.ReadStatus(ctx, env)

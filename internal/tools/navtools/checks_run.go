@@ -138,7 +138,7 @@ func (t *runChecksTool) take(key string) ([]check, bool) {
 // selectChecks keeps the checks whose command or source contains target.
 func selectChecks(found []check, target string) ([]check, error) {
 	if len(found) == 0 {
-		return nil, failf("No checks found: add test/lint/build commands in backticks to AGENTS.md, " +
+		return nil, tools.Failf("No checks found: add test/lint/build commands in backticks to AGENTS.md, " +
 			"a test or lint script to package.json, or use go.mod, Cargo.toml or a pytest config.")
 	}
 	target = strings.ToLower(strings.TrimSpace(target))
@@ -154,24 +154,21 @@ func selectChecks(found []check, target string) ([]check, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, failf("No check matches %q; the checks found are: %s.", target, strings.Join(names, "; "))
+		return nil, tools.Failf("No check matches %q; the checks found are: %s.", target, strings.Join(names, "; "))
 	}
 	return out, nil
 }
 
 func (t *runChecksTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in checksInput
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	timeoutMS := checksDefaultTimeoutMS
 	if in.Timeout != nil {
 		if *in.Timeout < checksMinTimeoutMS || *in.Timeout > checksMaxTimeoutMS {
-			return "", failf("timeout must be from %d to %d milliseconds; got %d", checksMinTimeoutMS, checksMaxTimeoutMS, *in.Timeout)
+			return "", tools.Failf("timeout must be from %d to %d milliseconds; got %d", checksMinTimeoutMS, checksMaxTimeoutMS, *in.Timeout)
 		}
 		timeoutMS = *in.Timeout
 	}
@@ -212,7 +209,7 @@ func (t *runChecksTool) runOne(ctx context.Context, env *tools.Env, c check, tim
 	}
 	cmd := exec.Command(shellOf(env), "-lc", c.command)
 	cmd.Dir = env.Root
-	cmd.Env = commandEnv(env)
+	cmd.Env = env.CommandEnviron()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	g, err := startGroup(cmd)
 	_ = pw.Close() // the children hold their own copies

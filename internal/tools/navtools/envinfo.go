@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -49,12 +48,9 @@ func (envInfoTool) Meta() tools.Meta {
 }
 
 func (t envInfoTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct{}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	ps := probes()
@@ -84,7 +80,7 @@ func version(ctx context.Context, env *tools.Env, p probe) string {
 	cmd.Dir = env.Root
 	// GOTOOLCHAIN=local: a go.mod asking for a newer Go must not make
 	// `go version` download one.
-	cmd.Env = append(commandEnv(env), "GOTOOLCHAIN=local")
+	cmd.Env = append(env.CommandEnviron(), "GOTOOLCHAIN=local")
 	cmd.WaitDelay = time.Second
 	out, err := cmd.CombinedOutput()
 	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
@@ -95,16 +91,6 @@ func version(ctx context.Context, env *tools.Env, p probe) string {
 		return fmt.Sprintf("error: %v %s", err, cut(first, 120))
 	}
 	return cut(strings.TrimSpace(first), 120)
-}
-
-// commandEnv is the environment commands run with: the workspace's, less
-// API keys and interactive settings.
-func commandEnv(env *tools.Env) []string {
-	base := env.ShellEnv
-	if base == nil {
-		base = os.Environ()
-	}
-	return tools.CommandEnv(base)
 }
 
 func shellOf(env *tools.Env) string {

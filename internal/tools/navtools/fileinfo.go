@@ -90,35 +90,25 @@ func (fileInfoTool) Spec() llm.ToolSpec {
 }
 
 func (fileInfoTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetExtra, Guidance: "file_info: size and line count before reading a big file.", Subjects: pathField}
+	return tools.Meta{Set: tools.SetExtra, Guidance: "file_info: size and line count before reading a big file.", Subjects: tools.PathField}
 }
 
 func (t fileInfoTool) Run(_ context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path string `json:"path"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	if in.Path == "" {
-		return "", failf("path is required.")
+		return "", tools.Failf("path is required.")
 	}
-	abs, err := env.Resolve(in.Path)
+	abs, fi, err := tools.StatInJail(env, in.Path)
 	if err != nil {
 		return "", err
 	}
 	rel := env.Rel(abs)
-	fi, err := os.Stat(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", failf("No such file: %s", rel)
-	}
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", rel, err)
-	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "path: %s\n", rel)
 	switch {
@@ -161,19 +151,16 @@ func (countLinesTool) Spec() llm.ToolSpec {
 }
 
 func (countLinesTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetExtra, Guidance: "count_lines: how big files or a directory are, in lines.", Subjects: pathField}
+	return tools.Meta{Set: tools.SetExtra, Guidance: "count_lines: how big files or a directory are, in lines.", Subjects: tools.PathField}
 }
 
 func (t countLinesTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path    string `json:"path"`
 		Pattern string `json:"pattern"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	include, err := parseInclude(in.Pattern)
@@ -187,7 +174,7 @@ func (t countLinesTool) Run(ctx context.Context, call tools.Call) (string, error
 	rel := env.Rel(abs)
 	fi, err := os.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", failf("No such file or directory: %s", rel)
+		return "", tools.Failf("No such file or directory: %s", rel)
 	}
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", rel, err)
@@ -198,7 +185,7 @@ func (t countLinesTool) Run(ctx context.Context, call tools.Call) (string, error
 			return "", fmt.Errorf("%s: %w", rel, err)
 		}
 		if st.binary {
-			return "", failf("%s is a binary file; it has no lines to count.", rel)
+			return "", tools.Failf("%s is a binary file; it has no lines to count.", rel)
 		}
 		return fmt.Sprintf("%d\t%s", st.lines, rel), nil
 	}
@@ -206,7 +193,7 @@ func (t countLinesTool) Run(ctx context.Context, call tools.Call) (string, error
 	files, total, binaries := 0, 0, 0
 	more := false
 	err = tools.Walk(ctx, env, rel, tools.WalkOptions{}, func(r string, d fs.DirEntry) error {
-		if !d.Type().IsRegular() || !include.match(r) {
+		if !d.Type().IsRegular() || !include.Match(r) {
 			return nil
 		}
 		if files == countMaxFiles {
@@ -256,25 +243,22 @@ func (countTokensTool) Spec() llm.ToolSpec {
 }
 
 func (countTokensTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetExtra, Guidance: "count_tokens: estimate whether a file fits before reading it.", Subjects: pathField}
+	return tools.Meta{Set: tools.SetExtra, Guidance: "count_tokens: estimate whether a file fits before reading it.", Subjects: tools.PathField}
 }
 
 func (t countTokensTool) Run(_ context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path *string `json:"path"`
 		Text *string `json:"text"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	var text, what string
 	switch {
 	case (in.Path == nil) == (in.Text == nil):
-		return "", failf("give either path or text.")
+		return "", tools.Failf("give either path or text.")
 	case in.Path != nil:
 		f, err := readTextFile(env, *in.Path)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/strictjson"
 	"github.com/shiro-neko/shiro/internal/tools"
 )
 
@@ -65,7 +66,7 @@ func parseQuery(q string) ([]querySeg, error) {
 				if len(segs) == 0 && i+1 == len(q) {
 					return nil, nil // "." alone: the whole document
 				}
-				return nil, failf("query %q has an empty step at character %d.", q, i+1)
+				return nil, tools.Failf("query %q has an empty step at character %d.", q, i+1)
 			}
 			i++
 			needDot = false
@@ -79,7 +80,7 @@ func parseQuery(q string) ([]querySeg, error) {
 			needDot = true
 		default:
 			if needDot {
-				return nil, failf("query %q needs a '.' before character %d.", q, i+1)
+				return nil, tools.Failf("query %q needs a '.' before character %d.", q, i+1)
 			}
 			end := i
 			for end < len(q) && q[end] != '.' && q[end] != '[' {
@@ -107,7 +108,7 @@ func bareSeg(s string) querySeg {
 func parseBracket(q string, i int) (querySeg, int, error) {
 	body := q[i+1:]
 	if body == "" {
-		return querySeg{}, 0, failf("query %q: '[' at character %d is not closed.", q, i+1)
+		return querySeg{}, 0, tools.Failf("query %q: '[' at character %d is not closed.", q, i+1)
 	}
 	if quote := body[0]; quote == '"' || quote == '\'' {
 		var key strings.Builder
@@ -118,22 +119,22 @@ func parseBracket(q string, i int) (querySeg, int, error) {
 				key.WriteByte(body[j])
 			case c == quote:
 				if j+1 >= len(body) || body[j+1] != ']' {
-					return querySeg{}, 0, failf("query %q: expected ']' after the quoted key at character %d.", q, i+j+3)
+					return querySeg{}, 0, tools.Failf("query %q: expected ']' after the quoted key at character %d.", q, i+j+3)
 				}
 				return querySeg{key: key.String(), quoted: true}, j + 3, nil
 			default:
 				key.WriteByte(c)
 			}
 		}
-		return querySeg{}, 0, failf("query %q: the quoted key at character %d is not closed.", q, i+2)
+		return querySeg{}, 0, tools.Failf("query %q: the quoted key at character %d is not closed.", q, i+2)
 	}
 	end := strings.IndexByte(body, ']')
 	if end < 0 {
-		return querySeg{}, 0, failf("query %q: '[' at character %d is not closed.", q, i+1)
+		return querySeg{}, 0, tools.Failf("query %q: '[' at character %d is not closed.", q, i+1)
 	}
 	seg := bareSeg(strings.TrimSpace(body[:end]))
 	if !seg.numeric {
-		return querySeg{}, 0, failf("query %q: [%s] is not an index; write [0] or [\"key\"].", q, body[:end])
+		return querySeg{}, 0, tools.Failf("query %q: [%s] is not an index; write [0] or [\"key\"].", q, body[:end])
 	}
 	return seg, end + 2, nil
 }
@@ -153,19 +154,16 @@ func (jsonQueryTool) Spec() llm.ToolSpec {
 }
 
 func (jsonQueryTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetNav, Guidance: "json_query: read a value from a large JSON file without reading it all.", Subjects: pathField}
+	return tools.Meta{Set: tools.SetNav, Guidance: "json_query: read a value from a large JSON file without reading it all.", Subjects: tools.PathField}
 }
 
 func (t jsonQueryTool) Run(_ context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path  string `json:"path"`
 		Query string `json:"query"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	segs, err := parseQuery(in.Query)
@@ -199,13 +197,13 @@ func (t jsonQueryTool) Run(_ context.Context, call tools.Call) (string, error) {
 func jsonSyntax(rel string, data []byte, err error) error {
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
-		return failf("%s is not valid JSON: %v", rel, err)
+		return tools.Failf("%s is not valid JSON: %v", rel, err)
 	}
 	// Offset counts the byte that broke the syntax; point at that byte.
 	before := data[:min(max(int(se.Offset)-1, 0), len(data))]
 	line := bytes.Count(before, []byte{'\n'}) + 1
 	col := len(before) - bytes.LastIndexByte(before, '\n')
-	return failf("%s is not valid JSON (line %d, column %d): %v. Comments and trailing commas are not JSON.", rel, line, col, se)
+	return tools.Failf("%s is not valid JSON (line %d, column %d): %v. Comments and trailing commas are not JSON.", rel, line, col, se)
 }
 
 // lookup follows segs into doc.
@@ -213,8 +211,8 @@ func lookup(doc json.RawMessage, segs []querySeg) (json.RawMessage, error) {
 	v := doc
 	for i, s := range segs {
 		at := pathString(segs[:i])
-		switch kind := jsonKind(v); kind {
-		case "object":
+		switch kind := strictjson.Kind(v); kind {
+		case "an object":
 			var obj map[string]json.RawMessage
 			if err := json.Unmarshal(v, &obj); err != nil {
 				return nil, fmt.Errorf("read %s: %w", at, err)
@@ -224,9 +222,9 @@ func lookup(doc json.RawMessage, segs []querySeg) (json.RawMessage, error) {
 				return nil, missingKey(v, at, s.key)
 			}
 			v = next
-		case "array":
+		case "an array":
 			if !s.numeric {
-				return nil, failf("%s is an array; index it with a number, not %q.", at, s.key)
+				return nil, tools.Failf("%s is an array; index it with a number, not %q.", at, s.key)
 			}
 			var arr []json.RawMessage
 			if err := json.Unmarshal(v, &arr); err != nil {
@@ -237,49 +235,28 @@ func lookup(doc json.RawMessage, segs []querySeg) (json.RawMessage, error) {
 				idx += len(arr)
 			}
 			if idx < 0 || idx >= len(arr) {
-				return nil, failf("%s has %d items; index %d is out of range.", at, len(arr), s.index)
+				return nil, tools.Failf("%s has %d items; index %d is out of range.", at, len(arr), s.index)
 			}
 			v = arr[idx]
 		default:
-			return nil, failf("%s is %s, not an object or array, so it has no %s.", at, kind, strings.TrimPrefix(s.String(), "."))
+			return nil, tools.Failf("%s is %s, not an object or array, so it has no %s.", at, kind, strings.TrimPrefix(s.String(), "."))
 		}
 	}
 	return v, nil
-}
-
-// jsonKind names the type of a JSON value from its first byte.
-func jsonKind(v json.RawMessage) string {
-	v = bytes.TrimLeft(v, " \t\r\n")
-	if len(v) == 0 {
-		return "empty"
-	}
-	switch v[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // missingKey lists the keys that do exist, in document order.
 func missingKey(obj json.RawMessage, at, key string) error {
 	keys := objectKeys(obj)
 	if len(keys) == 0 {
-		return failf("%s is an empty object; it has no key %q.", at, key)
+		return tools.Failf("%s is an empty object; it has no key %q.", at, key)
 	}
 	shown := keys[:min(len(keys), jsonKeysListed)]
 	msg := fmt.Sprintf("%s has no key %q. Keys there: %s", at, key, strings.Join(shown, ", "))
 	if len(keys) > len(shown) {
 		msg += fmt.Sprintf(" (and %d more)", len(keys)-len(shown))
 	}
-	return failf("%s", msg+".")
+	return tools.Failf("%s", msg+".")
 }
 
 // objectKeys returns an object's keys in the order they appear.

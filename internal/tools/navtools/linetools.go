@@ -85,7 +85,7 @@ func (t lineTool) Meta() tools.Meta {
 		opAppend:  "append_file: add lines at the end of a file.",
 		opPrepend: "prepend_file: add lines at the start of a file.",
 	}[t.op]
-	return tools.Meta{Set: tools.SetExtra, Mutating: true, Guidance: guidance, Subjects: pathField, Writes: pathField}
+	return tools.Meta{Set: tools.SetExtra, Mutating: true, Guidance: guidance, Subjects: tools.PathField, Writes: tools.PathField}
 }
 
 type lineInput struct {
@@ -97,21 +97,18 @@ type lineInput struct {
 }
 
 func (t lineTool) Run(_ context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in lineInput
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	name := t.Spec().Name
 	if t.op != opDelete {
 		if in.Text == nil {
-			return "", failf("text is required.")
+			return "", tools.Failf("text is required.")
 		}
 		if *in.Text == "" {
-			return "", failf("text is empty; to add a blank line, pass \"\\n\".")
+			return "", tools.Failf("text is empty; to add a blank line, pass \"\\n\".")
 		}
 	}
 	f, err := readTextFile(env, in.Path)
@@ -129,10 +126,10 @@ func (t lineTool) Run(_ context.Context, call tools.Call) (string, error) {
 	switch t.op {
 	case opInsert:
 		if in.Line == nil {
-			return "", failf("line is required.")
+			return "", tools.Failf("line is required.")
 		}
 		if *in.Line < 1 || *in.Line > n+1 {
-			return "", failf("line must be from 1 to %d (%d appends; %s has %d lines); got %d", n+1, n+1, f.rel, n, *in.Line)
+			return "", tools.Failf("line must be from 1 to %d (%d appends; %s has %d lines); got %d", n+1, n+1, f.rel, n, *in.Line)
 		}
 		start, end = *in.Line-1, *in.Line-1
 		done = fmt.Sprintf("Inserted %s before line %d", plural(len(repl), "line"), *in.Line)
@@ -146,14 +143,14 @@ func (t lineTool) Run(_ context.Context, call tools.Call) (string, error) {
 		done = fmt.Sprintf("Prepended %s", plural(len(repl), "line"))
 	case opDelete, opReplace:
 		if in.Start == nil || in.End == nil {
-			return "", failf("start and end are required.")
+			return "", tools.Failf("start and end are required.")
 		}
 		s, e := *in.Start, *in.End
 		if s < 1 || e < s || e > n {
-			return "", failf("start and end must satisfy 1 <= start <= end <= %d (%s has %d lines); got start %d, end %d", n, f.rel, n, s, e)
+			return "", tools.Failf("start and end must satisfy 1 <= start <= end <= %d (%s has %d lines); got start %d, end %d", n, f.rel, n, s, e)
 		}
 		if t.op == opDelete && s == 1 && e == n {
-			return "", failf("Refusing to delete every line of %s; use delete_file to remove the file, or write_file to empty it.", f.rel)
+			return "", tools.Failf("Refusing to delete every line of %s; use delete_file to remove the file, or write_file to empty it.", f.rel)
 		}
 		start, end = s-1, e
 		done = fmt.Sprintf("Deleted lines %d-%d", s, e)

@@ -4,10 +4,8 @@ import (
 	"container/heap"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -26,35 +24,11 @@ const (
 	recentMaxLimit     = 200
 )
 
-// intArg validates an optional integer argument.
-func intArg(name string, v *int, def, lo, hi int) (int, error) {
-	if v == nil {
-		return def, nil
-	}
-	if *v < lo || *v > hi {
-		return 0, failf("%s must be from %d to %d; got %d", name, lo, hi, *v)
-	}
-	return *v, nil
-}
-
 // walkDir checks that p is a directory in the jail and returns it
 // relative to the root, for tools.Walk.
 func walkDir(env *tools.Env, p string) (string, error) {
-	abs, err := env.Resolve(p)
-	if err != nil {
-		return "", err
-	}
-	rel := env.Rel(abs)
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", failf("No such directory: %s", rel)
-	case err != nil:
-		return "", fmt.Errorf("%s: %w", rel, err)
-	case !fi.IsDir():
-		return "", failf("%s is a file, not a directory.", rel)
-	}
-	return rel, nil
+	_, rel, err := tools.ResolveDir(env, p, ".")
+	return rel, err
 }
 
 // ---- tree ----
@@ -72,22 +46,19 @@ func (treeTool) Spec() llm.ToolSpec {
 }
 
 func (treeTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetExtra, Guidance: "tree: the shape of a directory.", Subjects: pathField}
+	return tools.Meta{Set: tools.SetExtra, Guidance: "tree: the shape of a directory.", Subjects: tools.PathField}
 }
 
 func (t treeTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path  string `json:"path"`
 		Depth *int   `json:"depth"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
-	depth, err := intArg("depth", in.Depth, treeDefaultDepth, 1, treeMaxDepth)
+	depth, err := tools.IntArg("depth", in.Depth, treeDefaultDepth, 1, treeMaxDepth)
 	if err != nil {
 		return "", err
 	}
@@ -148,21 +119,18 @@ func (findFilesTool) Meta() tools.Meta {
 }
 
 func (t findFilesTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Name  string `json:"name"`
 		Limit *int   `json:"limit"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	if in.Name == "" {
-		return "", failf("name is required: a part of the file name, e.g. config.")
+		return "", tools.Failf("name is required: a part of the file name, e.g. config.")
 	}
-	limit, err := intArg("limit", in.Limit, findDefaultLimit, 1, findMaxLimit)
+	limit, err := tools.IntArg("limit", in.Limit, findDefaultLimit, 1, findMaxLimit)
 	if err != nil {
 		return "", err
 	}
@@ -240,17 +208,14 @@ func (h *oldestFirst) Pop() any {
 }
 
 func (t recentFilesTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Limit *int `json:"limit"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
-	limit, err := intArg("limit", in.Limit, recentDefaultLimit, 1, recentMaxLimit)
+	limit, err := tools.IntArg("limit", in.Limit, recentDefaultLimit, 1, recentMaxLimit)
 	if err != nil {
 		return "", err
 	}

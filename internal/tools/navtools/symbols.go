@@ -27,36 +27,17 @@ const (
 	readSymbolLines = 1000
 )
 
-// includeFilter is a glob as grep's include reads it: without a '/' it is
-// matched against the file name at any depth, with one against the path
-// from the workspace root.
-type includeFilter struct {
-	glob   string
-	byName bool
-}
-
-func parseInclude(p string) (*includeFilter, error) {
+// parseInclude reads an include glob as grep's does (see tools.NamePattern);
+// nil stands for every file.
+func parseInclude(p string) (*tools.NamePattern, error) {
 	p = strings.TrimPrefix(p, "./")
 	if p == "" || p == "*" || p == "**" || p == "**/*" {
 		return nil, nil
 	}
 	if !doublestar.ValidatePattern(p) {
-		return nil, failf("Invalid glob pattern: %s", p)
+		return nil, tools.Failf("Invalid glob pattern: %s", p)
 	}
-	if rest, ok := strings.CutPrefix(p, "**/"); ok && !strings.Contains(rest, "/") {
-		p = rest
-	}
-	return &includeFilter{glob: p, byName: !strings.Contains(p, "/")}, nil
-}
-
-func (f *includeFilter) match(rel string) bool {
-	if f == nil {
-		return true
-	}
-	if f.byName {
-		return doublestar.MatchUnvalidated(f.glob, path.Base(rel))
-	}
-	return doublestar.MatchUnvalidated(f.glob, rel)
+	return tools.GlobPattern(p), nil
 }
 
 // ---- find_symbol ----
@@ -79,20 +60,17 @@ func (findSymbolTool) Meta() tools.Meta {
 }
 
 func (t findSymbolTool) Run(ctx context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Name    string `json:"name"`
 		Include string `json:"include"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	name := strings.TrimSpace(in.Name)
 	if name == "" || strings.ContainsAny(name, "\n\r") {
-		return "", failf("name must be one identifier, e.g. ParseConfig or Server.Start.")
+		return "", tools.Failf("name must be one identifier, e.g. ParseConfig or Server.Start.")
 	}
 	include, err := parseInclude(in.Include)
 	if err != nil {
@@ -101,7 +79,7 @@ func (t findSymbolTool) Run(ctx context.Context, call tools.Call) (string, error
 	var hits []string
 	more := false
 	err = tools.Walk(ctx, env, ".", tools.WalkOptions{}, func(rel string, d fs.DirEntry) error {
-		if !d.Type().IsRegular() || !include.match(rel) {
+		if !d.Type().IsRegular() || !include.Match(rel) {
 			return nil
 		}
 		lang := languageFor(rel)
@@ -172,18 +150,15 @@ func (outlineTool) Spec() llm.ToolSpec {
 }
 
 func (outlineTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetExtra, Guidance: "outline: a file's declarations before reading it whole.", Subjects: pathField}
+	return tools.Meta{Set: tools.SetExtra, Guidance: "outline: a file's declarations before reading it whole.", Subjects: tools.PathField}
 }
 
 func (t outlineTool) Run(_ context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path string `json:"path"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	f, lang, lines, err := readSource(env, in.Path)
@@ -209,7 +184,7 @@ func readSource(env *tools.Env, p string) (textFile, *language, []string, error)
 	}
 	lang := languageFor(f.rel)
 	if lang == nil {
-		return f, nil, nil, failf("%s: no declaration rules for %q files; supported: %s. Use read_file or grep.", f.rel, path.Ext(f.rel), supportedExts())
+		return f, nil, nil, tools.Failf("%s: no declaration rules for %q files; supported: %s. Use read_file or grep.", f.rel, path.Ext(f.rel), supportedExts())
 	}
 	return f, lang, splitLines(string(f.data)), nil
 }
@@ -228,24 +203,21 @@ func (readSymbolTool) Spec() llm.ToolSpec {
 }
 
 func (readSymbolTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetExtra, Guidance: "read_symbol: read just one function or type from a file.", Subjects: pathField}
+	return tools.Meta{Set: tools.SetExtra, Guidance: "read_symbol: read just one function or type from a file.", Subjects: tools.PathField}
 }
 
 func (t readSymbolTool) Run(_ context.Context, call tools.Call) (string, error) {
-	env, err := callEnv(call, t.env)
-	if err != nil {
-		return "", err
-	}
 	var in struct {
 		Path string `json:"path"`
 		Name string `json:"name"`
 	}
-	if err := tools.Decode(call, &in); err != nil {
+	env, err := tools.Begin(call, t.env, &in)
+	if err != nil {
 		return "", err
 	}
 	name := strings.TrimSpace(in.Name)
 	if name == "" {
-		return "", failf("name is required.")
+		return "", tools.Failf("name is required.")
 	}
 	f, lang, lines, err := readSource(env, in.Path)
 	if err != nil {
@@ -296,11 +268,11 @@ func notFound(lang *language, lines []string, rel, name string) error {
 		}
 	}
 	if len(names) == 0 {
-		return failf("No definition of %s in %s; it has no declarations the rules recognise. Use read_file.", name, rel)
+		return tools.Failf("No definition of %s in %s; it has no declarations the rules recognise. Use read_file.", name, rel)
 	}
 	msg := fmt.Sprintf("No definition of %s in %s. Declared there: %s", name, rel, strings.Join(names[:min(len(names), notFoundNames)], ", "))
 	if len(names) > notFoundNames {
 		msg += fmt.Sprintf(" (and %d more; outline lists them)", len(names)-notFoundNames)
 	}
-	return failf("%s", msg+".")
+	return tools.Failf("%s", msg+".")
 }

@@ -8,8 +8,6 @@
 package navtools
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -45,41 +43,6 @@ func Tools(env *tools.Env) []tools.Tool {
 // maxTextFile is the largest file the text tools read whole.
 const maxTextFile = 16 << 20
 
-// callEnv picks the environment of a call, falling back to the tool's own.
-func callEnv(call tools.Call, own *tools.Env) (*tools.Env, error) {
-	if call.Env != nil {
-		return call.Env, nil
-	}
-	if own != nil {
-		return own, nil
-	}
-	return nil, errors.New("no workspace is set for this tool call")
-}
-
-// userError is an error written as a sentence for the model to act on.
-type userError struct{ msg string }
-
-func (e *userError) Error() string { return e.msg }
-
-func failf(format string, args ...any) error {
-	return &userError{msg: fmt.Sprintf(format, args...)}
-}
-
-// pathField gives a call's "path" for Subjects and Writes; absent means the
-// workspace root.
-func pathField(input json.RawMessage) []string {
-	var in struct {
-		Path *string `json:"path"`
-	}
-	if json.Unmarshal(input, &in) != nil {
-		return nil
-	}
-	if in.Path == nil || *in.Path == "" {
-		return []string{"."}
-	}
-	return []string{*in.Path}
-}
-
 // textFile is a workspace file read whole for a text tool.
 type textFile struct {
 	abs, rel string
@@ -91,32 +54,27 @@ type textFile struct {
 // not a regular text file of at most maxTextFile bytes.
 func readTextFile(env *tools.Env, p string) (textFile, error) {
 	if p == "" {
-		return textFile{}, failf("path is required.")
+		return textFile{}, tools.Failf("path is required.")
 	}
-	abs, err := env.Resolve(p)
+	abs, info, err := tools.StatInJail(env, p)
 	if err != nil {
 		return textFile{}, err
 	}
-	f := textFile{abs: abs, rel: env.Rel(abs)}
-	f.info, err = os.Stat(abs)
+	f := textFile{abs: abs, rel: env.Rel(abs), info: info}
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return f, failf("No such file: %s", f.rel)
-	case err != nil:
-		return f, fmt.Errorf("%s: %w", f.rel, err)
 	case f.info.IsDir():
-		return f, failf("%s is a directory, not a file.", f.rel)
+		return f, tools.Failf("%s is a directory, not a file.", f.rel)
 	case !f.info.Mode().IsRegular():
-		return f, failf("%s is not a regular file (%s).", f.rel, f.info.Mode().Type())
+		return f, tools.Failf("%s is not a regular file (%s).", f.rel, f.info.Mode().Type())
 	case f.info.Size() > maxTextFile:
-		return f, failf("%s is %d bytes; files over %d MB are not read by this tool.", f.rel, f.info.Size(), maxTextFile>>20)
+		return f, tools.Failf("%s is %d bytes; files over %d MB are not read by this tool.", f.rel, f.info.Size(), maxTextFile>>20)
 	}
 	f.data, err = os.ReadFile(abs)
 	if err != nil {
 		return f, fmt.Errorf("read %s: %w", f.rel, err)
 	}
 	if tools.IsBinary(f.data) {
-		return f, failf("%s is a binary file, not text.", f.rel)
+		return f, tools.Failf("%s is a binary file, not text.", f.rel)
 	}
 	return f, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -125,7 +126,10 @@ func (t *fetchTool) Run(ctx context.Context, call tools.Call) (string, error) {
 	defer cancel()
 	pg, err := t.fetch(ctx, raw)
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// The overall deadline and the transport's header timeout are the
+		// same length, so either may fire first; both mean a silent site.
+		var netErr net.Error
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {
 			return "", refusef("web_fetch gave up on %s after %s: the site did not answer in time", raw, t.timeout)
 		}
 		return "", err

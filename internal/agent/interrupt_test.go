@@ -1,0 +1,140 @@
+package agent_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/tools"
+)
+
+// blockingTool runs until its context is cancelled, then fails with fail
+// (given that context), as bash does when its command is stopped.
+func blockingTool(started chan<- struct{}, fail func(ctx context.Context) error) *fakeTool {
+	return &fakeTool{name: "block", run: func(ctx context.Context, _ tools.Call) (string, error) {
+		close(started)
+		<-ctx.Done()
+		return "", fail(ctx)
+	}}
+}
+
+// interruptWhenStarted stops call id once the tool has started, and checks
+// that another id is not stopped.
+func interruptWhenStarted(t *testing.T, s *agent.Session, started <-chan struct{}, id string) {
+	go func() {
+		<-started
+		if s.InterruptTool("not-" + id) {
+			t.Error("InterruptTool stopped a call that is not running")
+		}
+		if !s.InterruptTool(id) {
+			t.Error("InterruptTool did not find the running call")
+		}
+	}()
+}
+
+// InterruptTool stops the running call alone: the tool's own interrupted
+// error is its result, and the turn goes on to the next model call.
+func TestInterruptToolStopsTheCallAndTheTurnGoesOn(t *testing.T) {
+	started := make(chan struct{})
+	block := blockingTool(started, func(context.Context) error { return tools.ErrInterrupted })
+	h := newHarness(t, nil, []tools.Tool{block, &fakeTool{name: "other"}},
+		resp(toolCall("c1", "block", `{}`), toolCall("c2", "other", `{}`)),
+		resp(llm.TextDelta{Text: "The command was stopped; moving on."}))
+	interruptWhenStarted(t, h.session, started, "c1")
+	evs := collect(t.Context(), h.session, "run it")
+
+	failed, ok := find[agent.ToolErrorEvent](evs)
+	if !ok || failed.ID != "c1" || failed.Error != tools.ErrInterrupted.Error() {
+		t.Fatalf("tool error event = %+v (found %v); events %v", failed, ok, types(evs))
+	}
+	if res, _ := find[agent.ToolResultEvent](evs); res.ID != "c2" {
+		t.Errorf("the next call of the same step still runs: %+v", res)
+	}
+	text, _ := find[agent.TextEvent](evs)
+	if text.Text != "The command was stopped; moving on." {
+		t.Fatalf("the turn did not reach the next model call; events %v", types(evs))
+	}
+	if d := evs[len(evs)-1].(agent.DoneEvent); !d.HasUsage {
+		t.Errorf("a turn that went on counts as finished, with usage: %+v", d)
+	}
+	if n := h.provider.Remaining(); n != 0 {
+		t.Errorf("%d responses left unplayed", n)
+	}
+	// The history the second model call was sent carries the error.
+	hist := h.session.History()
+	results := hist[2]
+	if results.Role != llm.RoleTool {
+		t.Fatalf("history[2] is %s", results.Role)
+	}
+	r := results.Parts[0].(llm.ToolResult)
+	if r.CallID != "c1" || !r.IsError || r.Output != tools.ErrInterrupted.Error() {
+		t.Fatalf("result sent to the model = %+v", r)
+	}
+	if h.session.InterruptTool("c1") {
+		t.Error("InterruptTool reports a call that has finished")
+	}
+}
+
+// A tool that just returns its context's error gets a sentence the model
+// can read instead of "context canceled".
+func TestInterruptToolExplainsABareContextError(t *testing.T) {
+	started := make(chan struct{})
+	block := blockingTool(started, func(ctx context.Context) error { return ctx.Err() })
+	h := newHarness(t, nil, []tools.Tool{block},
+		resp(toolCall("c1", "block", `{}`)),
+		resp(llm.TextDelta{Text: "ok"}))
+	interruptWhenStarted(t, h.session, started, "c1")
+	evs := collect(t.Context(), h.session, "run it")
+	failed, _ := find[agent.ToolErrorEvent](evs)
+	if failed.Error != "The user interrupted this tool call. It did not finish, so its effects are unknown." {
+		t.Fatalf("error = %q", failed.Error)
+	}
+	if text, _ := find[agent.TextEvent](evs); text.Text != "ok" {
+		t.Fatalf("the turn stopped; events %v", types(evs))
+	}
+}
+
+// Nothing running: InterruptTool does nothing and says so.
+func TestInterruptToolWithNothingRunning(t *testing.T) {
+	h := newHarness(t, nil, nil, resp(llm.TextDelta{Text: "hi"}))
+	if h.session.InterruptTool("c1") {
+		t.Fatal("InterruptTool reported a call before any ran")
+	}
+	collect(t.Context(), h.session, "hi")
+	if h.session.InterruptTool("c1") {
+		t.Fatal("InterruptTool reported a call after the turn")
+	}
+}
+
+// interruptingApprover stops the call it is asked about, then allows it,
+// as a person pressing ctrl-c while the gate still decides would.
+type interruptingApprover struct{ session *agent.Session }
+
+func (a *interruptingApprover) Approve(_ context.Context, r agent.ApprovalRequest) (agent.Answer, string, string) {
+	if !a.session.InterruptTool(r.CallID) {
+		panic("InterruptTool did not find the call at the gate")
+	}
+	return agent.AnswerOnce, "", ""
+}
+
+// A call stopped while the gate decides it never starts; the turn goes on.
+func TestInterruptToolBeforeTheToolStarts(t *testing.T) {
+	ap := &interruptingApprover{}
+	never := &fakeTool{name: "never", mutating: true}
+	h := newHarness(t, &agent.Gate{Rules: askAll(), Approver: ap}, []tools.Tool{never},
+		resp(toolCall("c1", "never", `{}`)),
+		resp(llm.TextDelta{Text: "understood"}))
+	ap.session = h.session
+	evs := collect(t.Context(), h.session, "go")
+	if n := never.runs.Load(); n != 0 {
+		t.Fatalf("the stopped tool ran %d times", n)
+	}
+	failed, _ := find[agent.ToolErrorEvent](evs)
+	if failed.ID != "c1" || failed.Error != "The user stopped this tool call before it started. It did not run." {
+		t.Fatalf("tool error = %+v", failed)
+	}
+	if text, _ := find[agent.TextEvent](evs); text.Text != "understood" {
+		t.Fatalf("the turn stopped; events %v", types(evs))
+	}
+}
