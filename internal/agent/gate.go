@@ -170,7 +170,12 @@ func (g *Gate) Explain(ctx context.Context, t tools.Tool, callID string, input j
 		e.Decision, e.Reason = string(Allow), "auto-approved"
 	}
 	if e.Reason == "" {
-		e.Reason = map[string]string{"allow": "allowed without asking", "ask": "the person is asked to approve"}[e.Decision]
+		switch e.Decision {
+		case string(Allow):
+			e.Reason = "allowed without asking"
+		case string(Ask):
+			e.Reason = "the person is asked to approve"
+		}
 	}
 	return e
 }

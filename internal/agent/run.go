@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/shiro-neko/shiro/internal/llm"
@@ -32,7 +33,7 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: msg, IsError: true}
 	}
 	tool, ok := t.s.cfg.Tools.Get(c.Name)
-	if !ok || !t.offered(c.Name) {
+	if !ok || !t.isOffered(c.Name) {
 		return fail(fmt.Sprintf("unknown tool %q: it is not offered in this session", c.Name))
 	}
 	if !isJSONObject(c.Input) {
@@ -60,15 +61,10 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: out}
 }
 
-// offered reports whether name is among the tools offered this step, so a
+// isOffered reports whether name is among the tools offered this step, so a
 // model cannot call a tool the variant or the tool sets withhold.
-func (t *turn) offered(name string) bool {
-	for _, a := range t.s.ActiveTools() {
-		if a.Spec().Name == name {
-			return true
-		}
-	}
-	return false
+func (t *turn) isOffered(name string) bool {
+	return slices.Contains(t.offered, name)
 }
 
 type toolOutcome struct {

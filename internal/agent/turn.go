@@ -27,6 +27,9 @@ type turn struct {
 	toolsCalled []string
 	written     []string
 	interrupted bool
+	// offered are the tool names sent with the current step's request;
+	// a call to any other name is refused.
+	offered []string
 }
 
 // emit yields an event unless the consumer has stopped.
@@ -170,11 +173,16 @@ func (t *turn) request() *llm.Request {
 		t.compacted = true
 		t.emit(CompactedEvent{Before: before, After: after})
 	}
+	specs := specsFor(active, s.cfg.Variant)
+	t.offered = t.offered[:0]
+	for _, sp := range specs {
+		t.offered = append(t.offered, sp.Name)
+	}
 	req := &llm.Request{
 		Model:         s.cfg.Model,
 		System:        []llm.SystemBlock{{Text: stable, Cache: s.cfg.CacheSystemPrefix}},
 		Messages:      wire,
-		Tools:         specsFor(active, s.cfg.Variant),
+		Tools:         specs,
 		Thinking:      s.cfg.Variant.Thinking,
 		SessionID:     s.cfg.SessionID,
 		CacheMessages: s.cfg.CacheSystemPrefix,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/app"
 	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/headless"
 	"github.com/shiro-neko/shiro/internal/llm/replay"
 )
 
@@ -26,7 +27,7 @@ func openForInspection(ctx context.Context, stdio IO, noPlugins bool) (*app.App,
 		return nil, err
 	}
 	return app.Open(ctx, app.Options{Loaded: loaded, Headless: true, NoPlugins: noPlugins,
-		Approver: headlessApprover(false), Provider: replay.New("inspection", nil)})
+		Approver: headless.Approver{}, Provider: replay.New("inspection", nil)})
 }
 
 // inspect opens a session for inspection, hands it to f and closes it.

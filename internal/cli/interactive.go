@@ -18,7 +18,7 @@ func runInteractive(ctx context.Context, stdio IO, o runOptions, loaded app.Load
 		return fmt.Errorf("the terminal UI needs a terminal on stdin; for scripts use -p \"prompt\" (or pipe the prompt to -p)")
 	}
 	approver := tui.NewApprover()
-	opts := o.appOptions(loaded, stdio)
+	opts := o.appOptions(loaded)
 	opts.Approver = approver
 	opts.Asker = approver
 	opts.BackgroundOutput = approver.BackgroundOutput()

@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/app"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/headless"
@@ -30,7 +29,7 @@ func (o runOptions) flags() config.Flags {
 	return config.Flags{Provider: o.provider, Model: o.model, BaseURL: o.baseURL, Agent: o.agent, Think: o.think, Cassette: o.cassette}
 }
 
-func (o runOptions) appOptions(s app.Loaded, stdio IO) app.Options {
+func (o runOptions) appOptions(s app.Loaded) app.Options {
 	return app.Options{
 		Loaded: s, Yolo: o.yolo, NoPlugins: o.noPlugins, NoSkills: o.noSkills, NoMemory: o.noMemory,
 		NoInstructions: o.noInstructions, NoSubagent: o.noSubagent,
@@ -76,7 +75,7 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 		// to the model's latency, and the peak drops by about a sixth.
 		debug.SetGCPercent(25)
 	}
-	opts := o.appOptions(loaded, stdio)
+	opts := o.appOptions(loaded)
 	opts.Headless = true
 	opts.Approver = headless.Approver{Yolo: o.yolo}
 	closeRecord, err := attachRecorder(&opts, o.record)
@@ -158,6 +157,3 @@ func runInitScaffold(stdio IO, cwd string) error {
 	}
 	return nil
 }
-
-// headlessApprover is the approver for subcommands that run the gate.
-func headlessApprover(yolo bool) agent.Approver { return headless.Approver{Yolo: yolo} }
