@@ -10,11 +10,13 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // alternatingProvider answers with a tool call, then with text, forever, so
-// that every Send is exactly two steps.
+// that every turn is exactly two steps.
 type alternatingProvider struct{ n int }
 
 func (p *alternatingProvider) Name() string { return "bench" }
@@ -54,24 +56,21 @@ func history200() []llm.Message {
 
 // BenchmarkStep measures the loop's own cost per step: building the request
 // from live state, streaming the scripted response into events, passing the
-// call through the gate and running a no-op tool, over a 200-message history.
+// call through the gate and running a no-op tool, over a 200-message
+// history, with the events read by a front end as they come.
 func BenchmarkStep(b *testing.B) {
-	env, err := tools.NewEnv(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	reg, _ := tools.NewRegistry(&fakeTool{name: "noop"})
-	s, err := agent.New(agent.Config{
-		Provider: &alternatingProvider{}, Model: "m", Env: env, Tools: reg,
-		Gate:     &agent.Gate{Rules: allowAll(), Approver: &scriptedApprover{}},
+	reg, _ := tool.NewRegistry((&fakeTool{name: "noop"}).build())
+	s, err := agent.Start(context.Background(), agent.Config{
+		Provider: &alternatingProvider{}, Model: "m", Cwd: b.TempDir(), Tools: reg,
+		Gate:     &agent.Gate{Rules: allowAll(), Plugins: plugin.NewHost()},
 		Prompter: staticPrompter{stable: strings.Repeat("stable prompt ", 500), volatile: "task list"},
-		Filter:   tools.Filter{Sets: tools.DefaultSets()},
+		Filter:   tool.Filter{Sets: tool.DefaultSets()},
 	})
 	if err != nil {
 		b.Fatal(err)
 	}
 	base := history200()
-	s.SetHistory(base)
+	_ = s.SetHistory(base)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -81,11 +80,12 @@ func BenchmarkStep(b *testing.B) {
 			// Keep the history near 200 messages; the size cache is rebuilt
 			// here, as it would be once on resume.
 			b.StopTimer()
-			s.SetHistory(base)
+			s.Wait()
+			_ = s.SetHistory(base)
 			b.StartTimer()
 		}
 		for e := range s.Send(ctx, "go") {
-			if _, ok := e.(agent.ErrorEvent); ok {
+			if _, ok := e.(protocol.ErrorEvent); ok {
 				b.Fatal(e)
 			}
 		}

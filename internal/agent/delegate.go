@@ -6,17 +6,18 @@ import (
 	"slices"
 
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// Delegator is a tool that hands work to child sessions (the task tool).
-// The turn calls Delegate instead of Run and lends it what a child needs
-// from its parent: the same provider, the same gate (so every call a child
-// makes meets the parent's plugins, hooks, rules and person), and a way to
-// report progress into the parent's event stream.
+// Delegator is a prepared call that hands work to child sessions (the task
+// tool). The turn calls Delegate instead of Run and lends it what a child
+// needs from its parent: the same provider, the same gate (so every call a
+// child makes meets the parent's plugins, hooks, rules and person), the
+// parent's approval desk, and a way to report progress into the parent's
+// event stream.
 type Delegator interface {
-	tools.Tool
-	Delegate(ctx context.Context, call tools.Call, p Parent) (string, error)
+	Delegate(ctx context.Context, rt tool.Runtime, p Parent) (tool.Result, error)
 }
 
 // Parent is what a running turn lends to a Delegator for one call.
@@ -24,18 +25,22 @@ type Parent struct {
 	Provider  llm.Provider
 	Model     string
 	SessionID string
+	Cwd       string
 	Gate      *Gate
-	Tools     *tools.Registry
+	Tools     *tool.Registry
 	// Filter is the parent's tool filter with its variant's read-only flag
 	// applied; a child narrows it further, never widens it.
-	Filter tools.Filter
+	Filter tool.Filter
 	// ReadOnly is true when the parent's variant may not write (plan,
 	// review), so its children may not either.
 	ReadOnly          bool
 	CacheSystemPrefix bool
-	// Emit sends an event into the parent turn's stream. It is safe from
-	// any goroutine and returns at once when the call has ended.
-	Emit func(Event)
+	// Broker is the parent's approval desk: a child's approvals and
+	// questions reach the parent's front end through it.
+	Broker *Broker
+	// Emit sends an event into the parent's stream; it is safe from any
+	// goroutine.
+	Emit func(protocol.Event)
 	// AddUsage counts a child's tokens into the parent session's subagent
 	// usage, apart from the parent's own.
 	AddUsage func(model string, u llm.Usage)
@@ -46,20 +51,20 @@ type Parent struct {
 
 // VariantSpec is implemented by tools whose offer depends on the agent
 // variant: the task tool does not offer worker subagents to a read-only
-// variant. The request carries SpecFor(variant) instead of Spec().
+// variant. The request carries SpecFor(variant) instead of Info().Spec().
 type VariantSpec interface {
 	SpecFor(v Variant) llm.ToolSpec
 }
 
 // specsFor returns the request's tool specs for the session's variant.
-func specsFor(active []tools.Tool, v Variant) []llm.ToolSpec {
+func specsFor(active []tool.Tool, v Variant) []llm.ToolSpec {
 	specs := make([]llm.ToolSpec, len(active))
 	for i, t := range active {
 		if vs, ok := t.(VariantSpec); ok {
 			specs[i] = vs.SpecFor(v)
 			continue
 		}
-		specs[i] = t.Spec()
+		specs[i] = t.Info().Spec()
 	}
 	return specs
 }

@@ -2,80 +2,92 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-func TestSubagentEventJSON(t *testing.T) {
-	b, err := agent.MarshalEvent(agent.SubagentEvent{ID: "c1.2", CallID: "c1", Kind: "explore", Phase: agent.SubagentStep, Text: "grep Open"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"type":"subagent","id":"c1.2","callId":"c1","kind":"explore","phase":"step","text":"grep Open"}`
-	if string(b) != want {
-		t.Fatalf("JSON = %s\nwant   %s", b, want)
-	}
+// delegating is a tool whose prepared calls delegate: they emit events from
+// several goroutines, record usage under two models and report a child's
+// work.
+type delegating struct{ runs int }
+
+type delegatingCall struct {
+	d     *delegating
+	input json.RawMessage
 }
 
-// delegatingTool emits events from several goroutines, records usage under
-// two models and reports a child's work.
-type delegatingTool struct{ fakeTool }
+func (d *delegating) Info() *tool.Info {
+	return &tool.Info{Name: "task", Effect: tool.Delegates, Schema: []byte(`{"type":"object"}`)}
+}
 
-func (d *delegatingTool) Delegate(ctx context.Context, c tools.Call, p agent.Parent) (string, error) {
+func (d *delegating) Prepare(in json.RawMessage) (tool.Prepared, error) {
+	return &delegatingCall{d: d, input: in}, nil
+}
+
+func (c *delegatingCall) Input() json.RawMessage { return c.input }
+func (c *delegatingCall) Plan() tool.Plan        { return tool.Plan{} }
+func (c *delegatingCall) Run(context.Context, tool.Runtime) (tool.Result, error) {
+	c.d.runs++
+	return tool.Text("ran"), nil
+}
+
+func (c *delegatingCall) Delegate(_ context.Context, rt tool.Runtime, p agent.Parent) (tool.Result, error) {
 	var wg sync.WaitGroup
 	for i := range 3 {
 		wg.Go(func() {
-			p.Emit(agent.SubagentEvent{ID: fmt.Sprintf("%s.%d", c.ID, i+1), CallID: c.ID, Kind: "explore", Phase: agent.SubagentStart})
+			p.Emit(protocol.SubagentEvent{ID: fmt.Sprintf("%s.%d", rt.CallID, i+1), CallID: rt.CallID, Kind: "explore", Phase: protocol.SubagentStart})
 			p.AddUsage([]string{"small", "big", "small"}[i], llm.Usage{InputTokens: 1, OutputTokens: 2})
 		})
 	}
 	wg.Wait()
 	p.NoteWork([]string{"write_file"}, []string{"a.txt"})
-	if p.Gate == nil || p.Tools == nil || p.Model != "test-model" {
-		return "", fmt.Errorf("parent not lent: %+v", p)
+	if p.Gate == nil || p.Tools == nil || p.Model != "test-model" || p.Broker == nil {
+		return tool.Result{}, fmt.Errorf("parent not lent: %+v", p)
 	}
-	return "delegated", nil
+	return tool.Text("delegated"), nil
 }
 
-type summaryKeeper struct{ got agent.TurnSummary }
+type summaryKeeper struct {
+	mu  sync.Mutex
+	got agent.TurnSummary
+}
 
 func (k *summaryKeeper) AfterTurn(_ context.Context, s agent.TurnSummary) []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	k.got = s
 	return nil
 }
 
 func TestDelegatorEventsUsageAndWorkReachTheParent(t *testing.T) {
-	d := &delegatingTool{fakeTool{name: "task"}}
-	h := newHarness(t, nil, []tools.Tool{d}, resp(toolCall("c1", "task", `{}`)), resp(llm.TextDelta{Text: "ok"}))
+	d := &delegating{}
 	keeper := &summaryKeeper{}
-	cfg := h.session.Config()
-	cfg.Observers = []agent.TurnObserver{keeper}
-	s, err := agent.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs := collect(t.Context(), s, "go")
-
+	h := newHarnessTools(t, options{observe: []agent.TurnObserver{keeper}}, []tool.Tool{d},
+		resp(toolCall("c1", "task", `{}`)), resp(llm.TextDelta{Text: "ok"}))
+	evs := h.collect(t.Context(), "go")
 	starts := 0
 	for _, e := range evs {
-		if se, ok := e.(agent.SubagentEvent); ok && se.Phase == agent.SubagentStart {
+		if se, ok := e.(protocol.SubagentEvent); ok && se.Phase == protocol.SubagentStart {
 			starts++
 		}
 	}
 	if starts != 3 {
 		t.Fatalf("subagent events = %d, want 3: %v", starts, types(evs))
 	}
-	if r, _ := find[agent.ToolResultEvent](evs); r.Output != "delegated" {
+	if r, _ := find[protocol.ToolResultEvent](evs); r.Output != "delegated" {
 		t.Fatalf("result = %+v", r)
 	}
-	if d.runs.Load() != 0 {
+	if d.runs != 0 {
 		t.Fatal("a Delegator's Run was called instead of Delegate")
 	}
+	s := h.session
 	got := s.SubagentUsage()
 	want := []agent.ModelUsage{{Model: "big", Usage: llm.Usage{InputTokens: 1, OutputTokens: 2}}, {Model: "small", Usage: llm.Usage{InputTokens: 2, OutputTokens: 4}}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -84,26 +96,54 @@ func TestDelegatorEventsUsageAndWorkReachTheParent(t *testing.T) {
 	if u := s.Usage(); u.InputTokens != 20 {
 		t.Fatalf("the session's own usage must not include subagents: %+v", u)
 	}
+	keeper.mu.Lock()
+	defer keeper.mu.Unlock()
 	if fmt.Sprint(keeper.got.ToolsCalled) != "[task write_file]" || fmt.Sprint(keeper.got.FilesWritten) != "[a.txt]" {
 		t.Fatalf("summary = %+v", keeper.got)
 	}
 }
 
-func TestSubagentSessionMarksItsApprovals(t *testing.T) {
-	bash := &fakeTool{name: "bash", mutating: true}
-	h := newHarness(t, &agent.Gate{Rules: askAll()}, []tools.Tool{bash},
-		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
-	cfg := h.session.Config()
-	cfg.Subagent = "worker"
-	s, err := agent.New(cfg)
+// A subagent's session shares its parent's approval desk: its requests go
+// out on the parent's stream, marked with the subagent, and the parent's
+// answer reaches it.
+func TestSubagentApprovalsReachTheParentsFrontEnd(t *testing.T) {
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	parent := newHarness(t, options{gate: &agent.Gate{Rules: askAll()}, attended: true}, nil)
+	reg, err := tool.NewRegistry(bash.build())
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs := collect(t.Context(), s, "go")
-	if len(h.approver.requests) != 1 || h.approver.requests[0].Subagent != "worker" {
-		t.Fatalf("approvals = %+v", h.approver.requests)
+	cfg := parent.session.Config()
+	cfg.Tools, cfg.Subagent, cfg.Broker = reg, "worker", parent.session.Broker()
+	cfg.Provider = (&harness{}).withScript(resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
+	child, err := agent.Start(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if d := denied(t, evs); d.Reason != "The user denied this call. Stop and report it." {
-		t.Fatalf("denied = %+v", d)
+	// The parent's front end sees the request and denies it.
+	go func() {
+		for e := range parent.session.Events() {
+			if r, ok := e.(protocol.ApprovalRequestEvent); ok {
+				if r.Subagent != "worker" {
+					t.Errorf("request not marked: %+v", r)
+				}
+				_ = parent.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.No})
+			}
+		}
+	}()
+	var deniedReason string
+	for e := range child.Send(t.Context(), "go") {
+		if _, ok := e.(protocol.ApprovalRequestEvent); ok {
+			t.Error("a subagent's request reached the subagent's own stream")
+		}
+		if d, ok := e.(protocol.ToolDeniedEvent); ok {
+			deniedReason = d.Reason
+		}
+	}
+	_ = child.Submit(protocol.Shutdown{})
+	for range child.Events() {
+	}
+	if deniedReason != "The user denied this call. Stop and report it." || bash.runs.Load() != 0 {
+		t.Fatalf("denied %q, runs %d", deniedReason, bash.runs.Load())
 	}
 }

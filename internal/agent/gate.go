@@ -5,36 +5,22 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/plugin"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/shellguard"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// Decision is a permission outcome.
-type Decision string
-
-const (
-	Allow Decision = "allow"
-	Ask   Decision = "ask"
-	Deny  Decision = "deny"
-)
-
-// RuleVerdict is the permission rules' answer for one call.
-type RuleVerdict struct {
-	Decision Decision
-	// Pattern is the rule that decided, empty for a default.
-	Pattern string
-	// Reason is the refusal text for a deny.
-	Reason string
-}
-
-// Rules is the permission-rules layer, including session grants.
+// Rules is the permission-rules layer, including the session's grants.
+// permission.Policy implements it.
 type Rules interface {
-	Check(tool tools.Tool, input json.RawMessage) RuleVerdict
-	// Grant records an `always` answer for the session and returns the
-	// patterns granted.
-	Grant(tool tools.Tool, input json.RawMessage) []string
-	// GrantPreview returns what Grant would grant, for the prompt footer.
-	GrantPreview(tool tools.Tool, input json.RawMessage) []string
+	Check(q permission.Query) permission.Result
+	// Grant records an `always` answer for the session and returns what
+	// it granted.
+	Grant(q permission.Query) []string
+	// GrantPreview returns what Grant would grant, for the prompt.
+	GrantPreview(q permission.Query) []string
 }
 
 // HookVerdict is the external hooks' answer for one call.
@@ -52,7 +38,7 @@ type Hooks interface {
 	PreTool(ctx context.Context, tool, callID string, input json.RawMessage) HookVerdict
 }
 
-// Answer is the person's reply to an approval prompt.
+// Answer is the person's reply to an approval request.
 type Answer int
 
 const (
@@ -61,11 +47,11 @@ const (
 	AnswerAlways
 )
 
-// ApprovalRequest is what an approval prompt shows.
+// ApprovalRequest is what the person is asked about.
 type ApprovalRequest struct {
-	Tool   tools.Tool
+	Tool   *tool.Info
 	CallID string
-	Input  json.RawMessage
+	Call   tool.Prepared
 	// Pattern is the rule that asked, empty for a default.
 	Pattern string
 	// Repeated marks the third identical call this turn.
@@ -74,113 +60,170 @@ type ApprovalRequest struct {
 	Grants []string
 	// Subagent names the subagent making the call, if any.
 	Subagent string
+	// Preview is the change the call will make, when the tool can say.
+	Preview *protocol.Diff
 }
 
-// Approver asks the person. By names who answered a denial (user,
-// headless, repeat) for the tool-denied event.
+func (r ApprovalRequest) event() protocol.ApprovalRequestEvent {
+	plan := r.Call.Plan()
+	return protocol.ApprovalRequestEvent{
+		CallID: r.CallID, Name: r.Tool.Name, Input: eventInput(r.Call.Input()),
+		Title: plan.Title, Kind: r.Tool.Kind, Pattern: r.Pattern, Repeated: r.Repeated,
+		Grants: r.Grants, Subagent: r.Subagent, Preview: r.Preview,
+	}
+}
+
+// Approver answers approval requests. By names who refused (user,
+// headless, repeat) for the tool-denied event; reason replaces the default
+// refusal the model reads.
 type Approver interface {
 	Approve(ctx context.Context, req ApprovalRequest) (a Answer, by string, reason string)
 }
 
 // Gate decides every tool call: compiled plugins (the guard first), then
 // external hooks, then the permission rules, then the repeat guard, then
-// the person. A call it refuses never reaches Tool.Run.
+// the person. A call it refuses never reaches Run. A Gate does not change
+// once built; a reload builds a new one, swapped in at a turn boundary.
 type Gate struct {
-	Plugins  *plugin.Host
-	Hooks    Hooks
-	Rules    Rules
-	Approver Approver
+	Plugins *plugin.Host
+	Hooks   Hooks
+	Rules   Rules
 	// Yolo turns a rule's ask into allow. It never passes a plugin block, a
 	// hook block, a deny rule or the repeat guard.
 	Yolo bool
-	// AutoApprove reports tools that need no approval (session tools,
-	// plugin tools); deny rules still apply to them.
-	AutoApprove func(tool string) bool
-	Cwd         string
+	Cwd  string
 }
 
 // GateCall is one call to decide.
 type GateCall struct {
-	Tool     tools.Tool
+	Tool     tool.Tool
 	ID       string
-	Input    json.RawMessage
+	Call     tool.Prepared
 	Repeats  *RepeatGuard
 	Subagent string
+	// Approver asks the person; nil denies every ask.
+	Approver Approver
 }
 
-// Verdict is the gate's outcome. Input is the input to run with (a hook may
-// have rewritten it).
+// Verdict is the gate's outcome. Call is what runs (a hook may have
+// rewritten it).
 type Verdict struct {
 	Allowed bool
-	Input   json.RawMessage
+	Call    tool.Prepared
 	By      string
 	Reason  string
 	// Pattern is the permission rule that decided, if any.
 	Pattern string
 }
 
-// Explanation is what the gate would do with a call before anyone is asked:
-// the decision (allow, ask, deny or block), the layer that decided
+// Explanation is what the gate would do with a call before anyone is
+// asked: the decision (allow, ask, deny or block), the layer that decided
 // (plugin:<name>, hook:<name>, rule "<pattern>" or default) and why.
 type Explanation struct {
-	Tool     string          `json:"tool"`
-	Decision string          `json:"decision"`
-	By       string          `json:"by"`
-	Reason   string          `json:"reason"`
-	Input    json.RawMessage `json:"-"`
-	pattern  string
-	blocker  string
+	Tool     string `json:"tool"`
+	Decision string `json:"decision"`
+	By       string `json:"by"`
+	Reason   string `json:"reason"`
+	// Call is the call as it would run (after a hook's rewrite).
+	Call    tool.Prepared `json:"-"`
+	pattern string
+	blocker string
+	query   permission.Query
+}
+
+// Facts are a call as the plugins and the rules see it, worked out once per
+// call: the plan from the one decode, and one shell analysis per command
+// line, shared by the guard, the other plugins and the rules, so they
+// cannot disagree about what a line does.
+type Facts struct {
+	Info  *tool.Info
+	Input json.RawMessage
+	Plan  tool.Plan
+	Shell []*shellguard.Analysis
+}
+
+// FactsOf works a prepared call out.
+func FactsOf(info *tool.Info, p tool.Prepared) *Facts {
+	f := &Facts{Info: info, Input: p.Input(), Plan: p.Plan()}
+	if len(f.Plan.Commands) > 0 {
+		f.Shell = make([]*shellguard.Analysis, len(f.Plan.Commands))
+		for i, line := range f.Plan.Commands {
+			f.Shell[i] = shellguard.Analyze(line)
+		}
+	}
+	return f
+}
+
+func (g *Gate) pluginCall(f *Facts) plugin.Call {
+	return plugin.Call{
+		Tool: f.Info.Name, Input: f.Input, Cwd: g.Cwd, Mutating: f.Info.Effect.Mutating(),
+		Writes: f.Plan.Writes, Commands: f.Plan.Commands, Shell: f.Shell,
+	}
 }
 
 // Explain runs plugins, hooks and rules for one call without running the
 // tool or asking anyone. It is the gate's first half, shared with Decide,
 // so `shiro explain` reports exactly what a session would do.
-func (g *Gate) Explain(ctx context.Context, t tools.Tool, callID string, input json.RawMessage) Explanation {
-	name := t.Spec().Name
-	e := Explanation{Tool: name, Input: input}
-	if b := g.checkPlugins(ctx, t, input); b != nil {
-		return g.blocked(e, b)
+func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call tool.Prepared) Explanation {
+	info := t.Info()
+	e := Explanation{Tool: info.Name, Call: call}
+	facts := FactsOf(info, call)
+	if b := g.Plugins.Check(ctx, g.pluginCall(facts)); b != nil {
+		return blocked(e, b)
 	}
 	if g.Hooks != nil {
-		h := g.Hooks.PreTool(ctx, name, callID, input)
+		h := g.Hooks.PreTool(ctx, info.Name, callID, call.Input())
 		if h.Blocked {
 			e.Decision, e.By, e.Reason, e.blocker = "block", "hook:"+h.Hook, h.Reason, "hook:"+h.Hook
 			return e
 		}
 		if h.Rewritten {
-			// A hook may rewrite a call but never launder it: the compiled
-			// plugins see the rewritten input too.
-			e.Input = h.Input
-			if b := g.checkPlugins(ctx, t, e.Input); b != nil {
-				return g.blocked(e, b)
+			// A hook may rewrite a call but never launder it: the rewrite
+			// is decoded by the tool like the model's input, and the
+			// compiled plugins judge it again.
+			rewritten, err := t.Prepare(h.Input)
+			if err != nil {
+				e.Decision, e.By, e.blocker = "block", "hook:"+h.Hook, "hook:"+h.Hook
+				e.Reason = fmt.Sprintf("hook %s rewrote the call into input the tool refuses (%v), so it was blocked", h.Hook, err)
+				return e
+			}
+			e.Call, facts = rewritten, FactsOf(info, rewritten)
+			if b := g.Plugins.Check(ctx, g.pluginCall(facts)); b != nil {
+				return blocked(e, b)
 			}
 		}
 	}
-	rv := RuleVerdict{Decision: Ask}
+	e.query = permission.QueryFor(info, facts.Plan, facts.Shell)
+	res := permission.Result{Decision: permission.Ask}
 	if g.Rules != nil {
-		rv = g.Rules.Check(t, e.Input)
+		res = g.Rules.Check(e.query)
 	}
-	e.pattern = rv.Pattern
 	e.By = "default"
-	if rv.Pattern != "" {
-		e.By = fmt.Sprintf("rule %q", rv.Pattern)
+	// Only the person's own rules and grants are named; built-in defaults
+	// and the fallback are reported as the default.
+	if res.Source == permission.SourceConfig || res.Source == permission.SourceGrant {
+		e.pattern = res.Pattern
+		if e.pattern == "" {
+			e.pattern = res.Key
+		}
+		e.By = fmt.Sprintf("rule %q", e.pattern)
 	}
-	e.Decision, e.Reason = string(rv.Decision), rv.Reason
-	if rv.Decision == Ask && g.AutoApprove != nil && g.AutoApprove(name) {
-		e.Decision, e.Reason = string(Allow), "auto-approved"
+	e.Decision, e.Reason = string(res.Decision), res.Reason
+	if res.Decision == permission.Ask && g.Plugins.AutoApproved(info.Name) {
+		e.Decision, e.Reason = string(permission.Allow), "auto-approved by a plugin"
 	}
 	if e.Reason == "" {
-		switch e.Decision {
-		case string(Allow):
+		switch res.Decision {
+		case permission.Allow:
 			e.Reason = "allowed without asking"
-		case string(Ask):
+		case permission.Ask:
 			e.Reason = "the person is asked to approve"
 		}
 	}
 	return e
 }
 
-func (g *Gate) blocked(e Explanation, b *plugin.Block) Explanation {
+func blocked(e Explanation, b *plugin.Block) Explanation {
 	e.Decision, e.By, e.Reason = "block", "plugin:"+b.Plugin, b.Reason
 	e.blocker = "plugin:" + b.Plugin
 	if b.Plugin == "guard" {
@@ -191,45 +234,49 @@ func (g *Gate) blocked(e Explanation, b *plugin.Block) Explanation {
 
 // Decide runs every layer in order and, when needed, asks the person.
 func (g *Gate) Decide(ctx context.Context, c GateCall) Verdict {
-	name := c.Tool.Spec().Name
-	e := g.Explain(ctx, c.Tool, c.ID, c.Input)
+	e := g.Explain(ctx, c.Tool, c.ID, c.Call)
 	switch e.Decision {
 	case "block":
 		return Verdict{By: e.blocker, Reason: e.Reason}
-	case string(Deny):
+	case string(permission.Deny):
 		return Verdict{By: "rule", Reason: e.Reason, Pattern: e.pattern}
 	}
-	repeated := c.Repeats.Note(name, e.Input)
-	if e.Decision == string(Allow) && !repeated {
-		return Verdict{Allowed: true, Input: e.Input, Pattern: e.pattern}
+	info := c.Tool.Info()
+	repeated := c.Repeats.Note(info.Name, e.Call.Input())
+	if e.Decision == string(permission.Allow) && !repeated {
+		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
-	if e.Decision == string(Ask) && !repeated && g.Yolo {
-		return Verdict{Allowed: true, Input: e.Input, Pattern: e.pattern}
+	if e.Decision == string(permission.Ask) && !repeated && g.Yolo {
+		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
-	return g.ask(ctx, c, e.Input, RuleVerdict{Decision: Decision(e.Decision), Pattern: e.pattern}, repeated)
+	return g.ask(ctx, c, e, repeated)
 }
 
-func (g *Gate) checkPlugins(ctx context.Context, t tools.Tool, input json.RawMessage) *plugin.Block {
-	return g.Plugins.Check(ctx, plugin.CallFor(t, input, g.Cwd))
-}
-
-func (g *Gate) ask(ctx context.Context, c GateCall, input json.RawMessage, rv RuleVerdict, repeated bool) Verdict {
-	if g.Approver == nil {
-		return Verdict{By: "user", Reason: "No one is there to approve this call, so it was denied."}
+func (g *Gate) ask(ctx context.Context, c GateCall, e Explanation, repeated bool) Verdict {
+	if c.Approver == nil {
+		return Verdict{By: "user", Reason: "No one is there to approve this call, so it was denied.", Pattern: e.pattern}
 	}
-	req := ApprovalRequest{Tool: c.Tool, CallID: c.ID, Input: input, Pattern: rv.Pattern, Repeated: repeated, Subagent: c.Subagent}
+	req := ApprovalRequest{Tool: c.Tool.Info(), CallID: c.ID, Call: e.Call, Pattern: e.pattern, Repeated: repeated, Subagent: c.Subagent}
 	if g.Rules != nil {
-		req.Grants = g.Rules.GrantPreview(c.Tool, input)
+		req.Grants = g.Rules.GrantPreview(e.query)
 	}
-	answer, by, reason := g.Approver.Approve(ctx, req)
+	if pv, ok := e.Call.(tool.Previewer); ok {
+		// A preview that cannot be computed (the file vanished) is no
+		// reason to deny: the person decides on the call itself, and the
+		// tool reports the failure if it runs.
+		if d, err := pv.Preview(ctx); err == nil {
+			req.Preview = d
+		}
+	}
+	answer, by, reason := c.Approver.Approve(ctx, req)
 	switch answer {
 	case AnswerAlways:
 		if g.Rules != nil {
-			g.Rules.Grant(c.Tool, input)
+			g.Rules.Grant(e.query)
 		}
-		return Verdict{Allowed: true, Input: input, Pattern: rv.Pattern}
+		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	case AnswerOnce:
-		return Verdict{Allowed: true, Input: input, Pattern: rv.Pattern}
+		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
 	if by == "" {
 		by = "user"
@@ -237,7 +284,7 @@ func (g *Gate) ask(ctx context.Context, c GateCall, input json.RawMessage, rv Ru
 	if reason == "" {
 		reason = deniedReason(c.Subagent)
 	}
-	return Verdict{By: by, Reason: reason, Pattern: rv.Pattern}
+	return Verdict{By: by, Reason: reason, Pattern: e.pattern}
 }
 
 func deniedReason(subagent string) string {

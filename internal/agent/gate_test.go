@@ -8,8 +8,11 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/llm/replay"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/plugin"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // blockRM is a stand-in guard: it blocks any command containing "rm -rf".
@@ -24,9 +27,9 @@ func blockRM() plugin.Plugin {
 	}}
 }
 
-func denied(t *testing.T, evs []agent.Event) agent.ToolDeniedEvent {
+func denied(t *testing.T, evs []protocol.Event) protocol.ToolDeniedEvent {
 	t.Helper()
-	d, ok := find[agent.ToolDeniedEvent](evs)
+	d, ok := find[protocol.ToolDeniedEvent](evs)
 	if !ok {
 		t.Fatalf("want a tool-denied event, got %v", types(evs))
 	}
@@ -35,38 +38,38 @@ func denied(t *testing.T, evs []agent.Event) agent.ToolDeniedEvent {
 
 // Invariant 1 and 2: a plugin block never executes, even with --yolo.
 func TestGuardBlockNeverRunsEvenWithYolo(t *testing.T) {
-	bash := &fakeTool{name: "bash", mutating: true}
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
 	gate := &agent.Gate{Plugins: plugin.NewHost(blockRM()), Rules: askAll(), Yolo: true}
-	h := newHarness(t, gate, []tools.Tool{bash},
+	h := newHarness(t, options{gate: gate, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"rm -rf src"}`)), resp(llm.TextDelta{Text: "ok"}))
-	evs := collect(t.Context(), h.session, "go")
+	evs := h.collect(t.Context(), "go")
 	if d := denied(t, evs); d.By != "guard" || !strings.Contains(d.Reason, "rm -rf src") {
 		t.Fatalf("denied = %+v", d)
 	}
 	if bash.runs.Load() != 0 {
 		t.Fatal("a blocked call ran")
 	}
-	if len(h.approver.requests) != 0 {
+	if len(h.answers.seen()) != 0 {
 		t.Fatal("a guard block must not reach the person")
 	}
 }
 
 func TestPluginBlockIsAttributedToThePlugin(t *testing.T) {
 	p := plugin.Plugin{Name: "secrets", BeforeToolCall: func(context.Context, plugin.Call) (string, error) { return "no", nil }}
-	bash := &fakeTool{name: "bash", mutating: true}
-	h := newHarness(t, &agent.Gate{Plugins: plugin.NewHost(p), Rules: allowAll()}, []tools.Tool{bash},
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	h := newHarness(t, options{gate: &agent.Gate{Plugins: plugin.NewHost(p), Rules: allowAll()}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
-	if d := denied(t, collect(t.Context(), h.session, "go")); d.By != "plugin:secrets" {
+	if d := denied(t, h.collect(t.Context(), "go")); d.By != "plugin:secrets" {
 		t.Fatalf("by = %q", d.By)
 	}
 }
 
 func TestPanickingPluginBlocks(t *testing.T) {
 	p := plugin.Plugin{Name: "buggy", BeforeToolCall: func(context.Context, plugin.Call) (string, error) { panic("oops") }}
-	bash := &fakeTool{name: "bash", mutating: true}
-	h := newHarness(t, &agent.Gate{Plugins: plugin.NewHost(p), Rules: allowAll()}, []tools.Tool{bash},
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	h := newHarness(t, options{gate: &agent.Gate{Plugins: plugin.NewHost(p), Rules: allowAll()}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
-	denied(t, collect(t.Context(), h.session, "go"))
+	denied(t, h.collect(t.Context(), "go"))
 	if bash.runs.Load() != 0 {
 		t.Fatal("a call blocked by a crashing plugin ran")
 	}
@@ -74,55 +77,54 @@ func TestPanickingPluginBlocks(t *testing.T) {
 
 // Invariant 2: --yolo never passes a deny rule.
 func TestDenyRuleWinsOverYolo(t *testing.T) {
-	rules := rulesFunc(func(string, json.RawMessage) agent.RuleVerdict {
-		return agent.RuleVerdict{Decision: agent.Deny, Pattern: "*", Reason: `Refused by the permission rule bash: "*" = deny.`}
-	})
-	bash := &fakeTool{name: "bash", mutating: true}
-	h := newHarness(t, &agent.Gate{Rules: rules, Yolo: true}, []tools.Tool{bash},
+	rules := rulesFunc(func(permission.Query) permission.Decision { return permission.Deny })
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	h := newHarness(t, options{gate: &agent.Gate{Rules: rules, Yolo: true}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
-	d := denied(t, collect(t.Context(), h.session, "go"))
+	d := denied(t, h.collect(t.Context(), "go"))
 	if d.By != "rule" || bash.runs.Load() != 0 {
 		t.Fatalf("deny rule not honoured: %+v runs=%d", d, bash.runs.Load())
 	}
 }
 
 func TestYoloTurnsAskIntoAllow(t *testing.T) {
-	bash := &fakeTool{name: "bash", mutating: true}
-	h := newHarness(t, &agent.Gate{Rules: askAll(), Yolo: true}, []tools.Tool{bash},
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	h := newHarness(t, options{gate: &agent.Gate{Rules: askAll(), Yolo: true}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
-	collect(t.Context(), h.session, "go")
-	if bash.runs.Load() != 1 || len(h.approver.requests) != 0 {
-		t.Fatalf("runs=%d asks=%d", bash.runs.Load(), len(h.approver.requests))
+	h.collect(t.Context(), "go")
+	if bash.runs.Load() != 1 || len(h.answers.seen()) != 0 {
+		t.Fatalf("runs=%d asks=%d", bash.runs.Load(), len(h.answers.seen()))
 	}
 }
 
 func TestPersonDeniesThenApproves(t *testing.T) {
-	bash := &fakeTool{name: "bash", mutating: true}
-	h := newHarness(t, &agent.Gate{Rules: askAll()}, []tools.Tool{bash},
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	h := newHarness(t, options{gate: &agent.Gate{Rules: askAll()}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)),
 		resp(toolCall("c2", "bash", `{"command":"pwd"}`)),
 		resp(llm.TextDelta{Text: "ok"}))
-	h.approver.answers = []agent.Answer{agent.AnswerDeny, agent.AnswerOnce}
-	evs := collect(t.Context(), h.session, "go")
+	h.answers.answers = []protocol.Decision{protocol.No, protocol.Yes}
+	evs := h.collect(t.Context(), "go")
 	if d := denied(t, evs); d.By != "user" || d.Reason != "User denied this tool call." {
 		t.Fatalf("denied = %+v", d)
 	}
 	if bash.runs.Load() != 1 {
 		t.Fatalf("runs = %d, want only the approved call", bash.runs.Load())
 	}
-	if got := string(h.approver.requests[0].Input); got != `{"command":"ls"}` {
-		t.Fatalf("approval saw input %s", got)
+	req := h.answers.seen()[0]
+	if string(req.Input) != `{"command":"ls"}` || req.Name != "bash" || req.Title != "ls" || req.CallID != "c1" || req.ID == "" {
+		t.Fatalf("approval request = %+v", req)
 	}
 }
 
 func TestRepeatGuardAsksOnTheThirdIdenticalCall(t *testing.T) {
 	read := &fakeTool{name: "read"}
-	call := func(id string) replayResp { return resp(toolCall(id, "read", `{"path":"a"}`)) }
-	h := newHarness(t, &agent.Gate{Rules: allowAll(), Yolo: true}, []tools.Tool{read},
+	call := func(id string) replay.Response { return resp(toolCall(id, "read", `{"path":"a"}`)) }
+	h := newHarness(t, options{gate: &agent.Gate{Rules: allowAll(), Yolo: true}, attended: true}, []*fakeTool{read},
 		call("1"), call("2"), call("3"), resp(llm.TextDelta{Text: "ok"}))
-	evs := collect(t.Context(), h.session, "go")
-	if len(h.approver.requests) != 1 || !h.approver.requests[0].Repeated {
-		t.Fatalf("want one repeated-call approval, got %+v", h.approver.requests)
+	evs := h.collect(t.Context(), "go")
+	if len(h.answers.seen()) != 1 || !h.answers.seen()[0].Repeated {
+		t.Fatalf("want one repeated-call approval, got %+v", h.answers.seen())
 	}
 	if read.runs.Load() != 2 {
 		t.Fatalf("runs = %d, want 2 (third denied)", read.runs.Load())
@@ -132,14 +134,14 @@ func TestRepeatGuardAsksOnTheThirdIdenticalCall(t *testing.T) {
 
 func TestRepeatCountResetsEachTurn(t *testing.T) {
 	read := &fakeTool{name: "read"}
-	call := func(id string) replayResp { return resp(toolCall(id, "read", `{"path":"a"}`)) }
-	h := newHarness(t, &agent.Gate{Rules: allowAll()}, []tools.Tool{read},
+	call := func(id string) replay.Response { return resp(toolCall(id, "read", `{"path":"a"}`)) }
+	h := newHarness(t, options{gate: &agent.Gate{Rules: allowAll()}, attended: true}, []*fakeTool{read},
 		call("1"), call("2"), resp(llm.TextDelta{Text: "ok"}),
 		call("3"), call("4"), resp(llm.TextDelta{Text: "ok"}))
-	collect(t.Context(), h.session, "one")
-	collect(t.Context(), h.session, "two")
-	if len(h.approver.requests) != 0 || read.runs.Load() != 4 {
-		t.Fatalf("asks=%d runs=%d", len(h.approver.requests), read.runs.Load())
+	h.collect(t.Context(), "one")
+	h.collect(t.Context(), "two")
+	if len(h.answers.seen()) != 0 || read.runs.Load() != 4 {
+		t.Fatalf("asks=%d runs=%d", len(h.answers.seen()), read.runs.Load())
 	}
 }
 
@@ -152,14 +154,14 @@ func (f hookFunc) PreTool(_ context.Context, tool, _ string, in json.RawMessage)
 
 // Invariant 4: a hook's rewrite is re-checked by the compiled guard.
 func TestHookRewriteCannotLaunderPastTheGuard(t *testing.T) {
-	bash := &fakeTool{name: "bash", mutating: true}
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
 	hook := hookFunc(func(string, json.RawMessage) agent.HookVerdict {
 		return agent.HookVerdict{Rewritten: true, Input: json.RawMessage(`{"command":"rm -rf /"}`)}
 	})
 	gate := &agent.Gate{Plugins: plugin.NewHost(blockRM()), Hooks: hook, Rules: allowAll(), Yolo: true}
-	h := newHarness(t, gate, []tools.Tool{bash},
+	h := newHarness(t, options{gate: gate, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
-	if d := denied(t, collect(t.Context(), h.session, "go")); d.By != "guard" {
+	if d := denied(t, h.collect(t.Context(), "go")); d.By != "guard" {
 		t.Fatalf("by = %q", d.By)
 	}
 	if bash.runs.Load() != 0 {
@@ -169,42 +171,52 @@ func TestHookRewriteCannotLaunderPastTheGuard(t *testing.T) {
 
 func TestHookRewriteIsWhatRuns(t *testing.T) {
 	var got string
-	bash := &fakeTool{name: "bash", mutating: true, run: func(_ context.Context, c tools.Call) (string, error) {
-		got = string(c.Input)
+	bash := &fakeTool{name: "bash", effect: tool.Runs, run: func(_ context.Context, _ tool.Runtime, in *fakeIn) (string, error) {
+		got = in.Command
 		return "ok", nil
 	}}
 	hook := hookFunc(func(string, json.RawMessage) agent.HookVerdict {
 		return agent.HookVerdict{Rewritten: true, Input: json.RawMessage(`{"command":"ls -a"}`)}
 	})
-	h := newHarness(t, &agent.Gate{Hooks: hook, Rules: allowAll()}, []tools.Tool{bash},
+	h := newHarness(t, options{gate: &agent.Gate{Hooks: hook, Rules: allowAll()}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
-	collect(t.Context(), h.session, "go")
-	if got != `{"command":"ls -a"}` {
+	h.collect(t.Context(), "go")
+	if got != "ls -a" {
 		t.Fatalf("ran with %s", got)
 	}
 }
 
 func TestHookBlockIsAttributedToTheHook(t *testing.T) {
-	bash := &fakeTool{name: "bash", mutating: true}
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
 	hook := hookFunc(func(string, json.RawMessage) agent.HookVerdict {
 		return agent.HookVerdict{Blocked: true, Hook: "policy", Reason: "not today"}
 	})
-	h := newHarness(t, &agent.Gate{Hooks: hook, Rules: allowAll(), Yolo: true}, []tools.Tool{bash},
+	h := newHarness(t, options{gate: &agent.Gate{Hooks: hook, Rules: allowAll(), Yolo: true}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
-	if d := denied(t, collect(t.Context(), h.session, "go")); d.By != "hook:policy" || d.Reason != "not today" {
+	if d := denied(t, h.collect(t.Context(), "go")); d.By != "hook:policy" || d.Reason != "not today" {
 		t.Fatalf("denied = %+v", d)
 	}
 }
 
+func prepare(t *testing.T, tl tool.Tool, input string) tool.Prepared {
+	t.Helper()
+	p, err := tl.Prepare(json.RawMessage(input))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestExplainReportsLayerWithoutRunning(t *testing.T) {
-	bash := &fakeTool{name: "bash", mutating: true}
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	bt := bash.build()
 	gate := &agent.Gate{Plugins: plugin.NewHost(blockRM()), Rules: askAll()}
-	e := gate.Explain(t.Context(), bash, "x", json.RawMessage(`{"command":"rm -rf x"}`))
+	e := gate.Explain(t.Context(), bt, "x", prepare(t, bt, `{"command":"rm -rf x"}`))
 	if e.Decision != "block" || e.By != "plugin:guard" {
 		t.Fatalf("explain = %+v", e)
 	}
-	e = gate.Explain(t.Context(), bash, "x", json.RawMessage(`{"command":"ls"}`))
-	if e.Decision != "ask" || e.By != "default" {
+	e = gate.Explain(t.Context(), bt, "x", prepare(t, bt, `{"command":"ls"}`))
+	if e.Decision != "ask" || e.By != `rule "*"` {
 		t.Fatalf("explain = %+v", e)
 	}
 	if bash.runs.Load() != 0 {

@@ -11,81 +11,77 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/llm/replay"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/plugin"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
+
+// fakeIn is the input of every fake tool: an optional command (so the
+// guard has a line to judge) and anything else a test sends.
+type fakeIn struct {
+	Command string `json:"command,omitempty"`
+	X       int    `json:"x,omitempty"`
+	Path    string `json:"path,omitempty"`
+}
 
 // fakeTool is a tool whose behaviour a test scripts.
 type fakeTool struct {
-	name     string
-	mutating bool
-	runs     atomic.Int32
-	run      func(ctx context.Context, c tools.Call) (string, error)
+	name   string
+	effect tool.Effect
+	runs   atomic.Int32
+	run    func(ctx context.Context, rt tool.Runtime, in *fakeIn) (string, error)
 }
 
-func (f *fakeTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{Name: f.name, Description: "test tool", Schema: json.RawMessage(`{"type":"object"}`)}
-}
-
-func (f *fakeTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetCore, Mutating: f.mutating,
-		Commands: func(in json.RawMessage) []string {
-			var v struct{ Command string }
-			_ = json.Unmarshal(in, &v)
-			if v.Command == "" {
-				return nil
-			}
-			return []string{v.Command}
-		}}
-}
-
-func (f *fakeTool) Run(ctx context.Context, c tools.Call) (string, error) {
-	f.runs.Add(1)
-	if f.run != nil {
-		return f.run(ctx, c)
+func (f *fakeTool) build() tool.Tool {
+	effect := f.effect
+	if effect == 0 {
+		effect = tool.Reads
 	}
-	return "ok", nil
+	return tool.New(tool.Def[fakeIn]{
+		Info: tool.Info{Name: f.name, Description: "test tool", Set: tool.SetCore, Effect: effect, Kind: protocol.KindOther, Subject: tool.CommandSubject},
+		Plan: func(in *fakeIn) tool.Plan {
+			p := tool.Plan{Title: in.Command}
+			if in.Command != "" {
+				p.Commands = []string{in.Command}
+				p.Subjects = []string{in.Command}
+			}
+			if in.Path != "" {
+				p.Writes = []string{in.Path}
+			}
+			return p
+		},
+		Run: func(ctx context.Context, rt tool.Runtime, in *fakeIn) (tool.Result, error) {
+			f.runs.Add(1)
+			if f.run == nil {
+				return tool.Text("ok"), nil
+			}
+			out, err := f.run(ctx, rt, in)
+			return tool.Text(out), err
+		},
+	})
 }
 
 // rulesFunc adapts a function to agent.Rules.
-type rulesFunc func(tool string, input json.RawMessage) agent.RuleVerdict
+type rulesFunc func(q permission.Query) permission.Decision
 
-func (r rulesFunc) Check(t tools.Tool, in json.RawMessage) agent.RuleVerdict {
-	return r(t.Spec().Name, in)
+func (r rulesFunc) Check(q permission.Query) permission.Result {
+	return permission.Result{Decision: r(q), Tool: q.Tool, Source: permission.SourceConfig, Pattern: "*"}
 }
-func (r rulesFunc) Grant(tools.Tool, json.RawMessage) []string        { return []string{"*"} }
-func (r rulesFunc) GrantPreview(tools.Tool, json.RawMessage) []string { return []string{"*"} }
+func (r rulesFunc) Grant(permission.Query) []string        { return []string{"*"} }
+func (r rulesFunc) GrantPreview(permission.Query) []string { return []string{"*"} }
 
 func allowAll() agent.Rules {
-	return rulesFunc(func(string, json.RawMessage) agent.RuleVerdict { return agent.RuleVerdict{Decision: agent.Allow} })
+	return rulesFunc(func(permission.Query) permission.Decision { return permission.Allow })
 }
 
 func askAll() agent.Rules {
-	return rulesFunc(func(string, json.RawMessage) agent.RuleVerdict { return agent.RuleVerdict{Decision: agent.Ask} })
-}
-
-// scriptedApprover answers approval requests in order and records them.
-type scriptedApprover struct {
-	mu       sync.Mutex
-	answers  []agent.Answer
-	requests []agent.ApprovalRequest
-}
-
-func (a *scriptedApprover) Approve(_ context.Context, r agent.ApprovalRequest) (agent.Answer, string, string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.requests = append(a.requests, r)
-	if len(a.answers) == 0 {
-		return agent.AnswerDeny, "user", ""
-	}
-	ans := a.answers[0]
-	a.answers = a.answers[1:]
-	return ans, "user", ""
+	return rulesFunc(func(permission.Query) permission.Decision { return permission.Ask })
 }
 
 type staticPrompter struct{ stable, volatile string }
 
-func (p staticPrompter) Prompt([]tools.Tool) (string, string) { return p.stable, p.volatile }
+func (p staticPrompter) Prompt([]tool.Tool, string) (string, string) { return p.stable, p.volatile }
 
 // resp builds a scripted model response.
 func resp(parts ...llm.StreamPart) replay.Response {
@@ -96,62 +92,142 @@ func toolCall(id, name, input string) llm.StreamPart {
 	return llm.ToolCallDone{ID: id, Name: name, Input: json.RawMessage(input)}
 }
 
+type options struct {
+	gate     *agent.Gate
+	attended bool
+	variant  agent.Variant
+	provider llm.Provider
+	observe  []agent.TurnObserver
+}
+
 type harness struct {
 	session  *agent.Session
 	provider *replay.Provider
-	approver *scriptedApprover
+	wire     *recorder
+	answers  *answerer
 }
 
-func newHarness(t testing.TB, gate *agent.Gate, ts []tools.Tool, responses ...replay.Response) *harness {
+// recorder keeps every request a session sends, as the wire would show.
+type recorder struct {
+	inner llm.Provider
+	mu    sync.Mutex
+	reqs  []llm.Request
+}
+
+func (r *recorder) Name() string { return r.inner.Name() }
+
+func (r *recorder) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamPart, error] {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, *req)
+	r.mu.Unlock()
+	return r.inner.Stream(ctx, req)
+}
+
+func (r *recorder) requests() []llm.Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]llm.Request(nil), r.reqs...)
+}
+
+// answerer answers approval requests in order (deny when it runs out) and
+// records them, as a person at the keyboard would.
+type answerer struct {
+	mu       sync.Mutex
+	answers  []protocol.Decision
+	requests []protocol.ApprovalRequestEvent
+}
+
+func (a *answerer) next(r protocol.ApprovalRequestEvent) protocol.Decision {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.requests = append(a.requests, r)
+	if len(a.answers) == 0 {
+		return protocol.No
+	}
+	d := a.answers[0]
+	a.answers = a.answers[1:]
+	return d
+}
+
+func (a *answerer) seen() []protocol.ApprovalRequestEvent {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]protocol.ApprovalRequestEvent(nil), a.requests...)
+}
+
+func newHarness(t testing.TB, o options, fakes []*fakeTool, responses ...replay.Response) *harness {
 	t.Helper()
-	env, err := tools.NewEnv(t.TempDir())
+	ts := make([]tool.Tool, len(fakes))
+	for i, f := range fakes {
+		ts[i] = f.build()
+	}
+	return newHarnessTools(t, o, ts, responses...)
+}
+
+func newHarnessTools(t testing.TB, o options, ts []tool.Tool, responses ...replay.Response) *harness {
+	t.Helper()
+	reg, err := tool.NewRegistry(ts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := tools.NewRegistry(ts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{provider: replay.New("test", responses), approver: &scriptedApprover{}}
+	h := &harness{provider: replay.New("test", responses), answers: &answerer{}}
+	gate := o.gate
 	if gate == nil {
 		gate = &agent.Gate{Rules: allowAll()}
-	}
-	if gate.Approver == nil {
-		gate.Approver = h.approver
 	}
 	if gate.Plugins == nil {
 		gate.Plugins = plugin.NewHost()
 	}
-	s, err := agent.New(agent.Config{
-		Provider: h.provider, Model: "test-model", SessionID: "s1", Env: env, Tools: reg, Gate: gate,
+	var inner llm.Provider = h.provider
+	if o.provider != nil {
+		inner = o.provider
+	}
+	h.wire = &recorder{inner: inner}
+	provider := h.wire
+	s, err := agent.Start(t.Context(), agent.Config{
+		Provider: provider, Model: "test-model", SessionID: "s1", Cwd: t.TempDir(), Tools: reg, Gate: gate,
 		Prompter: staticPrompter{stable: "You are a test.", volatile: ""},
-		Filter:   tools.Filter{Sets: tools.DefaultSets()},
+		Filter:   tool.Filter{Sets: tool.DefaultSets()}, Attended: o.attended, Variant: o.variant,
+		Observers: o.observe,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		_ = s.Submit(protocol.Interrupt{})
+		_ = s.Submit(protocol.Shutdown{})
+		for range s.Events() {
+		}
+	})
 	h.session = s
 	return h
 }
 
-// collect runs one turn and returns its events.
-func collect(ctx context.Context, s *agent.Session, prompt string) []agent.Event {
-	var out []agent.Event
-	for e := range s.Send(ctx, prompt) {
+// collect runs one turn, answering approvals with the harness's answers,
+// and returns its events without the session event that opens a session.
+func (h *harness) collect(ctx context.Context, prompt string) []protocol.Event {
+	var out []protocol.Event
+	for e := range h.session.Send(ctx, prompt) {
+		switch e := e.(type) {
+		case protocol.SessionEvent:
+			continue
+		case protocol.ApprovalRequestEvent:
+			_ = h.session.Submit(protocol.Approval{ID: e.ID, Decision: h.answers.next(e)})
+		}
 		out = append(out, e)
 	}
 	return out
 }
 
-func types(evs []agent.Event) []string {
+func types(evs []protocol.Event) []string {
 	out := make([]string, len(evs))
 	for i, e := range evs {
-		out[i] = e.Type()
+		out[i] = protocol.TypeOf(e)
 	}
 	return out
 }
 
-func find[T agent.Event](evs []agent.Event) (T, bool) {
+func find[T protocol.Event](evs []protocol.Event) (T, bool) {
 	for _, e := range evs {
 		if v, ok := e.(T); ok {
 			return v, true
@@ -161,11 +237,9 @@ func find[T agent.Event](evs []agent.Event) (T, bool) {
 	return zero, false
 }
 
-type replayResp = replay.Response
-
 // cancellingProvider streams a complete tool call and then cancels the turn
 // before the response finishes, as a person pressing esc would.
-type cancellingProvider struct{ cancel context.CancelFunc }
+type cancellingProvider struct{ cancel func() }
 
 func (p *cancellingProvider) Name() string { return "cancelling" }
 
@@ -180,7 +254,8 @@ func (p *cancellingProvider) Stream(ctx context.Context, _ *llm.Request) iter.Se
 	}
 }
 
-func withProvider(cfg agent.Config, p llm.Provider) agent.Config {
-	cfg.Provider = p
-	return cfg
+// withScript is a provider playing responses, for sessions a test starts by
+// hand.
+func (*harness) withScript(responses ...replay.Response) llm.Provider {
+	return replay.New("test", responses)
 }

@@ -6,13 +6,18 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
+
+// errBashInterrupted stands for bash's own error when its command is
+// stopped: a tool's error is passed on unchanged.
+var errBashInterrupted = tool.Failf("The user interrupted this command. It did not finish, so its effects are unknown.")
 
 // blockingTool runs until its context is cancelled, then fails with fail
 // (given that context), as bash does when its command is stopped.
 func blockingTool(started chan<- struct{}, fail func(ctx context.Context) error) *fakeTool {
-	return &fakeTool{name: "block", run: func(ctx context.Context, _ tools.Call) (string, error) {
+	return &fakeTool{name: "block", run: func(ctx context.Context, _ tool.Runtime, _ *fakeIn) (string, error) {
 		close(started)
 		<-ctx.Done()
 		return "", fail(ctx)
@@ -37,25 +42,25 @@ func interruptWhenStarted(t *testing.T, s *agent.Session, started <-chan struct{
 // error is its result, and the turn goes on to the next model call.
 func TestInterruptToolStopsTheCallAndTheTurnGoesOn(t *testing.T) {
 	started := make(chan struct{})
-	block := blockingTool(started, func(context.Context) error { return tools.ErrInterrupted })
-	h := newHarness(t, nil, []tools.Tool{block, &fakeTool{name: "other"}},
+	block := blockingTool(started, func(context.Context) error { return errBashInterrupted })
+	h := newHarness(t, options{}, []*fakeTool{block, {name: "other"}},
 		resp(toolCall("c1", "block", `{}`), toolCall("c2", "other", `{}`)),
 		resp(llm.TextDelta{Text: "The command was stopped; moving on."}))
 	interruptWhenStarted(t, h.session, started, "c1")
-	evs := collect(t.Context(), h.session, "run it")
+	evs := h.collect(t.Context(), "run it")
 
-	failed, ok := find[agent.ToolErrorEvent](evs)
-	if !ok || failed.ID != "c1" || failed.Error != tools.ErrInterrupted.Error() {
+	failed, ok := find[protocol.ToolErrorEvent](evs)
+	if !ok || failed.ID != "c1" || failed.Error != errBashInterrupted.Error() {
 		t.Fatalf("tool error event = %+v (found %v); events %v", failed, ok, types(evs))
 	}
-	if res, _ := find[agent.ToolResultEvent](evs); res.ID != "c2" {
+	if res, _ := find[protocol.ToolResultEvent](evs); res.ID != "c2" {
 		t.Errorf("the next call of the same step still runs: %+v", res)
 	}
-	text, _ := find[agent.TextEvent](evs)
+	text, _ := find[protocol.TextEvent](evs)
 	if text.Text != "The command was stopped; moving on." {
 		t.Fatalf("the turn did not reach the next model call; events %v", types(evs))
 	}
-	if d := evs[len(evs)-1].(agent.DoneEvent); !d.HasUsage {
+	if d := evs[len(evs)-1].(protocol.DoneEvent); d.Usage == nil {
 		t.Errorf("a turn that went on counts as finished, with usage: %+v", d)
 	}
 	if n := h.provider.Remaining(); n != 0 {
@@ -68,7 +73,7 @@ func TestInterruptToolStopsTheCallAndTheTurnGoesOn(t *testing.T) {
 		t.Fatalf("history[2] is %s", results.Role)
 	}
 	r := results.Parts[0].(llm.ToolResult)
-	if r.CallID != "c1" || !r.IsError || r.Output != tools.ErrInterrupted.Error() {
+	if r.CallID != "c1" || !r.IsError || r.Output != errBashInterrupted.Error() {
 		t.Fatalf("result sent to the model = %+v", r)
 	}
 	if h.session.InterruptTool("c1") {
@@ -81,60 +86,57 @@ func TestInterruptToolStopsTheCallAndTheTurnGoesOn(t *testing.T) {
 func TestInterruptToolExplainsABareContextError(t *testing.T) {
 	started := make(chan struct{})
 	block := blockingTool(started, func(ctx context.Context) error { return ctx.Err() })
-	h := newHarness(t, nil, []tools.Tool{block},
+	h := newHarness(t, options{}, []*fakeTool{block},
 		resp(toolCall("c1", "block", `{}`)),
 		resp(llm.TextDelta{Text: "ok"}))
 	interruptWhenStarted(t, h.session, started, "c1")
-	evs := collect(t.Context(), h.session, "run it")
-	failed, _ := find[agent.ToolErrorEvent](evs)
+	evs := h.collect(t.Context(), "run it")
+	failed, _ := find[protocol.ToolErrorEvent](evs)
 	if failed.Error != "The user interrupted this tool call. It did not finish, so its effects are unknown." {
 		t.Fatalf("error = %q", failed.Error)
 	}
-	if text, _ := find[agent.TextEvent](evs); text.Text != "ok" {
+	if text, _ := find[protocol.TextEvent](evs); text.Text != "ok" {
 		t.Fatalf("the turn stopped; events %v", types(evs))
 	}
 }
 
 // Nothing running: InterruptTool does nothing and says so.
 func TestInterruptToolWithNothingRunning(t *testing.T) {
-	h := newHarness(t, nil, nil, resp(llm.TextDelta{Text: "hi"}))
+	h := newHarness(t, options{}, nil, resp(llm.TextDelta{Text: "hi"}))
 	if h.session.InterruptTool("c1") {
 		t.Fatal("InterruptTool reported a call before any ran")
 	}
-	collect(t.Context(), h.session, "hi")
+	h.collect(t.Context(), "hi")
 	if h.session.InterruptTool("c1") {
 		t.Fatal("InterruptTool reported a call after the turn")
 	}
 }
 
-// interruptingApprover stops the call it is asked about, then allows it,
-// as a person pressing ctrl-c while the gate still decides would.
-type interruptingApprover struct{ session *agent.Session }
-
-func (a *interruptingApprover) Approve(_ context.Context, r agent.ApprovalRequest) (agent.Answer, string, string) {
-	if !a.session.InterruptTool(r.CallID) {
-		panic("InterruptTool did not find the call at the gate")
-	}
-	return agent.AnswerOnce, "", ""
-}
-
-// A call stopped while the gate decides it never starts; the turn goes on.
+// A call stopped while the gate is still deciding it (the approval is
+// open) never starts; the turn goes on.
 func TestInterruptToolBeforeTheToolStarts(t *testing.T) {
-	ap := &interruptingApprover{}
-	never := &fakeTool{name: "never", mutating: true}
-	h := newHarness(t, &agent.Gate{Rules: askAll(), Approver: ap}, []tools.Tool{never},
+	never := &fakeTool{name: "never", effect: tool.Runs}
+	h := newHarness(t, options{gate: &agent.Gate{Rules: askAll()}, attended: true}, []*fakeTool{never},
 		resp(toolCall("c1", "never", `{}`)),
 		resp(llm.TextDelta{Text: "understood"}))
-	ap.session = h.session
-	evs := collect(t.Context(), h.session, "go")
+	var evs []protocol.Event
+	for e := range h.session.Send(t.Context(), "go") {
+		if r, ok := e.(protocol.ApprovalRequestEvent); ok {
+			if err := h.session.Submit(protocol.Interrupt{CallID: r.CallID}); err != nil {
+				t.Fatalf("interrupting the call at the gate: %v", err)
+			}
+			_ = h.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.Yes})
+		}
+		evs = append(evs, e)
+	}
 	if n := never.runs.Load(); n != 0 {
 		t.Fatalf("the stopped tool ran %d times", n)
 	}
-	failed, _ := find[agent.ToolErrorEvent](evs)
+	failed, _ := find[protocol.ToolErrorEvent](evs)
 	if failed.ID != "c1" || failed.Error != "The user stopped this tool call before it started. It did not run." {
 		t.Fatalf("tool error = %+v", failed)
 	}
-	if text, _ := find[agent.TextEvent](evs); text.Text != "understood" {
+	if text, _ := find[protocol.TextEvent](evs); text.Text != "understood" {
 		t.Fatalf("the turn stopped; events %v", types(evs))
 	}
 }

@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -10,22 +9,20 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/llm/replay"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 func TestTextTurnEndsWithDoneAndUsage(t *testing.T) {
-	h := newHarness(t, nil, nil, resp(llm.TextDelta{Text: "Hel"}, llm.TextDelta{Text: "lo"}))
-	evs := collect(t.Context(), h.session, "hi")
-	if got, want := types(evs), []string{"text", "text", "done"}; !slices.Equal(got, want) {
+	h := newHarness(t, options{}, nil, resp(llm.TextDelta{Text: "Hel"}, llm.TextDelta{Text: "lo"}))
+	evs := h.collect(t.Context(), "hi")
+	if got, want := types(evs), []string{"turn-start", "text", "text", "done"}; !slices.Equal(got, want) {
 		t.Fatalf("events = %v, want %v", got, want)
 	}
-	done := evs[len(evs)-1].(agent.DoneEvent)
-	if !done.HasUsage || done.InputTokens != 10 || done.OutputTokens != 5 {
+	done := evs[len(evs)-1].(protocol.DoneEvent)
+	if done.Usage == nil || done.InputTokens != 10 || done.OutputTokens != 5 || done.Reason != protocol.StopEnd {
 		t.Fatalf("done = %+v", done)
-	}
-	b, _ := agent.MarshalEvent(done)
-	if string(b) != `{"type":"done","inputTokens":10,"outputTokens":5,"cacheReadTokens":0,"cacheWriteTokens":0}` {
-		t.Fatalf("done JSON = %s", b)
 	}
 	hist := h.session.History()
 	if len(hist) != 2 || hist[1].PlainText() != "Hello" {
@@ -33,25 +30,38 @@ func TestTextTurnEndsWithDoneAndUsage(t *testing.T) {
 	}
 }
 
+func TestTheFirstEventDescribesTheSession(t *testing.T) {
+	h := newHarness(t, options{attended: true}, nil, resp(llm.TextDelta{Text: "x"}))
+	first := <-h.session.Events()
+	se, ok := first.(protocol.SessionEvent)
+	if !ok || se.SessionID != "s1" || se.Model != "test-model" || se.Agent != "default" || !se.Attended {
+		t.Fatalf("first event = %#v", first)
+	}
+}
+
 func TestToolLoopRunsToolAndContinues(t *testing.T) {
-	echo := &fakeTool{name: "echo", run: func(_ context.Context, c tools.Call) (string, error) {
-		c.Emit("live chunk")
-		return "echoed " + string(c.Input), nil
+	echo := &fakeTool{name: "echo", run: func(_ context.Context, rt tool.Runtime, in *fakeIn) (string, error) {
+		rt.Emit("live chunk")
+		return "echoed " + in.Command, nil
 	}}
-	h := newHarness(t, nil, []tools.Tool{echo},
-		resp(llm.ToolInputStart{ID: "c1", Name: "echo"}, toolCall("c1", "echo", `{"x":1}`)),
+	h := newHarness(t, options{}, []*fakeTool{echo},
+		resp(llm.ToolInputStart{ID: "c1", Name: "echo"}, toolCall("c1", "echo", `{"command":"ls"}`)),
 		resp(llm.TextDelta{Text: "done"}),
 	)
-	evs := collect(t.Context(), h.session, "go")
-	want := []string{"tool-start", "tool-call", "tool-output", "tool-result", "text", "done"}
+	evs := h.collect(t.Context(), "go")
+	want := []string{"turn-start", "tool-start", "tool-call", "tool-output", "tool-result", "text", "done"}
 	if got := types(evs); !slices.Equal(got, want) {
 		t.Fatalf("events = %v, want %v", got, want)
 	}
-	res, _ := find[agent.ToolResultEvent](evs)
-	if res.Output != `echoed {"x":1}` {
+	call, _ := find[protocol.ToolCallEvent](evs)
+	if call.Title != "ls" || call.Kind != protocol.KindOther || string(call.Input) != `{"command":"ls"}` {
+		t.Fatalf("tool-call = %+v", call)
+	}
+	res, _ := find[protocol.ToolResultEvent](evs)
+	if res.Output != "echoed ls" {
 		t.Fatalf("result = %q", res.Output)
 	}
-	done, _ := find[agent.DoneEvent](evs)
+	done, _ := find[protocol.DoneEvent](evs)
 	if done.InputTokens != 20 {
 		t.Fatalf("usage should add up over both model calls: %+v", done)
 	}
@@ -59,47 +69,95 @@ func TestToolLoopRunsToolAndContinues(t *testing.T) {
 	if len(hist) != 4 || hist[2].Role != llm.RoleTool {
 		t.Fatalf("history roles wrong: %+v", hist)
 	}
-	r := hist[2].Parts[0].(llm.ToolResult)
-	if r.CallID != "c1" || r.IsError {
+	if r := hist[2].Parts[0].(llm.ToolResult); r.CallID != "c1" || r.IsError {
 		t.Fatalf("tool result = %+v", r)
 	}
 }
 
 func TestUnknownToolIsAnErrorResult(t *testing.T) {
-	h := newHarness(t, nil, nil, resp(toolCall("c1", "nope", `{}`)), resp(llm.TextDelta{Text: "ok"}))
-	evs := collect(t.Context(), h.session, "go")
-	e, ok := find[agent.ToolErrorEvent](evs)
+	h := newHarness(t, options{}, nil, resp(toolCall("c1", "nope", `{}`)), resp(llm.TextDelta{Text: "ok"}))
+	evs := h.collect(t.Context(), "go")
+	e, ok := find[protocol.ToolErrorEvent](evs)
 	if !ok || !strings.Contains(e.Error, `unknown tool "nope"`) {
 		t.Fatalf("want unknown tool error, got %v", types(evs))
 	}
 }
 
+// Malformed arguments go back to the model as an error it can correct,
+// and the turn goes on: one bad call does not end the run.
+func TestMalformedInputIsAToolErrorAndTheTurnGoesOn(t *testing.T) {
+	echo := &fakeTool{name: "echo"}
+	h := newHarness(t, options{}, []*fakeTool{echo},
+		resp(toolCall("c1", "echo", `{"command": "ls"`), toolCall("c2", "echo", `{"x":"not a number"}`)),
+		resp(llm.TextDelta{Text: "fixed"}))
+	evs := h.collect(t.Context(), "go")
+	var errs []protocol.ToolErrorEvent
+	for _, e := range evs {
+		if te, ok := e.(protocol.ToolErrorEvent); ok {
+			errs = append(errs, te)
+		}
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0].Error, "invalid arguments") || !strings.Contains(errs[1].Error, "x") {
+		t.Fatalf("tool errors = %+v", errs)
+	}
+	if echo.runs.Load() != 0 {
+		t.Fatal("a call with bad input ran")
+	}
+	if text, _ := find[protocol.TextEvent](evs); text.Text != "fixed" {
+		t.Fatalf("the turn did not go on: %v", types(evs))
+	}
+	// The malformed input still travels as valid JSON in the event.
+	call, _ := find[protocol.ToolCallEvent](evs)
+	if string(call.Input) != `"{\"command\": \"ls\""` {
+		t.Fatalf("event input = %s", call.Input)
+	}
+}
+
+// A provider that repeats a tool-call id would make two results answer one
+// call; the second call is renamed.
+func TestDuplicateToolIDsAreMadeUnique(t *testing.T) {
+	h := newHarness(t, options{}, []*fakeTool{{name: "echo"}},
+		resp(toolCall("c1", "echo", `{}`), toolCall("c1", "echo", `{"x":1}`)),
+		resp(llm.TextDelta{Text: "ok"}))
+	h.collect(t.Context(), "go")
+	hist := h.session.History()
+	var callIDs, resultIDs []string
+	for _, p := range hist[1].Parts {
+		callIDs = append(callIDs, p.(llm.ToolCall).ID)
+	}
+	for _, p := range hist[2].Parts {
+		resultIDs = append(resultIDs, p.(llm.ToolResult).CallID)
+	}
+	if !slices.Equal(callIDs, []string{"c1", "c1_2"}) || !slices.Equal(resultIDs, callIDs) {
+		t.Fatalf("calls %v, results %v", callIDs, resultIDs)
+	}
+}
+
 func TestToolErrorBecomesToolErrorEvent(t *testing.T) {
-	bad := &fakeTool{name: "bad", run: func(context.Context, tools.Call) (string, error) { return "", errors.New("boom") }}
-	h := newHarness(t, nil, []tools.Tool{bad}, resp(toolCall("c1", "bad", `{}`)), resp(llm.TextDelta{Text: "ok"}))
-	evs := collect(t.Context(), h.session, "go")
-	e, ok := find[agent.ToolErrorEvent](evs)
-	if !ok || e.Error != "boom" {
+	bad := &fakeTool{name: "bad", run: func(context.Context, tool.Runtime, *fakeIn) (string, error) { return "", errors.New("boom") }}
+	h := newHarness(t, options{}, []*fakeTool{bad}, resp(toolCall("c1", "bad", `{}`)), resp(llm.TextDelta{Text: "ok"}))
+	evs := h.collect(t.Context(), "go")
+	if e, ok := find[protocol.ToolErrorEvent](evs); !ok || e.Error != "boom" {
 		t.Fatalf("want tool-error boom, got %+v", evs)
 	}
-	r := h.session.History()[2].Parts[0].(llm.ToolResult)
-	if !r.IsError || r.Output != "boom" {
+	if r := h.session.History()[2].Parts[0].(llm.ToolResult); !r.IsError || r.Output != "boom" {
 		t.Fatalf("history result = %+v", r)
 	}
 }
 
 func TestStepCapStopsTheTurn(t *testing.T) {
 	echo := &fakeTool{name: "echo"}
-	var rs []replayResp
-	for i := 0; i < 5; i++ {
+	var rs []replay.Response
+	for range 5 {
 		rs = append(rs, resp(toolCall("c", "echo", `{}`)))
 	}
-	h := newHarness(t, &agent.Gate{Rules: allowAll()}, []tools.Tool{echo}, rs...)
-	h.session.SetVariant(agent.Variant{Name: "tiny", MaxSteps: 2})
-	evs := collect(t.Context(), h.session, "go")
-	n, ok := find[agent.NoticeEvent](evs)
-	if !ok || !strings.Contains(n.Text, "step limit") {
+	h := newHarness(t, options{variant: agent.Variant{Name: "tiny", MaxSteps: 2}}, []*fakeTool{echo}, rs...)
+	evs := h.collect(t.Context(), "go")
+	if n, ok := find[protocol.NoticeEvent](evs); !ok || !strings.Contains(n.Text, "step limit") {
 		t.Fatalf("want a step-limit notice, got %v", types(evs))
+	}
+	if d, _ := find[protocol.DoneEvent](evs); d.Reason != protocol.StopStepLimit {
+		t.Fatalf("reason = %q", d.Reason)
 	}
 	if echo.runs.Load() != 2 {
 		t.Fatalf("tool ran %d times, want 2", echo.runs.Load())
@@ -107,29 +165,27 @@ func TestStepCapStopsTheTurn(t *testing.T) {
 }
 
 func TestStreamErrorIsAnErrorEvent(t *testing.T) {
-	h := newHarness(t, nil, nil) // empty cassette: the provider fails
-	evs := collect(t.Context(), h.session, "hi")
-	if got := types(evs); !slices.Equal(got, []string{"error", "done"}) {
+	h := newHarness(t, options{}, nil) // empty cassette: the provider fails
+	evs := h.collect(t.Context(), "hi")
+	if got := types(evs); !slices.Equal(got, []string{"turn-start", "error", "done"}) {
 		t.Fatalf("events = %v", got)
 	}
-	if d := evs[1].(agent.DoneEvent); d.HasUsage {
+	if d := evs[2].(protocol.DoneEvent); d.Usage != nil || d.Reason != protocol.StopError {
 		t.Fatalf("done after a failed call should carry no usage: %+v", d)
 	}
 }
 
 func TestCancelDuringToolLeavesValidHistory(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
-	started := make(chan struct{})
-	slow := &fakeTool{name: "slow", run: func(ctx context.Context, _ tools.Call) (string, error) {
-		close(started)
+	slow := &fakeTool{name: "slow", run: func(ctx context.Context, _ tool.Runtime, _ *fakeIn) (string, error) {
+		cancel()
 		<-ctx.Done()
 		return "", errors.New("The user interrupted this command. It did not finish, so its effects are unknown.")
 	}}
-	h := newHarness(t, nil, []tools.Tool{slow, &fakeTool{name: "other"}},
+	h := newHarness(t, options{}, []*fakeTool{slow, {name: "other"}},
 		resp(toolCall("c1", "slow", `{}`), toolCall("c2", "other", `{}`)))
-	go func() { <-started; cancel() }()
-	evs := collect(ctx, h.session, "go")
-	if d := evs[len(evs)-1].(agent.DoneEvent); d.HasUsage {
+	evs := h.collect(ctx, "go")
+	if d := evs[len(evs)-1].(protocol.DoneEvent); d.Usage != nil || d.Reason != protocol.StopInterrupted {
 		t.Fatalf("an interrupted turn's done carries no usage: %+v", d)
 	}
 	hist := h.session.History()
@@ -148,17 +204,12 @@ func TestCancelDuringToolLeavesValidHistory(t *testing.T) {
 }
 
 func TestCancelMidStreamKeepsCallsAnswered(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	p := &cancellingProvider{cancel: cancel}
-	h := newHarness(t, nil, []tools.Tool{&fakeTool{name: "echo"}})
-	s, err := agent.New(withProvider(h.session.Config(), p))
-	if err != nil {
-		t.Fatal(err)
-	}
-	collect(ctx, s, "go")
-	hist := s.History()
+	p := &cancellingProvider{}
+	h := newHarness(t, options{provider: p}, []*fakeTool{{name: "echo"}})
+	p.cancel = func() { _ = h.session.Submit(protocol.Interrupt{}) }
+	h.collect(t.Context(), "go")
 	calls, results := 0, 0
-	for _, m := range hist {
+	for _, m := range h.session.History() {
 		for _, part := range m.Parts {
 			switch part.(type) {
 			case llm.ToolCall:
@@ -169,38 +220,120 @@ func TestCancelMidStreamKeepsCallsAnswered(t *testing.T) {
 		}
 	}
 	if calls != 1 || results != 1 {
-		t.Fatalf("calls=%d results=%d in %+v", calls, results, hist)
+		t.Fatalf("calls=%d results=%d", calls, results)
 	}
 }
 
-func TestEventsMarshalToHeadlessShapes(t *testing.T) {
-	cases := map[string]agent.Event{
-		`{"type":"text","text":"a"}`:                                              agent.TextEvent{Text: "a"},
-		`{"type":"tool-start","id":"1","name":"bash"}`:                            agent.ToolStartEvent{ID: "1", Name: "bash"},
-		`{"type":"tool-call","id":"1","name":"bash","input":{"command":"ls"}}`:    agent.ToolCallEvent{ID: "1", Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)},
-		`{"type":"tool-output","id":"bg1","chunk":"x"}`:                           agent.ToolOutputEvent{ID: "bg1", Chunk: "x"},
-		`{"type":"tool-denied","id":"1","name":"bash","by":"guard","reason":"r"}`: agent.ToolDeniedEvent{ID: "1", Name: "bash", By: "guard", Reason: "r"},
-		`{"type":"compacted","before":10,"after":5}`:                              agent.CompactedEvent{Before: 10, After: 5},
-		`{"type":"error","error":"e"}`:                                            agent.ErrorEvent{Error: "e"},
-		`{"type":"done"}`:                                                         agent.DoneEvent{},
-	}
-	for want, e := range cases {
-		b, err := agent.MarshalEvent(e)
-		if err != nil || string(b) != want {
-			t.Errorf("MarshalEvent(%T) = %s, %v; want %s", e, b, err, want)
-		}
-	}
-}
-
-func TestConsumerStoppingEarlyCancelsTheTurn(t *testing.T) {
-	h := newHarness(t, nil, nil, resp(llm.TextDelta{Text: "a"}, llm.TextDelta{Text: "b"}))
+func TestConsumerStoppingEarlyInterruptsTheTurn(t *testing.T) {
+	h := newHarness(t, options{}, nil, resp(llm.TextDelta{Text: "a"}, llm.TextDelta{Text: "b"}))
 	for e := range h.session.Send(t.Context(), "hi") {
-		if e.Type() == "text" {
+		if _, ok := e.(protocol.TextEvent); ok {
 			break
 		}
 	}
+	h.session.Wait()
 	hist := h.session.History()
-	if len(hist) != 2 || hist[1].PlainText() != "a" {
+	if len(hist) != 2 || !strings.HasPrefix(hist[1].PlainText(), "a") {
 		t.Fatalf("partial answer should be kept: %+v", hist)
+	}
+}
+
+// Turns submitted while one runs wait their turn, in order, and each opens
+// with its own turn-start.
+func TestTurnsQueueInOrder(t *testing.T) {
+	h := newHarness(t, options{}, nil, resp(llm.TextDelta{Text: "one"}), resp(llm.TextDelta{Text: "two"}))
+	s := h.session
+	if err := s.Submit(protocol.UserTurn{Text: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Submit(protocol.UserTurn{Text: "second"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Submit(protocol.Shutdown{}); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	for e := range s.Events() {
+		switch e := e.(type) {
+		case protocol.TurnStartEvent:
+			seen = append(seen, e.Text)
+		case protocol.TextEvent:
+			seen = append(seen, e.Text)
+		}
+	}
+	if !slices.Equal(seen, []string{"first", "one", "second", "two"}) {
+		t.Fatalf("order = %v", seen)
+	}
+	if err := s.Submit(protocol.UserTurn{Text: "late"}); !errors.Is(err, agent.ErrClosed) {
+		t.Fatalf("a turn after shutdown: %v", err)
+	}
+}
+
+// Settings change between turns, never within one, and every change is
+// announced.
+func TestConfigureAppliesAtTheTurnBoundary(t *testing.T) {
+	h := newHarness(t, options{}, nil, resp(llm.TextDelta{Text: "one"}), resp(llm.TextDelta{Text: "two"}))
+	s := h.session
+	if err := s.Submit(protocol.Configure{Agent: "nonsense"}); err == nil || !strings.Contains(err.Error(), "unknown agent") {
+		t.Fatalf("unknown agent: %v", err)
+	}
+	if err := s.Submit(protocol.Configure{Thinking: "extreme"}); err == nil {
+		t.Fatal("an unknown thinking level was accepted")
+	}
+	var models []string
+	for e := range s.Send(t.Context(), "first") {
+		if _, ok := e.(protocol.TurnStartEvent); ok {
+			if err := s.Submit(protocol.Configure{Model: "other-model", Agent: "plan"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for e := range s.Send(t.Context(), "second") {
+		if se, ok := e.(protocol.SessionEvent); ok {
+			models = append(models, se.Model+"/"+se.Agent+"/"+se.Thinking)
+		}
+	}
+	reqs := h.wire.requests()
+	if len(reqs) != 2 || reqs[0].Model != "test-model" || reqs[1].Model != "other-model" || reqs[1].Thinking != llm.ThinkHigh {
+		t.Fatalf("models on the wire: %+v", reqs)
+	}
+	if !slices.Equal(models, []string{"other-model/plan/high"}) {
+		t.Fatalf("session events = %v", models)
+	}
+}
+
+// commandsAt answers every command line by clearing the history, as /clear
+// does, so a test can queue one behind a turn.
+type clearer struct{ s **agent.Session }
+
+func (c clearer) List() []protocol.CommandInfo { return []protocol.CommandInfo{{Name: "clear"}} }
+func (c clearer) Immediate(string) bool        { return false }
+func (c clearer) Run(context.Context, string) (agent.CommandOutcome, error) {
+	return agent.CommandOutcome{Output: "cleared"}, (*c.s).SetHistory(nil)
+}
+
+// A command queued behind a turn runs between turns, where it may change
+// the conversation.
+func TestAQueuedCommandRunsBetweenTurns(t *testing.T) {
+	var s *agent.Session
+	reg, _ := tool.NewRegistry()
+	s, err := agent.Start(t.Context(), agent.Config{
+		Provider: replay.New("t", []replay.Response{resp(llm.TextDelta{Text: "one"})}), Model: "m", Cwd: t.TempDir(),
+		Tools: reg, Gate: &agent.Gate{Rules: allowAll()}, Prompter: staticPrompter{}, Commands: clearer{&s},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Submit(protocol.UserTurn{Text: "first"})
+	_ = s.Submit(protocol.Command{Line: "/clear"})
+	_ = s.Submit(protocol.Shutdown{})
+	var result protocol.CommandResultEvent
+	for e := range s.Events() {
+		if r, ok := e.(protocol.CommandResultEvent); ok {
+			result = r
+		}
+	}
+	if result.Error != "" || result.Output != "cleared" || len(s.History()) != 0 {
+		t.Fatalf("result %+v, history %d", result, len(s.History()))
 	}
 }

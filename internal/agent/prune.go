@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"fmt"
-
 	"github.com/shiro-neko/shiro/internal/llm"
 )
 
@@ -137,9 +135,4 @@ func pruneToolOutput(h []llm.Message, cut int) []llm.Message {
 		out[i] = llm.Message{Role: m.Role, Parts: parts}
 	}
 	return out
-}
-
-// String describes a compaction for the text printer.
-func (e CompactedEvent) String() string {
-	return fmt.Sprintf("history pruned from ~%d to ~%d tokens", e.Before, e.After)
 }

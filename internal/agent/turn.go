@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // interruptedResult is the synthetic result of a call that never finished,
@@ -14,50 +15,58 @@ import (
 // result).
 const interruptedResult = "The user interrupted before this tool call finished. Its effects, if any, are unknown."
 
-// turn is the state of one Send.
+// turn is the state of one turn. Settings are read once, when it starts:
+// a change submitted meanwhile applies to the next turn.
 type turn struct {
 	s       *Session
 	ctx     context.Context
-	yield   func(Event) bool
-	stopped bool // the consumer stopped iterating
+	model   string
+	variant Variant
+	gate    *Gate
 
 	usage       llm.Usage
 	modelCalls  int // completed model calls, whose usage is known
 	compacted   bool
 	toolsCalled []string
 	written     []string
+	ranCommands bool
 	interrupted bool
 	// offered are the tool names sent with the current step's request;
 	// a call to any other name is refused.
 	offered []string
+	// seenIDs are the tool-call ids of this turn, so a provider that
+	// repeats one cannot make two results answer one call.
+	seenIDs map[string]bool
+	// stop says why the turn ended when it was not simply the model
+	// finishing (interruption is told apart in finish).
+	stop protocol.StopReason
 }
 
-// emit yields an event unless the consumer has stopped.
-func (t *turn) emit(e Event) bool {
-	if t.stopped {
-		return false
-	}
-	if !t.yield(e) {
-		t.stopped = true
-	}
-	return !t.stopped
-}
+func (t *turn) emit(e protocol.Event) { t.s.out.emit(e) }
 
-func (t *turn) run(prompt string) {
-	s := t.s
+// runTurn runs one turn for text; the last event it emits is DoneEvent.
+func (s *Session) runTurn(ctx context.Context, seq int, text string) {
+	t := &turn{s: s, ctx: ctx, model: s.Model(), variant: s.Variant(), seenIDs: map[string]bool{}}
 	if s.cfg.BeforeTurn != nil {
-		for _, n := range s.cfg.BeforeTurn(t.ctx) {
-			t.emit(NoticeEvent{Text: n})
+		setup := s.cfg.BeforeTurn(ctx)
+		if setup.Gate != nil {
+			s.gate.Store(setup.Gate)
+		}
+		for _, n := range setup.Notices {
+			t.emit(protocol.NoticeEvent{Text: n})
 		}
 	}
-	s.appendMessage(llm.UserText(prompt))
+	t.gate = s.gate.Load()
+	t.emit(protocol.TurnStartEvent{Turn: seq, Text: text})
+	s.appendMessage(llm.UserText(text))
 	s.repeats.Reset()
 	defer t.finish()
 
-	maxSteps := s.cfg.Variant.MaxSteps
+	maxSteps := t.variant.MaxSteps
 	for step := 0; ; step++ {
 		if step >= maxSteps {
-			t.emit(NoticeEvent{Text: fmt.Sprintf("step limit reached: the %s agent stops after %d steps. Send another message to continue.", s.cfg.Variant.Name, maxSteps)})
+			t.stop = protocol.StopStepLimit
+			t.emit(protocol.NoticeEvent{Text: fmt.Sprintf("step limit reached: the %s agent stops after %d steps. Send another message to continue.", t.variant.Name, maxSteps)})
 			return
 		}
 		msg, ok := t.modelStep()
@@ -70,7 +79,7 @@ func (t *turn) run(prompt string) {
 		}
 		results := t.runCalls(calls)
 		s.appendMessage(llm.Message{Role: llm.RoleTool, Parts: results})
-		if t.ctx.Err() != nil || t.stopped {
+		if t.ctx.Err() != nil {
 			t.interrupted = true
 			return
 		}
@@ -90,11 +99,9 @@ func (t *turn) modelStep() (llm.Message, bool) {
 			break
 		}
 		acc.Add(part)
-		if !t.emitPart(part) {
-			break
-		}
+		t.emitPart(part)
 	}
-	msg := acc.Message()
+	msg := t.uniqueIDs(acc.Message())
 	if fin, ok := acc.Finish(); ok {
 		t.modelCalls++
 		t.usage.Add(fin.Usage)
@@ -102,11 +109,11 @@ func (t *turn) modelStep() (llm.Message, bool) {
 		s.usage.Add(fin.Usage)
 		s.mu.Unlock()
 	}
-	failed := streamErr != nil || t.stopped || t.ctx.Err() != nil
-	if failed {
+	if streamErr != nil || t.ctx.Err() != nil {
 		t.keepPartial(msg)
-		if streamErr != nil && t.ctx.Err() == nil && !t.stopped {
-			t.emit(ErrorEvent{Error: streamErr.Error()})
+		if streamErr != nil && t.ctx.Err() == nil {
+			t.stop = protocol.StopError
+			t.emit(protocol.ErrorEvent{Error: streamErr.Error()})
 		} else {
 			t.interrupted = true
 		}
@@ -118,6 +125,27 @@ func (t *turn) modelStep() (llm.Message, bool) {
 	}
 	s.appendMessage(msg)
 	return msg, true
+}
+
+// uniqueIDs renames a tool call whose id this turn has seen already: two
+// results for one id would make the next request invalid.
+func (t *turn) uniqueIDs(msg llm.Message) llm.Message {
+	for i, p := range msg.Parts {
+		c, ok := p.(llm.ToolCall)
+		if !ok {
+			continue
+		}
+		id := c.ID
+		for n := 2; id == "" || t.seenIDs[id]; n++ {
+			id = fmt.Sprintf("%s_%d", c.ID, n)
+		}
+		t.seenIDs[id] = true
+		if id != c.ID {
+			c.ID = id
+			msg.Parts[i] = c
+		}
+	}
+	return msg
 }
 
 // keepPartial stores what a cut-off response produced. Completed tool calls
@@ -139,51 +167,46 @@ func (t *turn) keepPartial(msg llm.Message) {
 }
 
 // emitPart turns a stream part into events.
-func (t *turn) emitPart(p llm.StreamPart) bool {
+func (t *turn) emitPart(p llm.StreamPart) {
 	switch p := p.(type) {
 	case llm.TextDelta:
-		if p.Text == "" {
-			return true
+		if p.Text != "" {
+			t.emit(protocol.TextEvent{Text: p.Text})
 		}
-		return t.emit(TextEvent{Text: p.Text})
 	case llm.ReasoningDelta:
-		if p.Text == "" {
-			return true
+		if p.Text != "" {
+			t.emit(protocol.ReasoningEvent{Text: p.Text})
 		}
-		return t.emit(ReasoningEvent{Text: p.Text})
 	case llm.ToolInputStart:
-		return t.emit(ToolStartEvent{ID: p.ID, Name: p.Name})
+		t.emit(protocol.ToolStartEvent{ID: p.ID, Name: p.Name})
 	case llm.Notice:
-		return t.emit(NoticeEvent{Text: p.Text})
+		t.emit(protocol.NoticeEvent{Text: p.Text})
 	}
-	return !t.stopped
 }
 
 // request builds the model request for the next step from live state.
 func (t *turn) request() *llm.Request {
 	s := t.s
-	active := s.ActiveTools()
-	stable, volatile := s.cfg.Prompter.Prompt(active)
+	active := s.cfg.Tools.Active(s.filter(t.variant))
+	stable, volatile := s.cfg.Prompter.Prompt(active, t.variant.Appendix)
 	s.mu.Lock()
-	history := s.history
-	sizes := &s.sizes
-	wire, before, after := pruneForWire(history, sizes, s.cfg.PruneTokens)
+	wire, before, after := pruneForWire(s.history, &s.sizes, s.cfg.PruneTokens)
 	s.mu.Unlock()
 	if before != after && !t.compacted {
 		t.compacted = true
-		t.emit(CompactedEvent{Before: before, After: after})
+		t.emit(protocol.CompactedEvent{Before: before, After: after})
 	}
-	specs := specsFor(active, s.cfg.Variant)
+	specs := specsFor(active, t.variant)
 	t.offered = t.offered[:0]
 	for _, sp := range specs {
 		t.offered = append(t.offered, sp.Name)
 	}
 	req := &llm.Request{
-		Model:         s.cfg.Model,
+		Model:         t.model,
 		System:        []llm.SystemBlock{{Text: stable, Cache: s.cfg.CacheSystemPrefix}},
 		Messages:      wire,
 		Tools:         specs,
-		Thinking:      s.cfg.Variant.Thinking,
+		Thinking:      t.variant.Thinking,
 		SessionID:     s.cfg.SessionID,
 		CacheMessages: s.cfg.CacheSystemPrefix,
 		Tail:          volatile,
@@ -200,9 +223,10 @@ func (t *turn) finish() {
 	s := t.s
 	summary := TurnSummary{
 		SessionID:    s.cfg.SessionID,
-		Cwd:          s.cfg.Env.Root,
+		Cwd:          s.cfg.Cwd,
 		ToolsCalled:  slices.Clone(t.toolsCalled),
 		FilesWritten: slices.Clone(t.written),
+		RanCommands:  t.ranCommands,
 		Usage:        t.usage,
 		Interrupted:  t.interrupted,
 	}
@@ -211,15 +235,21 @@ func (t *turn) finish() {
 	obsCtx := context.WithoutCancel(t.ctx)
 	for _, o := range s.cfg.Observers {
 		for _, n := range o.AfterTurn(obsCtx, summary) {
-			t.emit(NoticeEvent{Text: n})
+			t.emit(protocol.NoticeEvent{Text: n})
 		}
 	}
-	done := DoneEvent{HasUsage: t.modelCalls > 0 && !t.interrupted}
-	if done.HasUsage {
-		done.InputTokens = t.usage.InputTokens
-		done.OutputTokens = t.usage.OutputTokens
-		done.CacheReadTokens = t.usage.CacheReadTokens
-		done.CacheWriteTokens = t.usage.CacheWriteTokens
+	done := protocol.DoneEvent{Reason: t.stop}
+	switch {
+	case t.interrupted:
+		done.Reason = protocol.StopInterrupted
+	case done.Reason == "":
+		done.Reason = protocol.StopEnd
+	}
+	if t.modelCalls > 0 && !t.interrupted {
+		done.Usage = &protocol.Usage{
+			InputTokens: t.usage.InputTokens, OutputTokens: t.usage.OutputTokens,
+			CacheReadTokens: t.usage.CacheReadTokens, CacheWriteTokens: t.usage.CacheWriteTokens,
+		}
 	}
 	t.emit(done)
 }

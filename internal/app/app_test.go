@@ -7,13 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/app"
 	"github.com/shiro-neko/shiro/internal/config"
-	"github.com/shiro-neko/shiro/internal/headless"
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // open assembles a real session against the fake server, speaking the
@@ -29,7 +28,7 @@ func open(t *testing.T, preset string, srv *llmtest.Server, yolo bool) (*app.App
 		t.Fatal(err)
 	}
 	loaded.Settings.MaxRetries = 2
-	a, err := app.Open(t.Context(), app.Options{Loaded: loaded, Headless: true, Yolo: yolo, Approver: headless.Approver{Yolo: yolo}})
+	a, err := app.Open(t.Context(), app.Options{Loaded: loaded, Yolo: yolo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,15 +36,15 @@ func open(t *testing.T, preset string, srv *llmtest.Server, yolo bool) (*app.App
 	return a, work
 }
 
-func run(ctx context.Context, s *agent.Session, prompt string) []agent.Event {
-	var evs []agent.Event
+func run(ctx context.Context, s *agent.Session, prompt string) []protocol.Event {
+	var evs []protocol.Event
 	for e := range s.Send(ctx, prompt) {
 		evs = append(evs, e)
 	}
 	return evs
 }
 
-func count[T agent.Event](evs []agent.Event) int {
+func count[T protocol.Event](evs []protocol.Event) int {
 	n := 0
 	for _, e := range evs {
 		if _, ok := e.(T); ok {
@@ -70,17 +69,17 @@ func TestMultiStepSessionOnBothProtocols(t *testing.T) {
 				t.Fatal(err)
 			}
 			evs := run(t.Context(), a.Session, "copy a to b")
-			if count[agent.ToolResultEvent](evs) != 2 || count[agent.ErrorEvent](evs) != 0 {
+			if count[protocol.ToolResultEvent](evs) != 2 || count[protocol.ErrorEvent](evs) != 0 {
 				t.Fatalf("events: %v", evs)
 			}
-			if preset == "custom-anthropic" && count[agent.ReasoningEvent](evs) == 0 {
+			if preset == "custom-anthropic" && count[protocol.ReasoningEvent](evs) == 0 {
 				t.Fatal("thinking did not stream")
 			}
 			b, err := os.ReadFile(filepath.Join(work, "b.txt"))
 			if err != nil || string(b) != "copied\n" {
 				t.Fatalf("b.txt = %q, %v", b, err)
 			}
-			done := evs[len(evs)-1].(agent.DoneEvent)
+			done := evs[len(evs)-1].(protocol.DoneEvent)
 			if done.CacheReadTokens != 220 || done.OutputTokens != 25 {
 				t.Fatalf("done = %+v", done)
 			}
@@ -106,32 +105,31 @@ func TestRetryAfterRateLimitIsANotice(t *testing.T) {
 		llmtest.Reply{Text: "ok"},
 	)
 	a, _ := open(t, "custom-anthropic", srv, false)
-	start := time.Now()
 	evs := run(t.Context(), a.Session, "hi")
 	var notice string
 	for _, e := range evs {
-		if n, ok := e.(agent.NoticeEvent); ok {
+		if n, ok := e.(protocol.NoticeEvent); ok {
 			notice = n.Text
 		}
 	}
 	if !strings.Contains(notice, "retrying in 10ms") || !strings.Contains(notice, "429") {
 		t.Fatalf("notice = %q (events %v)", notice, evs)
 	}
-	if count[agent.ErrorEvent](evs) != 0 || time.Since(start) > 5*time.Second {
+	if count[protocol.ErrorEvent](evs) != 0 {
 		t.Fatalf("events %v", evs)
 	}
 }
 
-// Headless without --yolo: a write is denied and never happens; the model
-// sees the denial.
-func TestHeadlessDenialReachesTheModel(t *testing.T) {
+// Unattended without --yolo: a write is denied and never happens; the
+// model sees the denial.
+func TestUnattendedDenialReachesTheModel(t *testing.T) {
 	srv := llmtest.New(t,
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "w", Name: "write_file", Input: `{"path":"x.txt","content":"x"}`}}},
 		llmtest.Reply{Text: "I could not write it."},
 	)
 	a, work := open(t, "custom-openai", srv, false)
 	evs := run(t.Context(), a.Session, "write x")
-	if count[agent.ToolDeniedEvent](evs) != 1 {
+	if count[protocol.ToolDeniedEvent](evs) != 1 {
 		t.Fatalf("events %v", evs)
 	}
 	if _, err := os.Stat(filepath.Join(work, "x.txt")); !os.IsNotExist(err) {

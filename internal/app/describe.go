@@ -6,11 +6,12 @@ import (
 	"text/tabwriter"
 )
 
-// DescribePlugins lists the active plugins in chain order and the load
-// problems (unknown names, bad manifests), for `shiro plugins` and /plugins.
+// DescribePlugins lists the active plugins in chain order and what failed
+// to load, for `shiro plugins` and /plugins.
 func DescribePlugins(a *App) string {
 	var b strings.Builder
-	ps := a.Plugins.Plugins()
+	ext := a.ext.Load()
+	ps := ext.plugins.Plugins()
 	if len(ps) == 0 {
 		b.WriteString("no plugins are active (--no-plugins, or config plugins is empty): the guard is off\n")
 	} else {
@@ -21,16 +22,11 @@ func DescribePlugins(a *App) string {
 		_ = tw.Flush()
 	}
 	if a.Hooks != nil {
-		n := len(a.Hooks.Status())
-		if n > 0 {
+		if n := len(a.Hooks.Status()); n > 0 {
 			fmt.Fprintf(&b, "then %d external hook(s): see `shiro hooks list`\n", n)
 		}
 	}
-	for _, p := range a.Problems {
-		if strings.HasPrefix(p, "no such plugin") || strings.HasPrefix(p, "plugin ") {
-			b.WriteString("problem: " + p + "\n")
-		}
-	}
+	writeProblems(&b, ext.problems, "plugin")
 	return b.String()
 }
 
@@ -38,7 +34,8 @@ func DescribePlugins(a *App) string {
 // not load, for `shiro skills` and /skills.
 func DescribeSkills(a *App) string {
 	var b strings.Builder
-	list := a.Skills.List()
+	ext := a.ext.Load()
+	list := ext.skills.List()
 	if len(list) == 0 {
 		b.WriteString("no skills loaded\n")
 	}
@@ -47,10 +44,22 @@ func DescribeSkills(a *App) string {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, s.Origin, s.Description)
 	}
 	_ = tw.Flush()
-	for _, p := range a.Problems {
-		if strings.HasPrefix(p, "skill ") {
-			b.WriteString("problem: " + p + "\n")
+	writeProblems(&b, ext.problems, "skill")
+	return b.String()
+}
+
+// DescribeHookProblems lists the hook folders that did not load, for
+// `shiro hooks list`.
+func DescribeHookProblems(a *App) string {
+	var b strings.Builder
+	writeProblems(&b, a.startup, "hook")
+	return b.String()
+}
+
+func writeProblems(b *strings.Builder, ps []Problem, kind string) {
+	for _, p := range ps {
+		if p.Kind == kind {
+			b.WriteString("problem: " + p.String() + "\n")
 		}
 	}
-	return b.String()
 }

@@ -4,15 +4,39 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"sync"
-
-	"github.com/xeipuuv/gojsonschema"
+	"path/filepath"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/hooks"
-	"github.com/shiro-neko/shiro/internal/tools"
 )
+
+// openHooks loads the hook folders and their approvals.
+func (a *App) openHooks(opts Options, sessionID string) {
+	set, problems := hooks.Load(filepath.Join(config.ProjectDir(a.Env.Root), "hooks"), opts.Paths.Hooks())
+	for _, p := range problems {
+		a.startup = append(a.startup, Problem{Kind: "hook", Where: p.Path, Err: p.Err})
+	}
+	trust, err := hooks.OpenTrust(opts.Paths.HookTrust())
+	if err != nil {
+		a.startup = append(a.startup, Problem{Kind: "hook", Where: opts.Paths.HookTrust(), Err: err.Error() + " (every hook blocks until this is fixed)"})
+	}
+	a.Hooks = hooks.NewRunner(set, trust, hooks.Options{
+		DefaultTimeout: opts.Settings.HookTimeout, CacheDir: opts.Paths.HookCache(),
+		SessionID: sessionID, ProjectDir: a.Env.Root, Validate: a.checkRewrite,
+	})
+}
+
+// checkRewrite checks a hook's rewritten input the way the model's input is
+// checked: the tool decodes it strictly against its own schema.
+func (a *App) checkRewrite(name string, input json.RawMessage) error {
+	t, ok := a.Tools.Get(name)
+	if !ok {
+		return fmt.Errorf("unknown tool %q", name)
+	}
+	_, err := t.Prepare(input)
+	return err
+}
 
 // hookGate adapts the hooks runner to the gate.
 type hookGate struct {
@@ -34,56 +58,4 @@ func (h hookObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []stri
 		notices = append(notices, "after_turn hook: "+err.Error())
 	}
 	return notices
-}
-
-// schemaValidator checks a hook's rewritten input against the tool's own
-// JSON schema, compiling each schema once. gojsonschema is used rather than
-// santhosh-tekuri/jsonschema because the latter compiles its meta-schemas
-// when the process starts (about 5 ms of every start-up, `--version`
-// included); this one does its work when a schema is first used.
-type schemaValidator struct {
-	reg *tools.Registry
-	mu  sync.Mutex
-	got map[string]*gojsonschema.Schema
-}
-
-func newSchemaValidator(reg *tools.Registry) *schemaValidator {
-	return &schemaValidator{reg: reg, got: map[string]*gojsonschema.Schema{}}
-}
-
-func (v *schemaValidator) Validate(tool string, input json.RawMessage) error {
-	s, err := v.schema(tool)
-	if err != nil {
-		return err
-	}
-	res, err := s.Validate(gojsonschema.NewBytesLoader(input))
-	if err != nil {
-		return fmt.Errorf("rewritten input is not JSON: %w", err)
-	}
-	if !res.Valid() {
-		msgs := make([]string, 0, len(res.Errors()))
-		for _, e := range res.Errors() {
-			msgs = append(msgs, e.String())
-		}
-		return fmt.Errorf("rewritten input does not fit the %s schema: %s", tool, strings.Join(msgs, "; "))
-	}
-	return nil
-}
-
-func (v *schemaValidator) schema(tool string) (*gojsonschema.Schema, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if s, ok := v.got[tool]; ok {
-		return s, nil
-	}
-	t, ok := v.reg.Get(tool)
-	if !ok {
-		return nil, fmt.Errorf("unknown tool %q", tool)
-	}
-	s, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(t.Spec().Schema))
-	if err != nil {
-		return nil, fmt.Errorf("tool %s has an invalid schema: %w", tool, err)
-	}
-	v.got[tool] = s
-	return s, nil
 }

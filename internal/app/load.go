@@ -1,38 +1,67 @@
-// Package app is the composition root: it turns resolved settings into a
-// running session — provider, tools, plugins, hooks, permission rules,
-// skills, prompt and state — and owns their lifetimes.
+// Package app is the composition root: it turns validated settings into a
+// running session — provider, tools, plugins, hooks, permission policy,
+// skills, prompt, slash commands and state — and owns their lifetimes. It
+// decides nothing itself: every rule it wires lives in the package that
+// owns it.
 package app
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 
+	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/permission"
+	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// Loaded is the configuration of a run before anything is started.
+// Loaded is the configuration of a run before anything is started, every
+// table in it already parsed and checked.
 type Loaded struct {
 	Settings config.Settings
 	Paths    config.Paths
 	// Cwd is the workspace root (the working directory).
-	Cwd      string
+	Cwd string
+	// Policy is the permission policy: your rules, the project's rules
+	// (which only tighten) and the session's grants.
+	Policy *permission.Policy
+	// Sets are the tool sets to offer.
+	Sets     []tool.Set
 	warnings []string
 }
 
 // Warnings returns what loading found worth telling the person.
-func (l Loaded) Warnings() []string { return append(l.warnings, l.Settings.Warnings...) }
+func (l Loaded) Warnings() []string { return append(slices.Clone(l.warnings), l.Settings.Warnings...) }
 
 // Load reads the user's config, the project's `.shiro/config.json`, the
-// environment and flags.
+// environment and flags. A table that cannot be honoured — a decision that
+// is not allow/ask/deny, an unknown tool set, plugin, agent or thinking
+// level — is an error naming the file and the field, in every mode: a
+// guess could widen access, and silence would hide the mistake.
 func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, error) {
 	paths, err := config.PathsFromEnv(getenv)
 	if err != nil {
 		return Loaded{}, err
 	}
-	user, warns, err := config.ReadFile(paths.ConfigFile())
+	userPath := paths.ConfigFile()
+	user, warns, err := config.ReadFile(userPath)
 	if err != nil {
 		return Loaded{}, err
 	}
-	project, pwarns, err := config.ReadFile(filepath.Join(config.ProjectDir(cwd), "config.json"))
+	projectPath := filepath.Join(config.ProjectDir(cwd), "config.json")
+	project, pwarns, err := config.ReadFile(projectPath)
+	if err != nil {
+		return Loaded{}, err
+	}
+	userRules, err := checkFile(userPath, user)
+	if err != nil {
+		return Loaded{}, err
+	}
+	projectRules, err := checkFile(projectPath, project)
 	if err != nil {
 		return Loaded{}, err
 	}
@@ -40,5 +69,61 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 	if err != nil {
 		return Loaded{}, err
 	}
-	return Loaded{Settings: s, Paths: paths, Cwd: cwd, warnings: append(warns, pwarns...)}, nil
+	l := Loaded{Settings: s, Paths: paths, Cwd: cwd, warnings: append(warns, pwarns...)}
+	l.Policy = permission.NewPolicy(userRules, projectRules)
+	l.Sets = tool.DefaultSets()
+	if s.ToolSets != nil {
+		// Each file's list was checked above; the merged one is valid.
+		if l.Sets, err = tool.ParseSets(s.ToolSets); err != nil {
+			return Loaded{}, err
+		}
+	}
+	if flags.Agent != "" {
+		if _, err := agent.VariantNamed(flags.Agent); err != nil {
+			return Loaded{}, fmt.Errorf("--agent: %w", err)
+		}
+	}
+	return l, nil
+}
+
+// checkFile checks the tables of one config file and parses its
+// permission rules (nil when it has none).
+func checkFile(path string, f config.File) (*permission.Rules, error) {
+	field := func(name string, err error) error { return fmt.Errorf("%s: field %q: %w", path, name, err) }
+	var rules *permission.Rules
+	if len(f.Permission) > 0 {
+		r, err := permission.Parse(f.Permission)
+		if err != nil {
+			return nil, field("permission", err)
+		}
+		rules = r
+	}
+	if f.ToolSets != nil {
+		if _, err := tool.ParseSets(*f.ToolSets); err != nil {
+			return nil, field("toolSets", err)
+		}
+	}
+	if f.Plugins != nil {
+		var unknown []string
+		for _, name := range *f.Plugins {
+			if !slices.Contains(plugin.BuiltinNames(), name) {
+				unknown = append(unknown, fmt.Sprintf("%q", name))
+			}
+		}
+		if len(unknown) > 0 {
+			return nil, field("plugins", fmt.Errorf("no builtin plugin is called %s; the builtins are %s (manifest plugins are files in a plugins folder, not names here)",
+				strings.Join(unknown, ", "), strings.Join(plugin.BuiltinNames(), ", ")))
+		}
+	}
+	if f.Agent != "" {
+		if _, err := agent.VariantNamed(f.Agent); err != nil {
+			return nil, field("agent", err)
+		}
+	}
+	if f.Thinking != "" {
+		if _, err := llm.ParseThinking(f.Thinking); err != nil {
+			return nil, field("thinking", err)
+		}
+	}
+	return rules, nil
 }

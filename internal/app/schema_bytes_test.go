@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // TestToolSchemaBytes reports what the offered tools cost on every request
@@ -15,14 +15,14 @@ import (
 func TestToolSchemaBytes(t *testing.T) {
 	srv := llmtest.New(t)
 	a, _ := open(t, "custom-anthropic", srv, false)
-	perSet := map[tools.Set]int{}
-	count := map[tools.Set]int{}
+	perSet := map[tool.Set]int{}
+	count := map[tool.Set]int{}
 	total := 0
-	for _, tool := range a.Session.ActiveTools() {
-		sp := tool.Spec()
-		n := len(sp.Name) + len(sp.Description) + len(sp.Schema)
-		perSet[tool.Meta().Set] += n
-		count[tool.Meta().Set]++
+	for _, t := range a.Session.ActiveTools() {
+		info := t.Info()
+		n := len(info.Name) + len(info.Description) + len(info.Schema)
+		perSet[info.Set] += n
+		count[info.Set]++
 		total += n
 	}
 	var sets []string
@@ -35,7 +35,7 @@ func TestToolSchemaBytes(t *testing.T) {
 		if name == "" {
 			name = "(session)"
 		}
-		t.Logf("%-10s %2d tools %6d bytes", name, count[tools.Set(s)], perSet[tools.Set(s)])
+		t.Logf("%-10s %2d tools %6d bytes", name, count[tool.Set(s)], perSet[tool.Set(s)])
 	}
 	t.Logf("total      %2d tools %6d bytes", len(a.Session.ActiveTools()), total)
 	if total > 20000 {

@@ -8,18 +8,9 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/app"
-	"github.com/shiro-neko/shiro/internal/askuser"
 	"github.com/shiro-neko/shiro/internal/config"
-	"github.com/shiro-neko/shiro/internal/headless"
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
 )
-
-// personApprover stands in for the TUI's approver.
-type personApprover struct{}
-
-func (personApprover) Approve(context.Context, agent.ApprovalRequest) (agent.Answer, string, string) {
-	return agent.AnswerDeny, "", ""
-}
 
 // openDelegating assembles a session for the task and ask wiring tests.
 func openDelegating(t *testing.T, srv *llmtest.Server, edit func(*app.Options)) *app.App {
@@ -71,28 +62,25 @@ func offered(t *testing.T, r llmtest.Request) (names, kinds []string) {
 func drain(s *agent.Session) {
 	for range s.Send(context.Background(), "hi") {
 	}
+	s.Wait()
 }
 
-func TestHeadlessOffersTaskWithoutWorkerAndNoAsk(t *testing.T) {
+func TestUnattendedOffersTaskWithoutWorkerAndNoAsk(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply{Text: "ok"})
-	asker := askuser.AskerFunc(func(context.Context, askuser.Question) (askuser.Answer, error) { return askuser.Answer{}, nil })
-	a := openDelegating(t, srv, func(o *app.Options) {
-		o.Headless, o.Approver, o.Asker = true, headless.Approver{}, asker
-	})
+	a := openDelegating(t, srv, func(o *app.Options) { o.Attended = false })
 	drain(a.Session)
 	names, kinds := offered(t, srv.ModelCalls()[0])
 	if !slices.Contains(names, "task") || slices.Contains(names, "ask") {
-		t.Fatalf("offered %v: want task and no ask in headless mode", names)
+		t.Fatalf("offered %v: want task and no ask when nobody attends", names)
 	}
 	if !slices.Equal(kinds, []string{"explore", "review"}) {
-		t.Fatalf("headless task kinds = %v", kinds)
+		t.Fatalf("unattended task kinds = %v", kinds)
 	}
 }
 
 func TestInteractiveOffersAskAndWorker(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply{Text: "ok"})
-	asker := askuser.AskerFunc(func(context.Context, askuser.Question) (askuser.Answer, error) { return askuser.Answer{}, nil })
-	a := openDelegating(t, srv, func(o *app.Options) { o.Approver, o.Asker = personApprover{}, asker })
+	a := openDelegating(t, srv, func(o *app.Options) { o.Attended = true })
 	drain(a.Session)
 	names, kinds := offered(t, srv.ModelCalls()[0])
 	if !slices.Contains(names, "ask") || !slices.Contains(names, "task") {
@@ -105,7 +93,7 @@ func TestInteractiveOffersAskAndWorker(t *testing.T) {
 
 func TestNoSubagentOmitsTask(t *testing.T) {
 	srv := llmtest.New(t)
-	a := openDelegating(t, srv, func(o *app.Options) { o.NoSubagent, o.Approver = true, personApprover{} })
+	a := openDelegating(t, srv, func(o *app.Options) { o.NoSubagent, o.Attended = true, true })
 	if _, ok := a.Tools.Get("task"); ok {
 		t.Fatal("--no-subagent left the task tool in")
 	}
@@ -120,7 +108,6 @@ func TestExploreUsesSubagentModel(t *testing.T) {
 		llmtest.Reply{Text: "ok", Usage: llmtest.Usage{InputTokens: 10, OutputTokens: 1}},
 	)
 	a := openDelegating(t, srv, func(o *app.Options) {
-		o.Headless, o.Approver = true, headless.Approver{}
 		o.Settings.SubagentModel = "small-model"
 	})
 	drain(a.Session)

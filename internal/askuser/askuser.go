@@ -1,63 +1,20 @@
 // Package askuser provides the ask tool: the model puts one question to the
 // person, with options to pick from or as free text, and gets the answer
-// back as the tool's result. It needs a front end that can show a question
-// (the terminal UI implements Asker), so headless sessions do not offer it.
+// back as the tool's result. The question goes to whoever attends the
+// session (tool.Runtime.Person); sessions nobody attends do not offer it.
 package askuser
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
-
-// Question is what the front end shows.
-type Question struct {
-	// CallID is the ask tool call's id, so the front end can place the
-	// question under its call.
-	CallID string
-	Text   string
-	// Options are the choices, the recommended one first. With none, the
-	// person types an answer.
-	Options []Option
-	// Multiple lets the person pick more than one option.
-	Multiple bool
-}
-
-// Option is one choice of a question.
-type Option struct {
-	Label string `json:"label"`
-	// Detail explains the choice in a line; it may be empty.
-	Detail string `json:"detail,omitempty"`
-}
-
-// Answer is the person's reply. A front end fills Chosen for a picked
-// option (several when Multiple), or Text for a typed answer (a question
-// without options, or an answer none of the options fits), or sets
-// Dismissed when the person closed the question (esc).
-type Answer struct {
-	Chosen    []string
-	Text      string
-	Dismissed bool
-}
-
-// Asker shows a question to the person and waits for the answer. Ask runs
-// on the agent's goroutine and must return when ctx ends (the turn was
-// cancelled), with ctx's error.
-type Asker interface {
-	Ask(ctx context.Context, q Question) (Answer, error)
-}
-
-// AskerFunc adapts a function to Asker.
-type AskerFunc func(ctx context.Context, q Question) (Answer, error)
-
-// Ask implements Asker.
-func (f AskerFunc) Ask(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
 
 // Dismissed is the result when the person closes the question without
 // answering: the model carries on with its own judgement.
@@ -66,91 +23,110 @@ const Dismissed = "the user dismissed this; use your best judgement"
 // MaxOptions bounds a question's choices, so a picker fits on a screen.
 const MaxOptions = 12
 
-// Tool is the ask tool.
-type Tool struct{ asker Asker }
+// noPerson is the result when nobody attends the session to answer.
+const noPerson = "No one is attending this session, so the question cannot be asked; decide for yourself."
 
-// New returns the ask tool over asker, which must not be nil.
-func New(asker Asker) *Tool { return &Tool{asker: asker} }
-
-const schema = `{"type":"object","properties":{` +
-	`"question":{"type":"string","description":"One clear question."},` +
-	`"options":{"type":"array","maxItems":12,"description":"Choices to pick from, the one you recommend first. Leave out for a free-text answer.",` +
-	`"items":{"type":"object","properties":{"label":{"type":"string","description":"The choice, in a few words."},"detail":{"type":"string","description":"What choosing it means, in one line."}},"required":["label"],"additionalProperties":false}},` +
-	`"multiple":{"type":"boolean","description":"Let the user pick more than one option."}` +
-	`},"required":["question"],"additionalProperties":false}`
-
-// Spec implements tools.Tool.
-func (t *Tool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
-		Name: "ask",
-		Description: "Ask the user one question and wait for the answer. Use it when a choice is theirs to make and it matters " +
-			"(which approach, which file, whether to go ahead), not for things you can find out yourself. Offer options when the " +
-			"answers are few, with the one you recommend first; the user may still type something else. The result is the chosen " +
-			"label(s) or the typed text. If the user dismisses the question, decide for yourself.",
-		Schema: json.RawMessage(schema),
-	}
+type optionInput struct {
+	Label  string `json:"label" jsonschema:"The choice, in a few words."`
+	Detail string `json:"detail,omitempty" jsonschema:"What choosing it means, in one line."`
 }
 
-// Meta implements tools.Tool: asking changes nothing, so it needs no
-// approval, and it belongs to no tool set.
-func (t *Tool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetNone, Guidance: "ask the user one short question when a choice that matters is theirs to make; offer options, recommended first."}
+type askInput struct {
+	Question string        `json:"question" jsonschema:"One clear question."`
+	Options  []optionInput `json:"options,omitempty" jsonschema:"Choices to pick from, the one you recommend first. Leave out for a free-text answer."`
+	Multiple bool          `json:"multiple,omitempty" jsonschema:"Let the user pick more than one option."`
+
+	// q is the question as it will be put, made by Check.
+	q tool.Question
 }
 
-// Run implements tools.Tool.
-func (t *Tool) Run(ctx context.Context, call tools.Call) (string, error) {
-	q, err := parseQuestion(call.Input)
-	if err != nil {
-		return "", err
-	}
-	q.CallID = call.ID
-	a, err := t.asker.Ask(ctx, q)
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return "", ctxErr
-		}
-		return "", fmt.Errorf("could not ask the user: %w", err)
-	}
-	return render(q, a)
+// New returns the ask tool. Asking changes nothing, so it needs no
+// approval; it is interactive, so only attended sessions offer it.
+func New() tool.Tool {
+	return tool.New(tool.Def[askInput]{
+		Info: tool.Info{
+			Name: "ask",
+			Description: "Ask the user one question and wait for the answer. Use it when a choice is theirs to make and it matters " +
+				"(which approach, which file, whether to go ahead), not for things you can find out yourself. Offer options when the " +
+				"answers are few, with the one you recommend first; the user may still type something else. The result is the chosen " +
+				"label(s) or the typed text. If the user dismisses the question, decide for yourself.",
+			Guidance:    "ask the user one short question when a choice that matters is theirs to make; offer options, recommended first.",
+			Set:         tool.SetNone,
+			Effect:      tool.Reads,
+			Kind:        protocol.KindOther,
+			Subject:     tool.NoSubject,
+			Interactive: true,
+		},
+		Shape: func(s *jsonschema.Schema) {
+			most := MaxOptions
+			tool.Prop(s, "options").MaxItems = &most
+		},
+		Check: func(in *askInput) error {
+			q, err := question(in)
+			in.q = q
+			return err
+		},
+		Plan: func(in *askInput) tool.Plan { return tool.Plan{Title: title(in.q.Text)} },
+		Run: func(ctx context.Context, rt tool.Runtime, in *askInput) (tool.Result, error) {
+			if rt.Person == nil {
+				return tool.Result{}, tool.Failf(noPerson)
+			}
+			a, err := rt.Person.Ask(ctx, rt.CallID, in.q)
+			if err != nil {
+				if ctxErr := ctx.Err(); ctxErr != nil {
+					return tool.Result{}, ctxErr
+				}
+				return tool.Result{}, fmt.Errorf("could not ask the user: %w", err)
+			}
+			out, err := render(in.q, a)
+			return tool.Text(out), err
+		},
+	})
 }
 
-// parseQuestion decodes and checks the model's question.
-func parseQuestion(raw json.RawMessage) (Question, error) {
-	var in struct {
-		Question string   `json:"question"`
-		Options  []Option `json:"options"`
-		Multiple bool     `json:"multiple"`
-	}
-	if err := tools.Decode(tools.Call{Input: raw}, &in); err != nil {
-		return Question{}, err
-	}
-	q := Question{Text: strings.TrimSpace(in.Question), Multiple: in.Multiple}
+// question checks the model's question and makes it what the person sees:
+// trimmed, with every option's label present and distinct.
+func question(in *askInput) (tool.Question, error) {
+	q := tool.Question{Text: strings.TrimSpace(in.Question), Multiple: in.Multiple}
 	if q.Text == "" {
-		return q, errors.New("question is empty: ask one clear question")
+		return q, tool.Failf("question is empty: ask one clear question")
 	}
 	if len(in.Options) > MaxOptions {
-		return q, fmt.Errorf("%d options is too many to pick from; offer at most %d", len(in.Options), MaxOptions)
+		return q, tool.Failf("%d options is too many to pick from; offer at most %d", len(in.Options), MaxOptions)
 	}
 	for i, o := range in.Options {
-		o.Label = strings.TrimSpace(o.Label)
-		o.Detail = strings.TrimSpace(o.Detail)
-		if o.Label == "" {
-			return q, fmt.Errorf("options[%d]: label is empty", i)
+		opt := protocol.Option{Label: strings.TrimSpace(o.Label), Detail: strings.TrimSpace(o.Detail)}
+		if opt.Label == "" {
+			return q, tool.Failf("options[%d]: label is empty", i)
 		}
-		if slices.ContainsFunc(q.Options, func(p Option) bool { return p.Label == o.Label }) {
-			return q, fmt.Errorf("options[%d]: label %q appears twice", i, o.Label)
+		if slices.ContainsFunc(q.Options, func(p protocol.Option) bool { return p.Label == opt.Label }) {
+			return q, tool.Failf("options[%d]: label %q appears twice", i, opt.Label)
 		}
-		q.Options = append(q.Options, o)
+		q.Options = append(q.Options, opt)
 	}
 	if q.Multiple && len(q.Options) == 0 {
-		return q, errors.New("multiple needs options to pick from")
+		return q, tool.Failf("multiple needs options to pick from")
 	}
 	return q, nil
 }
 
+// titleMax is the most characters of the question a call's title shows.
+const titleMax = 80
+
+// title is the question as one short line for people.
+func title(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > titleMax {
+		return string(r[:titleMax]) + "…"
+	}
+	return s
+}
+
 // render turns the answer into the tool result: the chosen labels, one per
-// line, then any typed text.
-func render(q Question, a Answer) (string, error) {
+// line, then any typed text. An answer outside the question is a bug in
+// the front end, and the model must not be told something the person did
+// not say.
+func render(q tool.Question, a protocol.Answer) (string, error) {
 	if a.Dismissed {
 		return Dismissed, nil
 	}
@@ -158,7 +134,7 @@ func render(q Question, a Answer) (string, error) {
 		return "", fmt.Errorf("the front end returned %d choices for a single-choice question", len(a.Chosen))
 	}
 	for _, c := range a.Chosen {
-		if !slices.ContainsFunc(q.Options, func(o Option) bool { return o.Label == c }) {
+		if !slices.ContainsFunc(q.Options, func(o protocol.Option) bool { return o.Label == c }) {
 			return "", fmt.Errorf("the front end returned %q, which is not one of the options", c)
 		}
 	}

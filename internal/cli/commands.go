@@ -11,7 +11,6 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/app"
 	"github.com/shiro-neko/shiro/internal/config"
-	"github.com/shiro-neko/shiro/internal/headless"
 	"github.com/shiro-neko/shiro/internal/llm/replay"
 )
 
@@ -26,8 +25,7 @@ func openForInspection(ctx context.Context, stdio IO, noPlugins bool) (*app.App,
 	if err != nil {
 		return nil, err
 	}
-	return app.Open(ctx, app.Options{Loaded: loaded, Headless: true, NoPlugins: noPlugins,
-		Approver: headless.Approver{}, Provider: replay.New("inspection", nil)})
+	return app.Open(ctx, app.Options{Loaded: loaded, NoPlugins: noPlugins, Provider: replay.New("inspection", nil)})
 }
 
 // inspect opens a session for inspection, hands it to f and closes it.
@@ -66,16 +64,15 @@ func newExplainCommand(stdio IO) *cobra.Command {
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return inspect(cmd.Context(), stdio, noPlugins, func(a *app.App) error {
-				tool, ok := a.Tools.Get(args[0])
+				t, ok := a.Tools.Get(args[0])
 				if !ok {
 					return fmt.Errorf("unknown tool %q; known tools: %s", args[0], strings.Join(a.Tools.Names(), ", "))
 				}
-				input := json.RawMessage(args[1])
-				var obj map[string]json.RawMessage
-				if err := json.Unmarshal(input, &obj); err != nil {
-					return fmt.Errorf("the input must be a JSON object, e.g. '{\"command\":\"ls\"}': %w", err)
+				call, err := t.Prepare(json.RawMessage(args[1]))
+				if err != nil {
+					return fmt.Errorf("%s: %w (its schema: %s)", args[0], err, t.Info().Schema)
 				}
-				e := a.Gate.Explain(cmd.Context(), tool, "explain", input)
+				e := a.Session.Gate().Explain(cmd.Context(), t, "explain", call)
 				if asJSON {
 					b, _ := json.Marshal(e)
 					fmt.Fprintf(stdio.Out, "%s\n", b)
@@ -115,6 +112,9 @@ func newHooksCommand(stdio IO) *cobra.Command {
 					fmt.Fprintln(stdio.Out, "hooks are disabled (config hooks.enabled is false)")
 					return nil
 				}
+				// Folders that did not load are listed too: a hook that
+				// silently does not exist is worse than an error.
+				defer fmt.Fprint(stdio.Out, app.DescribeHookProblems(a))
 				tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "NAME\tKIND\tTOOLS\tDIGEST\tSTATE\tPATH")
 				for _, s := range a.Hooks.Status() {

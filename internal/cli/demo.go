@@ -56,14 +56,13 @@ func newDemoCommand(stdio IO) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := app.Open(ctx, app.Options{Loaded: loaded, Headless: true, Yolo: true,
-				Approver: headless.Approver{Yolo: true}, Provider: replay.New("demo", resp)})
+			a, err := app.Open(ctx, app.Options{Loaded: loaded, Yolo: true, Provider: replay.New("demo", resp)})
 			if err != nil {
 				return err
 			}
 			defer a.Close()
 			demo.Intro(stdio.Out, work)
-			code := headless.Run(ctx, a.Session, headless.Single(demo.Prompt),
+			code := headless.Run(ctx, a.Session, headless.Prompt(demo.Prompt),
 				headless.Options{Out: stdio.Out, Err: stdio.Out, Results: true})
 			if keep {
 				fmt.Fprintf(stdio.Out, "\nThe scratch repository is kept at %s\n", work)

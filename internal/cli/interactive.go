@@ -10,18 +10,15 @@ import (
 	"github.com/shiro-neko/shiro/internal/tui"
 )
 
-// runInteractive runs the terminal UI. Without an API key it still starts,
-// with a banner naming the variable to set: the info commands work, and
-// prompts are refused until the key is there.
+// runInteractive runs the terminal UI. Without an API key it still starts
+// (the session says which variable to set): the commands work, and a
+// prompt fails with that message until the key is there.
 func runInteractive(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded) error {
 	if !stdio.IsTTYIn {
 		return fmt.Errorf("the terminal UI needs a terminal on stdin; for scripts use -p \"prompt\" (or pipe the prompt to -p)")
 	}
-	approver := tui.NewApprover()
 	opts := o.appOptions(loaded)
-	opts.Approver = approver
-	opts.Asker = approver
-	opts.BackgroundOutput = approver.BackgroundOutput()
+	opts.Attended = true
 	opts.BellOut = stdio.Err
 	closeRecord, err := attachRecorder(&opts, o.record)
 	if err != nil {
@@ -40,7 +37,7 @@ func runInteractive(ctx context.Context, stdio IO, o runOptions, loaded app.Load
 	if len(o.args) > 0 {
 		uiOpts.FirstPrompt = strings.Join(o.args, " ")
 	}
-	res, err := tui.Run(ctx, a, approver, uiOpts)
+	res, err := tui.Run(ctx, a.Session, uiOpts)
 	fmt.Fprint(stdio.Out, res.Farewell())
 	return err
 }

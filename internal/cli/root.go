@@ -120,7 +120,7 @@ func newRoot(stdio IO) *cobra.Command {
 	f.BoolVar(&o.initScaffold, "init-scaffold", false, "write TODO.md, ROADMAP.md and docs/README.md at the git root if missing, and exit")
 	root.Flags().BoolP("version", "v", false, "print the version and exit")
 
-	root.AddCommand(newDemoCommand(stdio), newExplainCommand(stdio), newHooksCommand(stdio),
+	root.AddCommand(newACPCommand(stdio), newDemoCommand(stdio), newExplainCommand(stdio), newHooksCommand(stdio),
 		newPluginsCommand(stdio), newRegistryCommand(stdio), newSkillsCommand(stdio))
 	return root
 }

@@ -42,7 +42,7 @@ func runMain(ctx context.Context, stdio IO, o runOptions) error {
 		return fmt.Errorf("cannot read the working directory: %w", err)
 	}
 	if o.initScaffold {
-		return runInitScaffold(stdio, cwd)
+		return runInitScaffold(stdio, cwd, o)
 	}
 	loaded, err := app.Load(stdio.Getenv, cwd, o.flags())
 	if err != nil {
@@ -59,7 +59,7 @@ func runMain(ctx context.Context, stdio IO, o runOptions) error {
 }
 
 func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded) error {
-	prompts, err := headlessPrompts(stdio, o)
+	input, attended, err := headlessInput(stdio, o)
 	if err != nil {
 		return err
 	}
@@ -76,8 +76,7 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 		debug.SetGCPercent(25)
 	}
 	opts := o.appOptions(loaded)
-	opts.Headless = true
-	opts.Approver = headless.Approver{Yolo: o.yolo}
+	opts.Attended = attended
 	closeRecord, err := attachRecorder(&opts, o.record)
 	if err != nil {
 		return err
@@ -88,37 +87,38 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 		return err
 	}
 	defer a.Close()
-	if !o.yolo {
+	if !o.yolo && !attended {
 		fmt.Fprintln(stdio.Err, headless.Warning)
 	}
-	code := headless.Run(ctx, a.Session, prompts, headless.Options{JSON: o.json, Out: stdio.Out, Err: stdio.Err})
+	code := headless.Run(ctx, a.Session, input, headless.Options{JSON: o.json, Out: stdio.Out, Err: stdio.Err})
 	if code != 0 {
 		return exitError{code: code}
 	}
 	return nil
 }
 
-// headlessPrompts decides where the turns come from: the -p value, stdin
-// as one prompt, or stdin as stream-json turns.
-func headlessPrompts(stdio IO, o runOptions) (func(func(string, error) bool), error) {
+// headlessInput decides where the turns come from: the -p value, stdin as
+// one prompt, or stdin as stream-json ops. A stream-json client can answer
+// approval requests, so its session is attended.
+func headlessInput(stdio IO, o runOptions) (headless.Input, bool, error) {
 	switch o.inputFormat {
 	case "stream-json":
 		if o.print != "" && o.print != "-" {
-			return nil, fmt.Errorf("--input-format stream-json reads turns from stdin; do not also pass a prompt to -p")
+			return nil, false, fmt.Errorf("--input-format stream-json reads turns from stdin; do not also pass a prompt to -p")
 		}
-		return headless.StreamJSON(stdio.In), nil
+		return headless.StreamJSON(stdio.In), true, nil
 	case "text":
 	default:
-		return nil, fmt.Errorf("unknown --input-format %q: use text or stream-json", o.inputFormat)
+		return nil, false, fmt.Errorf("unknown --input-format %q: use text or stream-json", o.inputFormat)
 	}
 	prompt := o.print
 	if prompt == "-" {
 		if stdio.IsTTYIn {
-			return nil, fmt.Errorf("-p needs a prompt: pass it after -p, or pipe it on stdin")
+			return nil, false, fmt.Errorf("-p needs a prompt: pass it after -p, or pipe it on stdin")
 		}
 		b, err := io.ReadAll(stdio.In)
 		if err != nil {
-			return nil, fmt.Errorf("reading the prompt from stdin: %w", err)
+			return nil, false, fmt.Errorf("reading the prompt from stdin: %w", err)
 		}
 		prompt = strings.TrimSpace(string(b))
 	}
@@ -126,9 +126,9 @@ func headlessPrompts(stdio IO, o runOptions) (func(func(string, error) bool), er
 		prompt = strings.TrimSpace(prompt + " " + strings.Join(o.args, " "))
 	}
 	if prompt == "" {
-		return nil, fmt.Errorf("-p needs a prompt: pass it after -p, or pipe it on stdin")
+		return nil, false, fmt.Errorf("-p needs a prompt: pass it after -p, or pipe it on stdin")
 	}
-	return headless.Single(prompt), nil
+	return headless.Prompt(prompt), false, nil
 }
 
 // attachRecorder opens the --record cassette; the returned func closes it.
@@ -144,7 +144,13 @@ func attachRecorder(opts *app.Options, path string) (func(), error) {
 	return func() { _ = f.Close() }, nil
 }
 
-func runInitScaffold(stdio IO, cwd string) error {
+// runInitScaffold writes the tracker files and exits. It says where it
+// wrote them (outside a git repository that is the current directory) and
+// that a prompt given with it was not run.
+func runInitScaffold(stdio IO, cwd string, o runOptions) error {
+	if workflow.GitRoot(cwd) == "" {
+		fmt.Fprintf(stdio.Err, "shiro: %s is not in a git repository; writing the files here\n", cwd)
+	}
 	res, err := workflow.Scaffold(cwd)
 	if err != nil {
 		return err
@@ -154,6 +160,9 @@ func runInitScaffold(stdio IO, cwd string) error {
 	}
 	for _, p := range res.Kept {
 		fmt.Fprintf(stdio.Out, "left alone %s (already exists)\n", p)
+	}
+	if o.print != "" || len(o.args) > 0 {
+		fmt.Fprintln(stdio.Err, "shiro: --init-scaffold only writes the files; the prompt was not run (run it without --init-scaffold)")
 	}
 	return nil
 }

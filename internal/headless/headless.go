@@ -1,44 +1,37 @@
-// Package headless runs shiro without a terminal UI: prompts come from
-// flags or stdin, events go to stdout as text or JSON lines, and every call
-// that would need a person is denied unless --yolo.
+// Package headless runs shiro without a terminal UI. It is a client of the
+// session protocol like any other front end: prompts come from flags or
+// stdin, events go to stdout as text or JSON lines. With
+// --input-format stream-json, stdin carries ops (turns, and the answers to
+// approval requests and questions) while events stream out; otherwise
+// nobody attends the session and every call that needs approval is denied
+// unless --yolo.
 package headless
 
 import (
 	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"strings"
 
-	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
-
-// Approver answers approvals without a person: deny, unless Yolo. A repeated
-// identical call (the model looping) is denied even under --yolo, since no
-// one is there to judge it.
-type Approver struct{ Yolo bool }
-
-// Approve implements agent.Approver.
-func (a Approver) Approve(_ context.Context, r agent.ApprovalRequest) (agent.Answer, string, string) {
-	name := r.Tool.Spec().Name
-	if r.Repeated {
-		return agent.AnswerDeny, "repeat", fmt.Sprintf("Denied: this is the third identical %s call this turn and headless mode has no one to ask. Try a different approach.", name)
-	}
-	if a.Yolo {
-		return agent.AnswerOnce, "", ""
-	}
-	return agent.AnswerDeny, "headless", fmt.Sprintf("Denied: %s needs approval and headless mode has no one to ask (the user can rerun with --yolo).", name)
-}
 
 // Warning is printed on stderr when a headless run cannot approve anything.
 const Warning = "shiro: headless mode denies every call that needs approval (writes, edits, bash, web) unless --yolo is passed"
 
-// Sender runs one turn; *agent.Session implements it.
-type Sender interface {
-	Send(ctx context.Context, prompt string) iter.Seq[agent.Event]
+// Session is the protocol as headless mode uses it; *agent.Session
+// implements it.
+type Session interface {
+	Submit(op protocol.Op) error
+	Events() <-chan protocol.Event
 }
+
+// Input feeds a session: it submits ops until it has nothing more, then
+// returns. It runs on its own goroutine while events are printed; an error
+// stops the run with exit code 1.
+type Input func(ctx context.Context, submit func(protocol.Op) error) error
 
 // Options configures a run.
 type Options struct {
@@ -50,40 +43,64 @@ type Options struct {
 	Results bool
 }
 
-// Run sends each prompt as the next turn of the same session and prints the
-// events. It returns the exit code: 0 when every turn completed, 1 when any
-// error event occurred.
-func Run(ctx context.Context, s Sender, prompts iter.Seq2[string, error], opts Options) int {
+// Run feeds the session from in and prints its events until the stream
+// closes. It returns the exit code: 0 when every turn completed, 1 when an
+// error event occurred, the input failed, or ctx was cancelled.
+func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	p := newPrinter(opts)
-	code := 0
-	for prompt, err := range prompts {
+	inputErr := make(chan error, 1)
+	// An answer that arrives after its request was withdrawn (the turn was
+	// interrupted meanwhile) is a race, not a broken client: say so and
+	// go on.
+	submit := func(op protocol.Op) error {
+		err := s.Submit(op)
+		if errors.Is(err, protocol.ErrUnknownRequest) {
+			p.print(protocol.NoticeEvent{Text: "ignored an answer: " + err.Error()})
+			return nil
+		}
+		return err
+	}
+	go func() {
+		err := in(ctx, submit)
 		if err != nil {
 			p.fail(err.Error())
-			return 1
 		}
-		for e := range s.Send(ctx, prompt) {
-			if _, isErr := e.(agent.ErrorEvent); isErr {
-				code = 1
-			}
-			p.print(e)
+		inputErr <- err
+		// No more input: queued turns finish, then the stream closes.
+		_ = s.Submit(protocol.Shutdown{})
+	}()
+	stop := context.AfterFunc(ctx, func() {
+		_ = s.Submit(protocol.Interrupt{})
+		_ = s.Submit(protocol.Shutdown{})
+	})
+	defer stop()
+	code := 0
+	for e := range s.Events() {
+		if _, isErr := e.(protocol.ErrorEvent); isErr {
+			code = 1
 		}
-		if ctx.Err() != nil {
-			return 1
-		}
+		p.print(e)
+	}
+	if err := <-inputErr; err != nil || ctx.Err() != nil {
+		code = 1
 	}
 	return code
 }
 
-// Single yields one prompt.
-func Single(prompt string) iter.Seq2[string, error] {
-	return func(yield func(string, error) bool) { yield(prompt, nil) }
+// Prompt is the input of `-p "…"`: one turn.
+func Prompt(text string) Input {
+	return func(_ context.Context, submit func(protocol.Op) error) error {
+		return submit(protocol.UserTurn{Text: text})
+	}
 }
 
-// StreamJSON reads one `{"type":"user","text":"…"}` object per line and
-// yields each text as the next turn. Blank lines are skipped; anything else
-// is an error naming the line.
-func StreamJSON(r io.Reader) iter.Seq2[string, error] {
-	return func(yield func(string, error) bool) {
+// StreamJSON reads one op per line of r: `{"type":"user","text":"…"}` for
+// a turn, `{"type":"approval","id":…,"answer":"yes|always|no"}` for an
+// approval request, and the other ops of the protocol. Blank lines are
+// skipped; a line that is not a valid op stops the input with an error
+// naming the line (turns already queued still run).
+func StreamJSON(r io.Reader) Input {
+	return func(ctx context.Context, submit func(protocol.Op) error) error {
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64*1024), 8*1024*1024)
 		n := 0
@@ -93,39 +110,23 @@ func StreamJSON(r io.Reader) iter.Seq2[string, error] {
 			if line == "" {
 				continue
 			}
-			text, err := parseInputLine(line)
+			op, err := protocol.DecodeOp([]byte(line))
 			if err != nil {
-				yield("", fmt.Errorf("stdin line %d: %w", n, err))
-				return
+				return fmt.Errorf("stdin line %d: %w", n, err)
 			}
-			if !yield(text, nil) {
-				return
+			if _, ok := op.(protocol.Shutdown); ok {
+				return nil
+			}
+			if err := submit(op); err != nil {
+				return fmt.Errorf("stdin line %d: %w", n, err)
+			}
+			if ctx.Err() != nil {
+				return nil
 			}
 		}
 		if err := sc.Err(); err != nil {
-			yield("", fmt.Errorf("reading stdin: %w", err))
+			return fmt.Errorf("reading stdin: %w", err)
 		}
+		return nil
 	}
-}
-
-func parseInputLine(line string) (string, error) {
-	var msg struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	dec := json.NewDecoder(strings.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&msg); err != nil {
-		return "", fmt.Errorf(`want {"type":"user","text":"…"}: %w`, err)
-	}
-	if dec.More() {
-		return "", fmt.Errorf("want one JSON object per line")
-	}
-	if msg.Type != "user" {
-		return "", fmt.Errorf(`"type" must be "user", got %q`, msg.Type)
-	}
-	if strings.TrimSpace(msg.Text) == "" {
-		return "", fmt.Errorf(`"text" is empty`)
-	}
-	return msg.Text, nil
 }

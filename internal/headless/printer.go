@@ -3,24 +3,29 @@ package headless
 import (
 	"fmt"
 	"strings"
+	"sync"
 
-	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// printer renders events for one of the two output modes.
+// printer renders events for one of the two output modes. The event loop
+// and the input goroutine both print, so it is locked.
 type printer struct {
 	opts Options
+	mu   sync.Mutex
 	// midLine is true when assistant text was printed without a newline.
 	midLine bool
 }
 
 func newPrinter(opts Options) *printer { return &printer{opts: opts} }
 
-func (p *printer) print(e agent.Event) {
+func (p *printer) print(e protocol.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.opts.JSON {
-		b, err := agent.MarshalEvent(e)
+		b, err := protocol.Marshal(e)
 		if err != nil {
-			b = []byte(fmt.Sprintf(`{"type":"error","error":%q}`, err.Error()))
+			b, _ = protocol.Marshal(protocol.ErrorEvent{Error: err.Error()})
 		}
 		fmt.Fprintf(p.opts.Out, "%s\n", b)
 		return
@@ -29,51 +34,63 @@ func (p *printer) print(e agent.Event) {
 }
 
 // fail reports an error that happened outside a turn.
-func (p *printer) fail(msg string) {
-	p.print(agent.ErrorEvent{Error: msg})
-}
+func (p *printer) fail(msg string) { p.print(protocol.ErrorEvent{Error: msg}) }
 
 // text renders the human form: the answer on stdout, progress on stderr.
-func (p *printer) text(e agent.Event) {
+func (p *printer) text(e protocol.Event) {
 	switch e := e.(type) {
-	case agent.TextEvent:
+	case protocol.TextEvent:
 		fmt.Fprint(p.opts.Out, e.Text)
 		p.midLine = !strings.HasSuffix(e.Text, "\n")
-	case agent.DoneEvent:
-		if p.midLine {
-			fmt.Fprintln(p.opts.Out)
-			p.midLine = false
+	case protocol.DoneEvent:
+		p.endLine()
+	case protocol.CommandResultEvent:
+		p.endLine()
+		if e.Output != "" {
+			fmt.Fprintln(p.opts.Out, strings.TrimRight(e.Output, "\n"))
 		}
-	case agent.ToolCallEvent:
+		if e.Error != "" {
+			p.line("[error] /%s: %s", e.Command, e.Error)
+		}
+	case protocol.ToolCallEvent:
 		p.line("[tool] %s %s", e.Name, cut(string(e.Input), 300))
-	case agent.ToolDeniedEvent:
+	case protocol.ToolDeniedEvent:
 		if e.By == "headless" {
 			p.line("[denied] %s (run with --yolo to allow tool use in headless mode)", e.Name)
 		} else {
 			p.line("[denied] %s by %s: %s", e.Name, e.By, oneLine(e.Reason, 400))
 		}
-	case agent.ToolResultEvent:
+	case protocol.ToolResultEvent:
 		if p.opts.Results {
 			p.line("%s", indentResult(e.Output, 8))
 		}
-	case agent.ToolErrorEvent:
+	case protocol.ToolErrorEvent:
 		p.line("[tool-error] %s: %s", e.Name, oneLine(e.Error, 400))
-	case agent.NoticeEvent:
+	case protocol.ApprovalRequestEvent:
+		p.line(`[approval] %s %s: answer {"type":"approval","id":%q,"answer":"yes|always|no"}`, e.Name, oneLine(e.Title, 200), e.ID)
+	case protocol.QuestionEvent:
+		p.line(`[question] %s: answer {"type":"answer","id":%q,"text":"…"}`, oneLine(e.Question, 300), e.ID)
+	case protocol.NoticeEvent:
 		p.line("[notice] %s", e.Text)
-	case agent.CompactedEvent:
+	case protocol.CompactedEvent:
 		p.line("[compacted] %s", e.String())
-	case agent.ErrorEvent:
+	case protocol.ErrorEvent:
 		p.line("[error] %s", e.Error)
+	}
+}
+
+// endLine ends answer text left without a newline.
+func (p *printer) endLine() {
+	if p.midLine {
+		fmt.Fprintln(p.opts.Out)
+		p.midLine = false
 	}
 }
 
 // line writes one progress line to stderr, first ending any answer text
 // on stdout so the two streams interleave readably on a terminal.
 func (p *printer) line(format string, args ...any) {
-	if p.midLine {
-		fmt.Fprintln(p.opts.Out)
-		p.midLine = false
-	}
+	p.endLine()
 	fmt.Fprintf(p.opts.Err, format+"\n", args...)
 }
 

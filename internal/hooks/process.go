@@ -1,8 +1,11 @@
 package hooks
 
 import (
+	"context"
 	"errors"
 	"time"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // procSpec is one hook process to run.
@@ -15,6 +18,8 @@ type procSpec struct {
 	// keepStdout keeps up to MaxStdout bytes of output and kills the hook
 	// past that (pre_tool); otherwise output is discarded (after_turn).
 	keepStdout bool
+	// launcher, when set, runs the hook under an OS sandbox.
+	launcher proc.Launcher
 }
 
 // procOutcome is how a hook process ended.
@@ -31,7 +36,60 @@ type procOutcome struct {
 	stderr   string
 }
 
-var (
-	errTimedOut = errors.New("hook timed out")
-	errOverflow = errors.New("hook printed too much")
-)
+var errOverflow = errors.New("hook printed too much")
+
+// runProcess starts the hook directly (no shell) in a process group of its
+// own, feeds it stdin and waits at most spec.timeout. On the timeout, on
+// output overflow or when ctx ends, the whole group is killed at once, so
+// children the hook forked die with it. Once the hook has exited, its
+// output may stay open for waitDelay: longer means something it left
+// running holds it, which fails the hook. The group is then killed, and
+// the pipes are closed under any process that escaped it, so nothing can
+// keep the agent waiting.
+func runProcess(ctx context.Context, spec procSpec) procOutcome {
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+
+	// Without keepStdout the output goes to /dev/null (a nil Output), so
+	// no pipe exists for a leftover child to hold.
+	var stdout proc.Output
+	captured := &cappedBuffer{limit: MaxStdout, onOverflow: func() { stop(errOverflow) }}
+	if spec.keepStdout {
+		stdout = proc.Stream(func(p []byte) { _, _ = captured.Write(p) })
+	}
+	stderr := &tailBuffer{keep: stderrTail}
+
+	res, err := proc.Run(runCtx, proc.Spec{
+		Argv:     []string{spec.path},
+		Dir:      spec.dir,
+		Env:      spec.env,
+		Stdin:    spec.stdin,
+		Stdout:   stdout,
+		Stderr:   proc.Stream(func(p []byte) { _, _ = stderr.Write(p) }),
+		Timeout:  spec.timeout,
+		Linger:   waitDelay,
+		Drain:    waitDelay,
+		Launcher: spec.launcher,
+	})
+	if err != nil {
+		return procOutcome{startErr: err}
+	}
+
+	out := procOutcome{stderr: stderr.String(), leftOpen: res.OutputHeld}
+	out.stdout, out.overflow = captured.result()
+	switch {
+	case out.overflow:
+	case errors.Is(res.Stopped, proc.ErrTimedOut):
+		out.timedOut = true
+	case ctx.Err() != nil:
+		out.canceled = true
+	}
+	switch {
+	case res.Exit.Signal != 0:
+		out.signal = proc.SignalName(res.Exit.Signal)
+	case res.Exit.Exited():
+		out.exited = true
+		out.exitCode = res.Exit.Code
+	}
+	return out
+}

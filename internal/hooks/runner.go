@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // Options configure a Runner.
@@ -30,6 +32,9 @@ type Options struct {
 	// Observe, when set, hears about every hook that was considered for a
 	// call, for the session log. It is called synchronously: keep it quick.
 	Observe func(Run)
+	// Launcher, when set, is put in front of every hook process: the seam
+	// for an OS sandbox (see package proc).
+	Launcher proc.Launcher
 }
 
 // Run reports one hook's part in a call or turn.
@@ -179,6 +184,7 @@ func (r *Runner) execute(ctx context.Context, v verified, kind Kind, cwd string,
 		stdin:      stdin,
 		timeout:    timeout,
 		keepStdout: kind == KindPreTool,
+		launcher:   r.opts.Launcher,
 	})
 	return out, timeout
 }

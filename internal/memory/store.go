@@ -190,10 +190,10 @@ func (s *Store) Remember(kind Kind, text string) (Remembered, error) {
 	if _, err := ParseKind(string(kind)); err != nil {
 		return Remembered{}, err
 	}
-	clean, cut := cleanText(text)
-	if clean == "" {
-		return Remembered{}, errors.New("text is empty: say what to remember in one self-contained sentence")
+	if err := checkRemember(text); err != nil {
+		return Remembered{}, err
 	}
+	clean, cut := cleanText(text)
 	key := normalise(clean)
 	var res Remembered
 	err := s.update(func(entries []Entry, now time.Time) ([]Entry, bool) {
@@ -216,10 +216,10 @@ func (s *Store) Remember(kind Kind, text string) (Remembered, error) {
 // Forget removes every entry whose text contains text, ignoring case, and
 // returns what it removed.
 func (s *Store) Forget(text string) ([]Entry, error) {
-	needle := strings.ToLower(strings.TrimSpace(text))
-	if len([]rune(needle)) < MinForgetChars {
-		return nil, fmt.Errorf("text must be at least %d characters of the entries to forget, so that it cannot match everything", MinForgetChars)
+	if err := checkForget(text); err != nil {
+		return nil, err
 	}
+	needle := strings.ToLower(strings.TrimSpace(text))
 	var removed []Entry
 	err := s.update(func(entries []Entry, _ time.Time) ([]Entry, bool) {
 		kept := entries[:0:0]
@@ -240,10 +240,10 @@ func (s *Store) Forget(text string) ([]Entry, error) {
 // last-hit time are saved, which raises it in later searches and in the
 // boot block.
 func (s *Store) Recall(query string) ([]Entry, error) {
-	q := parseQuery(query)
-	if len(q.tokens) == 0 {
-		return nil, errors.New("query is empty: give one or more words to search for")
+	if err := checkRecall(query); err != nil {
+		return nil, err
 	}
+	q := parseQuery(query)
 	var found []Entry
 	err := s.update(func(entries []Entry, now time.Time) ([]Entry, bool) {
 		idx := search(entries, q, now)
@@ -256,4 +256,28 @@ func (s *Store) Recall(query string) ([]Entry, error) {
 		return entries, len(idx) > 0
 	})
 	return found, err
+}
+
+// The checks of the tools' arguments, shared by the methods and by the
+// tools, which refuse a bad call before it is judged or run.
+
+func checkRemember(text string) error {
+	if clean, _ := cleanText(text); clean == "" {
+		return errors.New("text is empty: say what to remember in one self-contained sentence")
+	}
+	return nil
+}
+
+func checkForget(text string) error {
+	if len([]rune(strings.TrimSpace(text))) < MinForgetChars {
+		return fmt.Errorf("text must be at least %d characters of the entries to forget, so that it cannot match everything", MinForgetChars)
+	}
+	return nil
+}
+
+func checkRecall(query string) error {
+	if len(parseQuery(query).tokens) == 0 {
+		return errors.New("query is empty: give one or more words to search for")
+	}
+	return nil
 }

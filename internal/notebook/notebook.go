@@ -4,18 +4,17 @@
 package notebook
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
-	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // Status is a task's state.
@@ -50,15 +49,22 @@ type Todo struct {
 // Notebook holds the task list. It is safe for concurrent use.
 type Notebook struct {
 	path     string // "" keeps the list in memory only
-	onChange func()
+	onChange func([]Todo)
 
-	mu    sync.Mutex
-	todos []Todo
+	// update is held for a whole Replace, the listener included, so that
+	// listeners hear of updates one at a time and in the order they were
+	// made, and the list a listener is given is the list kept until it
+	// returns. mu guards todos alone, so readers never wait on a listener.
+	update sync.Mutex
+	mu     sync.Mutex
+	todos  []Todo
 }
 
-// Open loads the task list saved at path (missing is empty). onChange runs
-// after every update (the prompt bumps its notebook counter).
-func Open(path string, onChange func()) (*Notebook, error) {
+// Open loads the task list saved at path (missing is empty). onChange, if
+// not nil, runs after every update with a copy of the new list: the prompt
+// bumps its notebook counter, the session publishes a protocol.TasksEvent
+// (see TasksEvent). Calls never overlap and come in update order.
+func Open(path string, onChange func([]Todo)) (*Notebook, error) {
 	n := &Notebook{path: path, onChange: onChange}
 	if path == "" {
 		return n, nil
@@ -118,22 +124,32 @@ func (n *Notebook) Replace(todos []Todo) error {
 		return err
 	}
 	todos = append([]Todo{}, todos...)
-	n.mu.Lock()
+	n.update.Lock()
+	defer n.update.Unlock()
 	// Saved first: a list that could not be saved is not shown either, so
 	// the prompt never disagrees with what the next session will load.
 	if n.path != "" {
 		data, _ := json.MarshalIndent(todos, "", "  ")
 		if err := fsutil.WriteFileAtomic(n.path, append(data, '\n'), 0o600); err != nil {
-			n.mu.Unlock()
 			return fmt.Errorf("saving the task list: %w", err)
 		}
 	}
+	n.mu.Lock()
 	n.todos = todos
 	n.mu.Unlock()
 	if n.onChange != nil {
-		n.onChange()
+		n.onChange(slices.Clone(todos))
 	}
 	return nil
+}
+
+// TasksEvent is the event that tells front ends the list changed.
+func TasksEvent(todos []Todo) protocol.TasksEvent {
+	tasks := make([]protocol.Task, len(todos))
+	for i, t := range todos {
+		tasks[i] = protocol.Task{Content: t.Content, Status: string(t.Status), Note: t.Note}
+	}
+	return protocol.TasksEvent{Tasks: tasks}
 }
 
 // Counts returns done, total and blocked.
@@ -201,37 +217,4 @@ func warnings(todos []Todo) []string {
 		out = append(out, "no task is in_progress while work remains: mark the one you are doing.")
 	}
 	return out
-}
-
-const schema = `{"type":"object","properties":{"todos":{"type":"array","description":"The whole list; it replaces the previous one.","items":{"type":"object","properties":{"content":{"type":"string"},"status":{"type":"string","enum":["pending","in_progress","done","blocked"]},"note":{"type":"string"}},"required":["content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`
-
-type todoTool struct{ n *Notebook }
-
-// Tool returns todo_write over n.
-func (n *Notebook) Tool() tools.Tool { return todoTool{n: n} }
-
-func (todoTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{Name: "todo_write", Description: "Replace your task list. Keep exactly one task in_progress; give blocked tasks a note.", Schema: json.RawMessage(schema)}
-}
-
-func (todoTool) Meta() tools.Meta {
-	return tools.Meta{Set: tools.SetNone, Guidance: "todo_write: keep a task list for multi-step work; it is shown to you on every step."}
-}
-
-func (t todoTool) Run(_ context.Context, c tools.Call) (string, error) {
-	var in struct {
-		Todos []Todo `json:"todos"`
-	}
-	if err := tools.Decode(c, &in); err != nil {
-		return "", err
-	}
-	if err := t.n.Replace(in.Todos); err != nil {
-		return "", err
-	}
-	done, total, _ := t.n.Counts()
-	out := fmt.Sprintf("Task list updated: %d/%d done.\n%s", done, total, renderLines(in.Todos))
-	for _, w := range warnings(in.Todos) {
-		out += "warning: " + w + "\n"
-	}
-	return strings.TrimRight(out, "\n"), nil
 }

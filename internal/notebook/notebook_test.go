@@ -1,19 +1,20 @@
 package notebook
 
 import (
-	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 func write(t *testing.T, n *Notebook, input string) (string, error) {
 	t.Helper()
-	return n.Tool().Run(context.Background(), tools.Call{ID: "c", Input: json.RawMessage(input)})
+	res, err := tool.Invoke(t.Context(), n.Tool(), json.RawMessage(input), tool.Runtime{CallID: "c"})
+	return res.Output, err
 }
 
 func TestRenderShowsMarksCountsAndNotes(t *testing.T) {
@@ -39,7 +40,7 @@ func TestRenderShowsMarksCountsAndNotes(t *testing.T) {
 
 func TestTodoWriteReplacesTheListAndWarns(t *testing.T) {
 	changes := 0
-	n, _ := Open("", func() { changes++ })
+	n, _ := Open("", func([]Todo) { changes++ })
 	out, err := write(t, n, `{"todos":[{"content":"a","status":"in_progress"},{"content":"b","status":"in_progress"},{"content":"c","status":"blocked"}]}`)
 	if err != nil {
 		t.Fatal(err)
@@ -65,13 +66,18 @@ func TestTodoWriteReplacesTheListAndWarns(t *testing.T) {
 func TestTodoWriteRejectsBadInput(t *testing.T) {
 	n, _ := Open("", nil)
 	cases := map[string]string{
-		`{"todos":[{"content":"a","status":"finished"}]}`: "status must be pending, in_progress, done or blocked",
-		`{"todos":[{"content":"  ","status":"done"}]}`:    "content is empty",
+		// The schema's enum refuses an unknown status before the call runs.
+		`{"todos":[{"content":"a","status":"finished"}]}`:          "status: enum: finished does not equal any of: [pending in_progress done blocked]",
+		`{"todos":[{"content":"  ","status":"done"}]}`:             "todo 1: content is empty",
+		`{"todos":[{"content":"a","status":"done","when":"now"}]}`: `unexpected additional properties ["when"]`,
 		`{"todos":`: "invalid arguments",
+		`{}`:        `missing properties: ["todos"]`,
 	}
 	for in, want := range cases {
-		if _, err := write(t, n, in); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: error %v, want %q", in, err, want)
+		_, err := write(t, n, in)
+		var ie *tool.InputError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want an input error saying %q", in, err, want)
 		}
 	}
 	if len(n.Todos()) != 0 {

@@ -7,17 +7,25 @@ import (
 // Query is one tool call as the rules see it.
 type Query struct {
 	Tool string
-	// Subjects are the strings rules match (tools.Meta.Subjects): a path, a
+	// Subjects are the strings rules match (tool.Plan.Subjects): a path, a
 	// URL, both ends of a move, every path of a patch. Empty means the tool
 	// has no subject, which only a catch-all pattern (`*`) matches.
 	Subjects []string
 	// IsShell marks bash: each subject is a command line, split into its
 	// simple commands before matching.
 	IsShell bool
-	// ReadOnly marks a tool that changes nothing (not tools.Meta.Mutating).
-	// With no rule for it, such a tool is allowed; MCP and external tools,
-	// whose effects are unknown, must leave it false.
-	ReadOnly bool
+	// Shell holds, when IsShell, the analysis of each subject in the same
+	// order (shellguard.Analyze). The gate makes them once and hands the
+	// same ones to the plugins. When it is nil, or an entry is not the
+	// analysis of its subject, Check analyses the subject itself.
+	Shell []*shellguard.Analysis
+	// Default is the decision for the tool when no rule names it: its
+	// effect's (tool.Effect.Default). Empty is ask, which is right for a
+	// tool whose effects are unknown.
+	Default Decision
+	// Paths marks a tool whose subjects are workspace paths: with no rule
+	// for it, a reading tool may read anything but the secret files.
+	Paths bool
 }
 
 // Result is the rules' verdict on a call.
@@ -25,8 +33,8 @@ type Result struct {
 	Decision Decision
 	Tool     string
 	Source   Source
-	// Key is the config or built-in key that decided (`bash`, `mcp__*`); it
-	// is empty for the fallback.
+	// Key is the config key that decided (`bash`, `mcp__*`), or the tool's
+	// name when its default decided.
 	Key string
 	// Pattern is the rule in Key's table that decided, or the grant that
 	// lifted an ask; empty for a single-decision entry and the fallback.
@@ -48,6 +56,10 @@ type unit struct {
 	none bool   // the call has no subject
 	line int    // bash: which command line it came from
 	cmd  shellguard.Command
+	// opaque: what the command runs is decided only at run time (a git
+	// alias whose definition cannot be known), so only a catch-all rule
+	// allows it, and no grant does.
+	opaque bool
 }
 
 type verdict struct {
@@ -64,8 +76,8 @@ type evaluation struct {
 	units    []unit
 	verdicts []verdict
 	unparsed bool
-	hazards  []Cause // per command line, computed on demand; -1 = not yet
-	held     []Grant // the session's grants, read once when first needed
+	shell    []*shellguard.Analysis // bash: the analysis of each command line
+	held     []Grant                // the session's grants, read once when first needed
 }
 
 // Check decides a call. Every subject is judged on its own: the call is
@@ -81,11 +93,14 @@ func (r *Rules) Check(q Query, grants *Grants) Result {
 }
 
 func (r *Rules) evaluate(q Query, grants *Grants) *evaluation {
-	e := r.lookup(q.Tool, q.ReadOnly)
+	e := r.lookup(q)
 	ev := &evaluation{query: q, entry: e}
 	if e.Rules == nil && e.Decision != Ask {
 		// One decision for every call: nothing to split, nothing to lift.
 		return ev
+	}
+	if q.IsShell {
+		ev.shell = analyses(q)
 	}
 	if !ev.split() {
 		return ev
@@ -93,7 +108,7 @@ func (r *Rules) evaluate(q Query, grants *Grants) *evaluation {
 	ev.verdicts = make([]verdict, len(ev.units))
 	for i := range ev.units {
 		v := ev.judge(&ev.units[i])
-		if v.decision == Ask {
+		if v.decision == Ask && !ev.units[i].opaque {
 			v = ev.applyGrants(grants, &ev.units[i], v)
 		}
 		ev.verdicts[i] = v
@@ -109,6 +124,20 @@ func (r *Rules) evaluate(q Query, grants *Grants) *evaluation {
 	return ev
 }
 
+// analyses returns the analysis of each of a bash query's command lines:
+// q.Shell's when it is that line's, otherwise one made now.
+func analyses(q Query) []*shellguard.Analysis {
+	out := make([]*shellguard.Analysis, len(q.Subjects))
+	for i, line := range q.Subjects {
+		if i < len(q.Shell) && q.Shell[i] != nil && q.Shell[i].Source() == line {
+			out[i] = q.Shell[i]
+			continue
+		}
+		out[i] = shellguard.Analyze(line)
+	}
+	return out
+}
+
 // split fills ev.units. It reports false when a bash command line cannot
 // be parsed.
 func (ev *evaluation) split() bool {
@@ -122,19 +151,15 @@ func (ev *evaluation) split() bool {
 			ev.units = append(ev.units, u)
 		}
 	} else {
-		for line, src := range q.Subjects {
-			cmds, err := shellguard.SimpleCommands(src)
-			if err != nil {
+		for line, a := range ev.shell {
+			if a.ParseErr() != nil {
 				ev.unparsed = true
 				return false
 			}
-			for _, c := range cmds {
+			for _, c := range a.Commands() {
 				ev.units = append(ev.units, unit{text: c.String(), line: line, cmd: c})
 			}
-		}
-		ev.hazards = make([]Cause, len(q.Subjects))
-		for i := range ev.hazards {
-			ev.hazards[i] = -1
+			ev.units = appendAliasUnits(ev.units, a, line)
 		}
 	}
 	if len(ev.units) == 0 {
@@ -143,18 +168,27 @@ func (ev *evaluation) split() bool {
 	return true
 }
 
-// judge applies the entry to one unit: the last matching rule wins.
+// judge applies the entry to one unit: the last matching rule wins. An
+// allow narrower than `*` does not cover what the command line does
+// besides running the command (a hazard), nor a unit that is opaque.
 func (ev *evaluation) judge(u *unit) verdict {
 	e := ev.entry
-	if e.Rules == nil {
-		return verdict{decision: e.Decision, source: e.Source}
+	v := verdict{decision: e.Decision, source: e.Source}
+	if e.Rules != nil {
+		rule, ok := ev.lastMatch(u)
+		if !ok {
+			v = verdict{decision: Ask, source: e.Source, cause: CauseNoMatch}
+		} else {
+			v = verdict{decision: rule.Decision, source: e.Source, pattern: rule.Pattern}
+		}
 	}
-	rule, ok := ev.lastMatch(u)
-	if !ok {
-		return verdict{decision: Ask, source: e.Source, cause: CauseNoMatch}
+	if !ev.query.IsShell || v.decision == Deny || v.decision == Allow && catchAll(v.pattern) {
+		return v
 	}
-	v := verdict{decision: rule.Decision, source: e.Source, pattern: rule.Pattern}
-	if v.decision == Allow && ev.query.IsShell && !catchAll(rule.Pattern) {
+	switch {
+	case u.opaque:
+		v.decision, v.cause = Ask, CauseOpaque
+	case v.decision == Allow:
 		if h := ev.hazard(u.line); h != CauseNone {
 			v.decision, v.cause = Ask, h
 		}
@@ -213,28 +247,40 @@ func (ev *evaluation) applyGrants(grants *Grants, u *unit, v verdict) verdict {
 }
 
 // hazard returns what command line `line` does that rules naming a command
-// do not cover, parsing it the first time it is needed.
-func (ev *evaluation) hazard(line int) Cause {
-	if ev.hazards[line] < 0 {
-		ev.hazards[line] = lineHazard(ev.query.Subjects[line])
-	}
-	return ev.hazards[line]
-}
+// do not cover.
+func (ev *evaluation) hazard(line int) Cause { return lineHazard(ev.shell[line]) }
 
 // result folds the verdicts into one: the most restrictive, and among
 // equals the first, which is the one a person reads about in the prompt.
 func (ev *evaluation) result() Result {
+	res, _ := ev.fold(nil)
+	return res
+}
+
+// fold is result over the verdicts keep accepts (every one when keep is
+// nil). ok is false when keep accepts none of them, nor the unparsed
+// line; a single-decision entry, which judges no unit, is always kept.
+func (ev *evaluation) fold(keep func(verdict) bool) (res Result, ok bool) {
 	q, e := ev.query, ev.entry
-	res := Result{Tool: q.Tool, Source: e.Source, Key: e.Key, Decision: e.Decision}
+	res = Result{Tool: q.Tool, Source: e.Source, Key: e.Key, Decision: e.Decision}
 	switch {
 	case ev.unparsed:
 		res.Decision, res.Cause = Ask, CauseUnparsed
+		if keep != nil && !keep(verdict{decision: Ask, source: e.Source, cause: CauseUnparsed}) {
+			return res, false
+		}
 	case len(ev.verdicts) > 0:
-		best := 0
+		best := -1
 		for i, v := range ev.verdicts {
-			if v.decision.rank() > ev.verdicts[best].decision.rank() {
+			if keep != nil && !keep(v) {
+				continue
+			}
+			if best < 0 || v.decision.rank() > ev.verdicts[best].decision.rank() {
 				best = i
 			}
+		}
+		if best < 0 {
+			return res, false
 		}
 		v, u := ev.verdicts[best], ev.units[best]
 		res.Decision, res.Source, res.Pattern, res.Cause = v.decision, v.source, v.pattern, v.cause
@@ -245,7 +291,7 @@ func (ev *evaluation) result() Result {
 	if res.Decision == Deny {
 		res.Reason = res.refusal()
 	}
-	return res
+	return res, true
 }
 
 // AskAsAllow turns an ask into an allow and leaves allow and deny alone.

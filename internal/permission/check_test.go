@@ -36,34 +36,51 @@ func runChecks(t *testing.T, tests []checkCase) {
 	}
 }
 
-func read(paths ...string) Query { return Query{Tool: "read_file", Subjects: paths, ReadOnly: true} }
+// read is a call of a tool that reads workspace paths (read_file's
+// effect and subjects); the name alone would get it nothing.
+func read(paths ...string) Query {
+	return Query{Tool: "read_file", Subjects: paths, Default: Allow, Paths: true}
+}
+
+// readMany is read_many_files: another path-reading tool.
+func readMany(paths ...string) Query {
+	return Query{Tool: "read_many_files", Subjects: paths, Default: Allow, Paths: true}
+}
+
+// write is a call of a tool that writes workspace paths.
+func write(tool string, paths ...string) Query {
+	return Query{Tool: tool, Subjects: paths, Default: Ask, Paths: true}
+}
 
 func TestDefaults(t *testing.T) {
 	runChecks(t, []checkCase{
 		{name: "plain file", query: read("main.go"), want: Allow, source: SourceDefault, key: "read_file", pattern: "*"},
-		{name: ".env", query: read(".env"), want: Deny, key: "read_file", pattern: "*.env"},
+		{name: ".env", query: read(".env"), want: Deny, source: SourceDefault, key: "read_file", pattern: "*.env"},
 		{name: "nested .env", query: read("config/.env"), want: Deny, key: "read_file", pattern: "*.env"},
 		{name: "absolute .env", query: read("/srv/app/.env"), want: Deny, key: "read_file", pattern: "*.env"},
 		{name: "windows .env", query: read(`C:\app\.env`), want: Deny, key: "read_file", pattern: "*.env"},
 		{name: "upper-case .ENV", query: read("config/.ENV"), want: Deny, key: "read_file", pattern: "*.env"},
-		{name: ".env.local", query: read(".env.local"), want: Deny, key: "read_file", pattern: "*.env.*"},
-		{name: "prod.env", query: read("deploy/prod.env"), want: Deny, key: "read_file", pattern: "*.env"},
-		{name: ".env.example", query: read("config/.env.example"), want: Allow, key: "read_file", pattern: "*.env.example"},
+		{name: ".env.local", query: read(".env.local"), want: Deny, key: "read_file", pattern: ".env.*"},
+		{name: ".env.example", query: read("config/.env.example"), want: Allow, key: "read_file", pattern: ".env.example"},
 		{name: "key.pem", query: read("certs/key.pem"), want: Deny, key: "read_file", pattern: "*.pem"},
+		{name: "tls.key", query: read("deploy/tls.key"), want: Deny, key: "read_file", pattern: "*.key"},
+		{name: "id_rsa", query: read("/home/u/.ssh/id_rsa"), want: Deny, key: "read_file", pattern: "id_rsa"},
+		{name: "credentials", query: read(".aws/credentials"), want: Deny, key: "read_file", pattern: "credentials"},
+		{name: "a public key is not a secret", query: read(".ssh/id_rsa.pub"), want: Allow, key: "read_file", pattern: "*"},
 		{name: "a directory named like env", query: read("x.env.d/main.go"), want: Allow, key: "read_file", pattern: "*"},
-		{name: "read_many_files shares them", query: Query{Tool: "read_many_files", Subjects: []string{".env"}}, want: Deny, key: "read_many_files", pattern: "*.env"},
-		{name: "web_fetch asks though read-only", query: Query{Tool: "web_fetch", Subjects: []string{"https://go.dev"}, ReadOnly: true}, want: Ask, source: SourceDefault, key: "web_fetch"},
-		{name: "web_search asks", query: Query{Tool: "web_search", Subjects: []string{"go"}, ReadOnly: true}, want: Ask, key: "web_search"},
-		{name: "write_file asks", query: Query{Tool: "write_file", Subjects: []string{"a.go"}}, want: Ask, key: "write_file"},
-		{name: "a mutating tool asks even if called read-only", query: Query{Tool: "delete_file", Subjects: []string{"a.go"}, ReadOnly: true}, want: Ask, key: "delete_file"},
-		{name: "bash asks", query: Query{Tool: "bash", IsShell: true, Subjects: []string{"ls"}}, want: Ask, key: "bash"},
-		{name: "free tool", query: Query{Tool: "todo_write"}, want: Allow, source: SourceFallback},
-		{name: "free git tool", query: Query{Tool: "git_log", Subjects: []string{"main.go"}}, want: Allow, source: SourceFallback},
-		{name: "git_commit_message", query: Query{Tool: "git_commit_message"}, want: Allow, source: SourceFallback},
-		// The reference asked for these ("found in the code" item 1).
-		{name: "read-only nav tool", query: Query{Tool: "git_show_file", Subjects: []string{"HEAD"}, ReadOnly: true}, want: Allow, source: SourceFallback},
-		{name: "bash_status is read-only", query: Query{Tool: "bash_status", ReadOnly: true}, want: Allow, source: SourceFallback},
-		{name: "an unknown tool asks", query: Query{Tool: "mcp__fs__write"}, want: Ask, source: SourceFallback},
+		{name: "read_many_files shares them", query: readMany(".env"), want: Deny, key: "read_many_files", pattern: "*.env"},
+		// Nothing is decided by a name: any tool that reads paths gets the
+		// table, and read_file's name without its effect gets nothing.
+		{name: "an unknown tool that reads paths", query: Query{Tool: "mcp__fs__read", Subjects: []string{"app/.env"}, Default: Allow, Paths: true}, want: Deny, source: SourceDefault, key: "mcp__fs__read", pattern: "*.env"},
+		{name: "read_file's name with no effect asks", query: Query{Tool: "read_file", Subjects: []string{"main.go"}}, want: Ask, source: SourceFallback, key: "read_file"},
+		{name: "a reading tool whose subjects are not paths", query: Query{Tool: "grep", Subjects: []string{".env"}, Default: Allow}, want: Allow, source: SourceFallback, key: "grep"},
+		{name: "web_fetch asks though it only reads", query: Query{Tool: "web_fetch", Subjects: []string{"https://go.dev"}, Default: Ask}, want: Ask, source: SourceFallback, key: "web_fetch"},
+		{name: "write_file asks", query: write("write_file", "a.go"), want: Ask, source: SourceFallback, key: "write_file"},
+		{name: "a writing tool gets no secret table", query: write("delete_file", ".env"), want: Ask, source: SourceFallback, key: "delete_file"},
+		{name: "bash asks", query: bash("ls"), want: Ask, source: SourceFallback, key: "bash"},
+		{name: "a tool keeping the agent's state", query: Query{Tool: "todo_write", Default: Allow}, want: Allow, source: SourceFallback, key: "todo_write"},
+		{name: "a reading git tool", query: Query{Tool: "git_log", Subjects: []string{"main.go"}, Default: Allow}, want: Allow, source: SourceFallback, key: "git_log"},
+		{name: "a tool of unknown effect asks", query: Query{Tool: "mcp__fs__write"}, want: Ask, source: SourceFallback, key: "mcp__fs__write"},
 	})
 }
 
@@ -92,7 +109,7 @@ func TestResolution(t *testing.T) {
 		{
 			name:   "? in a tool key",
 			config: `{"web_fetc?": "allow"}`,
-			query:  Query{Tool: "web_fetch", Subjects: []string{"https://go.dev"}}, want: Allow, key: "web_fetc?",
+			query:  Query{Tool: "web_fetch", Subjects: []string{"https://go.dev"}, Default: Ask}, want: Allow, key: "web_fetc?",
 		},
 		{
 			name:   "an exact key beats an earlier glob key",
@@ -112,7 +129,7 @@ func TestResolution(t *testing.T) {
 		{
 			name:   "a glob key replaces a default too",
 			config: `{"web_*": "allow"}`,
-			query:  Query{Tool: "web_fetch", Subjects: []string{"https://go.dev"}}, want: Allow, key: "web_*",
+			query:  Query{Tool: "web_fetch", Subjects: []string{"https://go.dev"}, Default: Ask}, want: Allow, key: "web_*",
 		},
 		{
 			name:   "a glob key that does not match leaves the default",
@@ -122,12 +139,12 @@ func TestResolution(t *testing.T) {
 		{
 			name:   "deny has no precedence: a later allow wins",
 			config: `{"write_file": {"*": "deny", "docs/*": "allow"}}`,
-			query:  Query{Tool: "write_file", Subjects: []string{"docs/a.md"}}, want: Allow, pattern: "docs/*", key: "write_file",
+			query:  write("write_file", "docs/a.md"), want: Allow, pattern: "docs/*", key: "write_file",
 		},
 		{
-			name:   "a config entry can deny a free tool",
+			name:   "a config entry can deny a tool that is allowed by default",
 			config: `{"grep": "deny"}`,
-			query:  Query{Tool: "grep", Subjects: []string{"password"}, ReadOnly: true}, want: Deny, key: "grep",
+			query:  Query{Tool: "grep", Subjects: []string{"password"}, Default: Allow}, want: Deny, key: "grep",
 		},
 		{
 			name:   "no subject matches only *",
@@ -148,30 +165,30 @@ func TestMultiSubject(t *testing.T) {
 	runChecks(t, []checkCase{
 		{
 			name:  "one .env among harmless paths denies the call",
-			query: Query{Tool: "read_many_files", Subjects: []string{"a.go", "config/.env", "b.go"}},
+			query: readMany("a.go", "config/.env", "b.go"),
 			want:  Deny, key: "read_many_files", pattern: "*.env",
 		},
 		{
 			name:  "every path allowed",
-			query: Query{Tool: "read_many_files", Subjects: []string{"a.go", ".env.example"}},
+			query: readMany("a.go", ".env.example"),
 			want:  Allow, key: "read_many_files", pattern: "*",
 		},
 		{
 			name:   "one asked path asks",
 			config: `{"move_file": {"*": "ask", "src/*": "allow"}}`,
-			query:  Query{Tool: "move_file", Subjects: []string{"src/a.go", "/etc/passwd"}},
+			query:  write("move_file", "src/a.go", "/etc/passwd"),
 			want:   Ask, key: "move_file", pattern: "*",
 		},
 		{
 			name:   "both ends allowed",
 			config: `{"move_file": {"*": "ask", "src/*": "allow"}}`,
-			query:  Query{Tool: "move_file", Subjects: []string{"src/a.go", "src/b.go"}},
+			query:  write("move_file", "src/a.go", "src/b.go"),
 			want:   Allow, key: "move_file", pattern: "src/*",
 		},
 		{
 			name:   "deny beats ask across subjects, wherever it is",
 			config: `{"apply_patch": {"*": "allow", "vendor/*": "ask", "*.lock": "deny"}}`,
-			query:  Query{Tool: "apply_patch", Subjects: []string{"vendor/x.go", "go.lock"}},
+			query:  write("apply_patch", "vendor/x.go", "go.lock"),
 			want:   Deny, key: "apply_patch", pattern: "*.lock",
 		},
 	})
@@ -179,7 +196,7 @@ func TestMultiSubject(t *testing.T) {
 
 func TestResultSubjectAndReason(t *testing.T) {
 	r := Default()
-	got := r.Check(Query{Tool: "read_many_files", Subjects: []string{"a.go", "config/.env"}}, nil)
+	got := r.Check(readMany("a.go", "config/.env"), nil)
 	if got.Subject != "config/.env" {
 		t.Errorf("subject = %q, want the denied path", got.Subject)
 	}

@@ -39,10 +39,12 @@ type Source string
 const (
 	// SourceConfig: an entry of the "permission" config object.
 	SourceConfig Source = "config"
-	// SourceDefault: a built-in default rule (such as read_file's *.env deny).
+	// SourceDefault: a rule of the default table of a tool that reads
+	// workspace paths (allow, except the secret files: `.env` is denied).
 	SourceDefault Source = "default"
-	// SourceFallback: no rule names the tool; read-only and free tools are
-	// allowed, every other tool asks.
+	// SourceFallback: no rule names the tool, so its effect's default
+	// decides: allow for tools that read or keep the agent's own state, ask
+	// for the rest and for tools whose effect is unknown.
 	SourceFallback Source = "fallback"
 	// SourceGrant: an ask lifted by an `always` grant of this session.
 	SourceGrant Source = "grant"
@@ -65,9 +67,11 @@ const (
 	// CauseAssign: an allow rule named the command, but the command line also
 	// sets shell variables (`PATH=… git status`, `export …`, a for loop).
 	CauseAssign
-	// CauseOpaque: the bash table has deny rules, but the command line runs
-	// something decided only at run time (`$X rm`, `sh -c "$CMD"`), so they
-	// cannot be checked against it.
+	// CauseOpaque: the command line runs something decided only at run time,
+	// so the rules cannot be checked against it: the bash table has deny
+	// rules and the line runs `$X rm` or `sh -c "$CMD"`, or an allow rule
+	// narrower than `*` names a git command whose alias cannot be resolved
+	// (`git -c alias.r="$X" r`). No grant lifts it.
 	CauseOpaque
 )
 

@@ -1,68 +1,40 @@
 package permission
 
 import (
-	"slices"
-	"sort"
+	"github.com/shiro-neko/shiro/internal/secrets"
 )
 
-// builtinEntries returns the defaults that apply to a tool no config key
-// names. A config entry for the tool replaces its default entirely.
-func builtinEntries() map[string]Entry {
-	m := map[string]Entry{}
-	// Reading is free, except files that usually hold secrets. Rules are in
-	// last-match-wins order: `.env.example` is allowed after `*.env.*` denies.
-	secrets := []Rule{
-		{"*", Allow},
-		{"*.env", Deny},
-		{"*.env.*", Deny},
-		{"*.env.example", Allow},
-		{"*.pem", Deny},
+// defaultEntry is what applies to a tool no config key names, decided by
+// what the tool is, never by its name: a tool that reads paths may read
+// anything but the files that hold secrets (the table internal/secrets
+// keeps, matched on a path's last element); any other tool gets its
+// effect's default (allow for reading and the agent's own bookkeeping, ask
+// for everything that changes the machine or reaches the network). secret
+// is the table secretRules builds; the entry shares it, and nothing
+// changes an entry's rules.
+func defaultEntry(q Query, secret []Rule) Entry {
+	d := q.Default
+	if d == "" {
+		// A query that does not say is judged as a tool of unknown effect.
+		d = Ask
 	}
-	for _, name := range []string{"read_file", "read_many_files"} {
-		m[name] = Entry{Key: name, Source: SourceDefault, Rules: slices.Clone(secrets), ByName: true}
+	if q.Paths && d == Allow {
+		return Entry{Key: q.Tool, Source: SourceDefault, Rules: secret, ByName: true}
 	}
-	// Read-only, but they reach the network: ask.
-	for _, name := range []string{"web_fetch", "web_search"} {
-		m[name] = Entry{Key: name, Source: SourceDefault, Decision: Ask}
-	}
-	for _, name := range []string{"mcp_list", "mcp_inspect"} {
-		m[name] = Entry{Key: name, Source: SourceDefault, Decision: Allow}
-	}
-	// The mutating tools ask. Listing them here, before the read-only
-	// fallback, means a tool wrongly reported as read-only still asks.
-	for _, name := range mutatingTools() {
-		m[name] = Entry{Key: name, Source: SourceDefault, Decision: Ask}
-	}
-	return m
+	return Entry{Key: q.Tool, Source: SourceFallback, Decision: d}
 }
 
-func mutatingTools() []string {
-	return []string{
-		"write_file", "edit_file", "multi_edit", "apply_patch", "move_file", "delete_file",
-		"insert_lines", "delete_lines", "replace_lines", "append_file", "prepend_file",
-		"bash", "bash_stop", "run_checks", "mcp_call",
+// secretRules is the default table of a path-reading tool: allow, except
+// the secret files. Rules are in last-match-wins order, as secrets keeps
+// them, so `.env.example` is allowed after `.env.*` denies.
+func secretRules() []Rule {
+	rules := []Rule{{Pattern: "*", Decision: Allow}}
+	for _, np := range secrets.NamePatterns() {
+		d := Allow
+		if np.Secret {
+			d = Deny
+		}
+		rules = append(rules, Rule{Pattern: np.Glob, Decision: d})
 	}
-}
-
-// isFree reports the tools that are allowed without a rule even when the
-// caller does not mark them read-only: they only read, or they change only
-// the agent's own state (task list, memory).
-func isFree(tool string) bool {
-	switch tool {
-	case "glob", "grep", "list_dir",
-		"task", "todo_write", "remember", "recall", "forget", "skill", "ask", "current_time",
-		"git_status", "git_diff", "git_log", "git_show", "git_blame", "git_branch",
-		"git_commit_message":
-		return true
-	}
-	return false
-}
-
-func sortedKeys(m map[string]Entry) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return rules
 }

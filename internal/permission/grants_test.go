@@ -28,7 +28,7 @@ func TestGrantFor(t *testing.T) {
 		{name: "a non-literal command", query: bash("$EDITOR notes"), want: []Grant{
 			{Tool: "bash", Pattern: "$EDITOR notes", Exact: true},
 		}},
-		{name: "other tools get *", query: Query{Tool: "write_file", Subjects: []string{"a.go"}}, want: []Grant{{Tool: "write_file", Pattern: "*"}}},
+		{name: "other tools get *", query: write("write_file", "a.go"), want: []Grant{{Tool: "write_file", Pattern: "*"}}},
 		{name: "no subject", query: Query{Tool: "mcp__x__y"}, want: []Grant{{Tool: "mcp__x__y", Pattern: "*"}}},
 		{name: "nothing for an allowed call", query: read("a.go"), want: nil},
 		{name: "nothing for a denied call", query: read(".env"), want: nil},
@@ -110,10 +110,10 @@ func TestGrantsAreToolScopedAndExact(t *testing.T) {
 	var g Grants
 	g.Add(Grant{Tool: "write_file", Pattern: "*"}, Grant{Tool: "bash", Pattern: "sudo make *", Exact: true})
 	r := Default()
-	if got := r.Check(Query{Tool: "edit_file", Subjects: []string{"a.go"}}, &g).Decision; got != Ask {
+	if got := r.Check(write("edit_file", "a.go"), &g).Decision; got != Ask {
 		t.Errorf("a write_file grant lifted edit_file: %s", got)
 	}
-	if got := r.Check(Query{Tool: "write_file", Subjects: []string{"a.go"}}, &g).Decision; got != Allow {
+	if got := r.Check(write("write_file", "a.go"), &g).Decision; got != Allow {
 		t.Errorf("write_file with its grant = %s, want allow", got)
 	}
 	if got := r.Check(bash("sudo make install"), &g).Decision; got != Ask {
@@ -124,7 +124,7 @@ func TestGrantsAreToolScopedAndExact(t *testing.T) {
 	}
 	// A tool with no subject is lifted only by a * grant.
 	g.Add(Grant{Tool: "bash_stop", Pattern: "1"})
-	if got := r.Check(Query{Tool: "bash_stop"}, &g).Decision; got != Ask {
+	if got := r.Check(Query{Tool: "bash_stop", Default: Ask}, &g).Decision; got != Ask {
 		t.Errorf("bash_stop lifted by a narrow grant: %s", got)
 	}
 }

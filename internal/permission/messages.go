@@ -18,7 +18,7 @@ func (r Result) refusal() string {
 //	no bash rule matches "curl x"
 //	matched bash: "echo *", but the command line writes to a file through a redirection, which only a "*" rule covers
 //	the command line could not be parsed, so no bash rule can allow it
-//	the command line runs a command decided at run time, so the bash deny rules cannot be checked
+//	the command line runs a command decided at run time, so the bash rules cannot be checked against it
 func (r Result) Describe() string {
 	key := r.Key
 	if key == "" {
@@ -36,7 +36,7 @@ func (r Result) Describe() string {
 	case CauseAssign:
 		return matched + ", but the command line sets shell variables, which only a \"*\" rule covers"
 	case CauseOpaque:
-		return fmt.Sprintf("the command line runs a command decided at run time, so the %s deny rules cannot be checked", key)
+		return fmt.Sprintf("the command line runs a command decided at run time, so the %s rules cannot be checked against it", key)
 	case CauseNoMatch:
 		if r.Subject == "" {
 			return fmt.Sprintf("no %s rule matches a call without a subject", key)

@@ -20,9 +20,11 @@ func TestDescribe(t *testing.T) {
 		{"assignment", mixed.Check(bash("X=1 git status"), nil), `matched bash: "git *", but the command line sets shell variables, which only a "*" rule covers`},
 		{"grant and redirect", Default().Check(bash("ls > f"), &g), `granted bash "ls *" for this session, but the command line writes to a file through a redirection, which only a "*" rule covers`},
 		{"unparsed", mixed.Check(bash("echo 'x"), nil), `the command line could not be parsed, so no bash rule can allow it`},
-		{"opaque", mustParse(t, `{"bash": {"*": "allow", "rm *": "deny"}}`).Check(bash("$X y"), nil), `the command line runs a command decided at run time, so the bash deny rules cannot be checked`},
+		{"opaque", mustParse(t, `{"bash": {"*": "allow", "rm *": "deny"}}`).Check(bash("$X y"), nil), `the command line runs a command decided at run time, so the bash rules cannot be checked against it`},
+		{"opaque alias", mustParse(t, `{"bash": {"git *": "allow"}}`).Check(bash(`git -c alias.r="$X" r`), nil), `the command line runs a command decided at run time, so the bash rules cannot be checked against it`},
 		{"the tool's default", Default().Check(bash("ls"), nil), ``},
-		{"a built-in default rule", Default().Check(read(".env"), nil), `matched read_file: "*.env"`},
+		{"a default secret-file rule", Default().Check(read(".env"), nil), `matched read_file: "*.env"`},
+		{"the default of a reading tool", Default().Check(Query{Tool: "grep", Default: Allow}, nil), ``},
 		{"a grant", Default().Check(bash("ls -la"), &g), `allowed for this session by bash "ls *"`},
 	}
 	for _, tt := range tests {

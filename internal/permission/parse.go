@@ -16,43 +16,37 @@ import (
 // matching rule of a table wins), so the object is read token by token
 // rather than into a map. Empty input and null mean "no config".
 //
-// A decision that is not allow, ask or deny drops the whole entry it is in,
-// with a warning: keeping the rest of a table could widen access (a
-// misspelt deny after `"*": "allow"` would leave everything allowed), so the
-// tool falls back to its built-in default instead. A value of the wrong
-// shape, a duplicate tool key or malformed JSON is an error.
-func Parse(raw json.RawMessage) (*Rules, []string, error) {
+// A decision that is not allow, ask or deny is an error, as are a value of
+// the wrong shape, a duplicate tool key and malformed JSON: guessing could
+// widen access (a misspelt deny after `"*": "allow"` would leave everything
+// allowed), and ignoring the entry would hide the mistake.
+func Parse(raw json.RawMessage) (*Rules, error) {
 	r := Default()
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return r, nil, nil
+		return r, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	if err := expectObject(dec, "permission", `an object mapping tool names to "allow", "ask", "deny" or a table of patterns`); err != nil {
-		return nil, nil, err
+	if err := expectObject(dec, `an object mapping tool names to "allow", "ask", "deny" or a table of patterns`); err != nil {
+		return nil, err
 	}
-	var warnings []string
 	seen := map[string]bool{}
 	for dec.More() {
-		key, err := objectKey(dec, "permission")
+		key, err := objectKey(dec, "")
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if key == "" {
-			return nil, nil, errors.New(`permission: a key is empty; use a tool name such as "bash" or a pattern of tool names such as "mcp__*"`)
+			return nil, errors.New(`a key is empty; use a tool name such as "bash" or a pattern of tool names such as "mcp__*"`)
 		}
 		if seen[key] {
-			return nil, nil, fmt.Errorf("permission: %q appears twice; merge its rules into one entry", key)
+			return nil, fmt.Errorf("%q appears twice; merge its rules into one entry", key)
 		}
 		seen[key] = true
-		e, warning, err := parseEntry(dec, key)
+		e, err := parseEntry(dec, key)
 		if err != nil {
-			return nil, nil, err
-		}
-		if warning != "" {
-			warnings = append(warnings, warning)
-			continue
+			return nil, err
 		}
 		r.config = append(r.config, e)
 		if hasWildcard(key) {
@@ -61,90 +55,107 @@ func Parse(raw json.RawMessage) (*Rules, []string, error) {
 			r.exact[key] = e
 		}
 	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, nil, fmt.Errorf("permission: %w", err)
+	if _, err := token(dec); err != nil { // the closing brace
+		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, errors.New("permission: unexpected data after the object")
+		return nil, errors.New("unexpected data after the object")
 	}
-	return r, warnings, nil
+	return r, nil
 }
 
-// parseEntry reads one tool key's value. A non-empty warning means the
-// entry is dropped.
-func parseEntry(dec *json.Decoder, key string) (Entry, string, error) {
+// parseEntry reads one tool key's value.
+func parseEntry(dec *json.Decoder, key string) (Entry, error) {
 	const want = `"allow", "ask", "deny" or an object of {"<pattern>": "<decision>"}`
 	e := Entry{Key: key, Source: SourceConfig}
-	tok, err := dec.Token()
+	tok, err := token(dec)
 	if err != nil {
-		return e, "", fmt.Errorf("permission: %q: %w", key, err)
+		return e, fmt.Errorf("%q: %w", key, err)
 	}
 	switch v := tok.(type) {
 	case string:
 		d, ok := ParseDecision(v)
 		if !ok {
-			return e, fmt.Sprintf("permission: %q = %q is not a decision (use allow, ask or deny); the entry is ignored, so other keys and the built-in defaults apply", key, v), nil
+			return e, fmt.Errorf(`%q: %q is not a decision; use "allow", "ask" or "deny"`, key, v)
 		}
 		e.Decision = d
-		return e, "", nil
+		return e, nil
 	case json.Delim:
 		if v != '{' {
-			return e, "", fmt.Errorf("permission: %q: expected %s, got %s", key, want, kindOf(tok))
+			return e, fmt.Errorf("%q: expected %s, got %s", key, want, kindOf(tok))
 		}
 	default:
-		return e, "", fmt.Errorf("permission: %q: expected %s, got %s", key, want, kindOf(tok))
+		return e, fmt.Errorf("%q: expected %s, got %s", key, want, kindOf(tok))
 	}
 	e.Rules = []Rule{}
-	var bad string
 	for dec.More() {
-		pattern, err := objectKey(dec, "permission: "+quote(key))
+		pattern, err := objectKey(dec, quote(key))
 		if err != nil {
-			return e, "", err
+			return e, err
 		}
-		tok, err := dec.Token()
+		tok, err := token(dec)
 		if err != nil {
-			return e, "", fmt.Errorf("permission: %q: %q: %w", key, pattern, err)
+			return e, fmt.Errorf("%q: %q: %w", key, pattern, err)
 		}
 		s, isString := tok.(string)
 		if !isString {
-			return e, "", fmt.Errorf(`permission: %q: %q: expected "allow", "ask" or "deny", got %s`, key, pattern, kindOf(tok))
+			return e, fmt.Errorf(`%q: %q: expected "allow", "ask" or "deny", got %s`, key, pattern, kindOf(tok))
 		}
 		d, ok := ParseDecision(s)
 		if !ok {
-			if bad == "" {
-				bad = fmt.Sprintf("permission: %q: %q = %q is not a decision (use allow, ask or deny); the whole %q entry is ignored, so other keys and the built-in defaults apply", key, pattern, s, key)
-			}
-			continue
+			return e, fmt.Errorf(`%q: %q: %q is not a decision; use "allow", "ask" or "deny"`, key, pattern, s)
 		}
 		e.Rules = append(e.Rules, Rule{Pattern: pattern, Decision: d})
 	}
-	if _, err := dec.Token(); err != nil { // the table's closing brace
-		return e, "", fmt.Errorf("permission: %q: %w", key, err)
+	if _, err := token(dec); err != nil { // the table's closing brace
+		return e, fmt.Errorf("%q: %w", key, err)
 	}
-	return e, bad, nil
+	return e, nil
 }
 
-func expectObject(dec *json.Decoder, where, want string) error {
-	tok, err := dec.Token()
+// expectObject reads the opening brace of the whole value.
+func expectObject(dec *json.Decoder, want string) error {
+	tok, err := token(dec)
 	if err != nil {
-		return fmt.Errorf("%s: %w", where, err)
+		return err
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return fmt.Errorf("%s: expected %s, got %s", where, want, kindOf(tok))
+		return fmt.Errorf("expected %s, got %s", want, kindOf(tok))
 	}
 	return nil
 }
 
+// objectKey reads a key of the object found at where: "" for the whole
+// value, a quoted tool key for its table.
 func objectKey(dec *json.Decoder, where string) (string, error) {
-	tok, err := dec.Token()
+	tok, err := token(dec)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", where, err)
+		return "", within(where, err)
 	}
 	key, ok := tok.(string)
 	if !ok { // the decoder guarantees string keys; be defensive anyway
-		return "", fmt.Errorf("%s: expected a key, got %s", where, kindOf(tok))
+		return "", within(where, fmt.Errorf("expected a key, got %s", kindOf(tok)))
 	}
 	return key, nil
+}
+
+// within prefixes err with where it happened, unless that is the whole
+// value, which the caller names.
+func within(where string, err error) error {
+	if where == "" {
+		return err
+	}
+	return fmt.Errorf("%s: %w", where, err)
+}
+
+// token reads the next token, saying in words when the input ends inside
+// the object rather than with a bare "EOF".
+func token(dec *json.Decoder) (json.Token, error) {
+	tok, err := dec.Token()
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, errors.New("the JSON ends before its object is closed")
+	}
+	return tok, err
 }
 
 // kindOf names a JSON token for an error message.

@@ -19,62 +19,47 @@ type Entry struct {
 	// is nil then.
 	Decision Decision
 	Rules    []Rule
-	// ByName marks the built-in read_file tables, which match only a
-	// path's last element, ignoring case (see fileName).
+	// ByName marks the default tables of path-reading tools, which match
+	// only a path's last element, ignoring case (see fileName).
 	ByName bool
 }
 
-// Rules is the parsed "permission" config plus the built-in defaults. It is
-// never modified after Parse, so one value can serve every session and
-// goroutine.
+// Rules is the parsed "permission" config. It is never modified after
+// Parse, so one value can serve every session and goroutine.
 type Rules struct {
-	exact    map[string]Entry // config keys without wildcards
-	globs    []Entry          // config keys with wildcards, in source order
-	config   []Entry          // every config entry, in source order
-	defaults map[string]Entry
+	exact  map[string]Entry // config keys without wildcards
+	globs  []Entry          // config keys with wildcards, in source order
+	config []Entry          // every config entry, in source order
+	// secret is the default table of path-reading tools (secretRules),
+	// built once rather than on every read.
+	secret []Rule
 }
 
-// Default returns the built-in rules alone: what applies with no config.
+// Default returns rules without config: only the defaults apply.
 func Default() *Rules {
-	return &Rules{exact: map[string]Entry{}, defaults: builtinEntries()}
+	return &Rules{exact: map[string]Entry{}, secret: secretRules()}
 }
 
-// lookup finds what applies to a tool: its exact config entry; else the
-// first wildcard config key that matches the name; else its built-in
-// default; else the fallback (allow for read-only and free tools, ask for
-// the rest).
-func (r *Rules) lookup(tool string, readOnly bool) Entry {
-	if e, ok := r.exact[tool]; ok {
+// lookup finds what applies to a call's tool: its exact config entry; else
+// the first wildcard config key that matches the name; else the default
+// for what the tool is (defaultEntry).
+func (r *Rules) lookup(q Query) Entry {
+	if e, ok := r.exact[q.Tool]; ok {
 		return e
 	}
 	for _, e := range r.globs {
-		if Match(e.Key, tool) {
+		if Match(e.Key, q.Tool) {
 			return e
 		}
 	}
-	if e, ok := r.defaults[tool]; ok {
-		return e
-	}
-	d := Ask
-	if readOnly || isFree(tool) {
-		d = Allow
-	}
-	return Entry{Source: SourceFallback, Decision: d}
+	return defaultEntry(q, r.secret)
 }
 
-// Entries lists the config entries in source order, then the built-in
-// defaults that no config key replaces exactly, sorted by name: what
-// `/permissions` shows. A default that a wildcard config key shadows is
-// still listed, since the lookup order decides per tool.
+// Entries lists the config entries in source order.
 func (r *Rules) Entries() []Entry {
-	out := make([]Entry, 0, len(r.config)+len(r.defaults))
+	out := make([]Entry, 0, len(r.config))
 	for _, e := range r.config {
 		out = append(out, cloneEntry(e))
-	}
-	for _, name := range sortedKeys(r.defaults) {
-		if _, ok := r.exact[name]; !ok {
-			out = append(out, cloneEntry(r.defaults[name]))
-		}
 	}
 	return out
 }

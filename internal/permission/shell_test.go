@@ -5,7 +5,10 @@ import (
 	"testing"
 )
 
-func bash(line string) Query { return Query{Tool: "bash", IsShell: true, Subjects: []string{line}} }
+// bash is a call of the bash tool: it runs programs, so it asks by default.
+func bash(line string) Query {
+	return Query{Tool: "bash", IsShell: true, Subjects: []string{line}, Default: Ask}
+}
 
 func TestBashRules(t *testing.T) {
 	const gitOnly = `{"bash": {"git *": "allow"}}`
@@ -64,12 +67,12 @@ func TestBashSeveralCommandLines(t *testing.T) {
 	// A tool may report more than one command line (a batch); each is
 	// split, and every command of every line must be allowed.
 	r := mustParse(t, `{"bash": {"git *": "allow"}}`)
-	q := Query{Tool: "bash", IsShell: true, Subjects: []string{"git status", "curl x"}}
+	q := Query{Tool: "bash", IsShell: true, Subjects: []string{"git status", "curl x"}, Default: Ask}
 	if got := r.Check(q, nil); got.Decision != Ask || got.Subject != "curl x" {
 		t.Fatalf("got %s on %q, want ask on curl x", got.Decision, got.Subject)
 	}
 	// A hazard in one line does not taint another line.
-	q = Query{Tool: "bash", IsShell: true, Subjects: []string{"git status", "X=1 true"}}
+	q = Query{Tool: "bash", IsShell: true, Subjects: []string{"git status", "X=1 true"}, Default: Ask}
 	r = mustParse(t, `{"bash": {"git *": "allow", "true": "allow"}}`)
 	if got := r.Check(q, nil); got.Decision != Ask || got.Subject != "true" || got.Cause != CauseAssign {
 		t.Fatalf("got %+v, want ask on true for the assignment", got)

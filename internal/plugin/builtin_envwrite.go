@@ -21,9 +21,17 @@ func NoEnvWrite() Plugin {
 			"echo, printf or cat. Never put a secret into a command; ask the user to set it in their own " +
 			"environment or secret store.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
-			for _, l := range c.shellLines() {
-				for _, f := range l.scripts {
+			for _, a := range c.shell() {
+				if f := a.File(); f != nil {
 					if shown, why := secretWrite(f); why != "" {
+						return shellRefusal("no-env-write", shown, why), nil
+					}
+				}
+				for _, s := range a.Scripts() {
+					if s.File == nil {
+						continue
+					}
+					if shown, why := secretWrite(s.File); why != "" {
 						return shellRefusal("no-env-write", shown, why), nil
 					}
 				}

@@ -9,50 +9,14 @@ import (
 	"github.com/shiro-neko/shiro/internal/shellguard"
 )
 
-// gitCall is one git invocation split at its subcommand.
-type gitCall struct {
-	dir  string   // the -C directories, joined; "" for the current one
-	sub  string   // the subcommand, after expanding a `-c alias.x=…` alias
-	args []string // the words after the subcommand
-}
-
-// parseGit reads a git command's global options. An alias defined on the
-// same command line (`git -c alias.p='push -f' p`) is expanded, since it is
-// as plain as writing the command out; one that runs a shell (`!…`) is
-// followed by the guard instead.
-func parseGit(c shellguard.Command) (gitCall, bool) {
-	if c.Name() != "git" {
-		return gitCall{}, false
+// gitDir is the directory a git call works in relative to the current
+// one: its -C directories joined, "" for the current one.
+func gitDir(g shellguard.GitCall) string {
+	dir := ""
+	for _, d := range g.Dirs {
+		dir = joinDir(dir, d)
 	}
-	args := c.Args[1:]
-	var g gitCall
-	aliases := map[string]string{}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-C" && i+1 < len(args):
-			i++
-			g.dir = joinDir(g.dir, args[i])
-		case a == "-c" && i+1 < len(args):
-			i++
-			key, value, _ := strings.Cut(args[i], "=")
-			if name, ok := strings.CutPrefix(strings.ToLower(key), "alias."); ok {
-				aliases[name] = value
-			}
-		case containsString([]string{"--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--attr-source", "--list-cmds"}, a):
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			g.sub, g.args = a, args[i+1:]
-			if v, ok := aliases[strings.ToLower(a)]; ok && !strings.HasPrefix(v, "!") {
-				if words := strings.Fields(v); len(words) > 0 {
-					g.sub, g.args = words[0], append(words[1:], g.args...)
-				}
-			}
-			return g, true
-		}
-	}
-	return gitCall{}, false
+	return dir
 }
 
 func joinDir(base, dir string) string {
@@ -109,7 +73,8 @@ func pushArgs(args []string) (force string, ops []string) {
 }
 
 // NoForcePush refuses force pushes: --force, -f, --force-with-lease,
-// --mirror and +refspecs, however the git command is wrapped.
+// --mirror and +refspecs, however the git command is wrapped and whatever
+// alias on the command line spells it (the analysis expands them).
 func NoForcePush() Plugin {
 	return Plugin{
 		Name:        "no-force-push",
@@ -118,13 +83,12 @@ func NoForcePush() Plugin {
 			"--force-with-lease, --mirror and +refspecs. If a force push seems needed, explain why and ask the user " +
 			"to run it; do not work around the refusal.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
-			for _, l := range c.shellLines() {
-				for _, cmd := range l.commands {
-					g, ok := parseGit(cmd)
-					if !ok || g.sub != "push" {
+			for _, a := range c.shell() {
+				for _, g := range a.Git() {
+					if g.Subcommand != "push" {
 						continue
 					}
-					force, ops := pushArgs(g.args)
+					force, ops := pushArgs(g.Args)
 					if force == "" {
 						for _, op := range ops {
 							if strings.HasPrefix(op, "+") {
@@ -134,7 +98,7 @@ func NoForcePush() Plugin {
 						}
 					}
 					if force != "" {
-						return shellRefusal("no-force-push", cmd.String(), force), nil
+						return shellRefusal("no-force-push", g.Command.String(), force), nil
 					}
 				}
 			}
@@ -154,14 +118,13 @@ func NoGitConfig() Plugin {
 			"identity and program-running keys (user.*, author.*, committer.*, gpg.*, core.*, include.*, credential.*, " +
 			"alias.*, filter.*) at any scope. Reading configuration is fine. Ask the user to change git settings.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
-			for _, l := range c.shellLines() {
-				for _, cmd := range l.commands {
-					g, ok := parseGit(cmd)
-					if !ok || g.sub != "config" {
+			for _, a := range c.shell() {
+				for _, g := range a.Git() {
+					if g.Subcommand != "config" {
 						continue
 					}
-					if why := gitConfigWrite(g.args); why != "" {
-						return shellRefusal("no-git-config", cmd.String(), why), nil
+					if why := gitConfigWrite(g.Args); why != "" {
+						return shellRefusal("no-git-config", g.Command.String(), why), nil
 					}
 				}
 			}
@@ -253,19 +216,19 @@ func NoMainCommit(run Runner) Plugin {
 			"master is checked out, and pushes to main or master. Create a branch first (`git switch -c <name>`); " +
 			"ask the user before anything lands on main.",
 		BeforeToolCall: func(ctx context.Context, c Call) (string, error) {
-			for _, l := range c.shellLines() {
+			for _, a := range c.shell() {
 				b := branches{ctx: ctx, run: run, known: map[string]string{}}
 				dir, dirKnown := c.Cwd, true
-				for _, cmd := range l.commands {
+				for i, cmd := range effective(a) {
 					if cmd.Name() == "cd" {
 						dir, dirKnown = cdTarget(dir, cmd.Args[1:])
 						continue
 					}
-					g, ok := parseGit(cmd)
-					if !ok || !dirKnown && !filepath.IsAbs(g.dir) {
+					g, ok := a.GitAt(i)
+					if !ok || !dirKnown && !filepath.IsAbs(gitDir(g)) {
 						continue
 					}
-					if why := b.mainCommit(joinDir(dir, g.dir), g); why != "" {
+					if why := b.mainCommit(joinDir(dir, gitDir(g)), g); why != "" {
 						return shellRefusal("no-main-commit", cmd.String(), why), nil
 					}
 				}
@@ -312,30 +275,30 @@ func protectedBranch(name string) bool {
 	return name == "main" || name == "master"
 }
 
-func (b *branches) mainCommit(dir string, g gitCall) string {
-	switch g.sub {
+func (b *branches) mainCommit(dir string, g shellguard.GitCall) string {
+	switch g.Subcommand {
 	case "checkout", "switch":
-		if br, ok := switchedBranch(g.sub, g.args); ok {
+		if br, ok := switchedBranch(g.Args); ok {
 			b.known[dir] = br
 		}
 	case "init":
-		opts, _ := scanArgs(g.args, argSpec{short: "b", long: []string{"initial-branch", "template", "separate-git-dir", "object-format", "ref-format", "shared"}})
+		opts, _ := scanArgs(g.Args, argSpec{short: "b", long: []string{"initial-branch", "template", "separate-git-dir", "object-format", "ref-format", "shared"}})
 		br := "master"
 		if v := optionValues(opts, "b", "initial-branch"); len(v) > 0 {
 			br = v[len(v)-1]
 		}
 		b.known[dir] = br
 	case "commit", "merge", "cherry-pick", "revert", "am":
-		for _, a := range g.args {
+		for _, a := range g.Args {
 			if a == "--abort" || a == "--quit" || a == "--skip" || a == "--dry-run" {
 				return ""
 			}
 		}
 		if br := b.current(dir); protectedBranch(br) {
-			return "git " + g.sub + " on " + br + "; create a branch first"
+			return "git " + g.Subcommand + " on " + br + "; create a branch first"
 		}
 	case "push":
-		return b.pushToMain(dir, g.args)
+		return b.pushToMain(dir, g.Args)
 	}
 	return ""
 }
@@ -373,7 +336,7 @@ func (b *branches) pushToMain(dir string, args []string) string {
 
 // switchedBranch reads the branch a checkout or switch moves to. ok is
 // false when it restores files instead (`git checkout -- a.go`).
-func switchedBranch(sub string, args []string) (string, bool) {
+func switchedBranch(args []string) (string, bool) {
 	if containsString(args, "--") {
 		return "", false
 	}

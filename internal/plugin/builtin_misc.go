@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // Time adds current_time, auto-approved: it reads only the clock now.
@@ -24,32 +24,31 @@ func Time(now func() time.Time) Plugin {
 	return Plugin{
 		Name:        "time",
 		Description: "adds current_time, because models are confidently wrong about the date",
-		Tools:       []tools.Tool{currentTimeTool{now: now}},
+		Tools:       []tool.Tool{currentTimeTool(now)},
 		AutoApprove: []string{currentTimeName},
 	}
 }
 
 const currentTimeName = "current_time"
 
-type currentTimeTool struct{ now func() time.Time }
+// noInput is the input of a tool that takes no arguments.
+type noInput struct{}
 
-func (currentTimeTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
-		Name:        currentTimeName,
-		Description: "The current date and time: ISO 8601 in UTC, then the local time with its zone.",
-		Schema:      json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	}
-}
-
-func (currentTimeTool) Meta() tools.Meta {
-	return tools.Meta{
-		Set:      tools.SetNone,
-		Guidance: "current_time: the date and time now; call it rather than guessing the date.",
-	}
-}
-
-func (t currentTimeTool) Run(context.Context, tools.Call) (string, error) {
-	return FormatTime(t.now()), nil
+func currentTimeTool(now func() time.Time) tool.Tool {
+	return tool.New(tool.Def[noInput]{
+		Info: tool.Info{
+			Name:        currentTimeName,
+			Description: "The current date and time: ISO 8601 in UTC, then the local time with its zone.",
+			Guidance:    "current_time: the date and time now; call it rather than guessing the date.",
+			Set:         tool.SetNone,
+			Effect:      tool.Reads,
+			Kind:        protocol.KindOther,
+			Subject:     tool.NoSubject,
+		},
+		Run: func(context.Context, tool.Runtime, *noInput) (tool.Result, error) {
+			return tool.Text(FormatTime(now())), nil
+		},
+	})
 }
 
 // FormatTime renders current_time's result for n:

@@ -7,13 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/plugin"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 func TestTimeAddsAnAutoApprovedTool(t *testing.T) {
@@ -21,26 +23,45 @@ func TestTimeAddsAnAutoApprovedTool(t *testing.T) {
 	now := time.Date(2026, 3, 1, 10, 30, 0, 0, zone)
 	host := plugin.NewHost(plugin.Time(func() time.Time { return now }))
 	ts := host.Tools()
-	if len(ts) != 1 || ts[0].Spec().Name != "current_time" {
+	if len(ts) != 1 || ts[0].Info().Name != "current_time" {
 		t.Fatalf("tools %v", ts)
 	}
-	tool := ts[0]
+	tl := ts[0]
 	if !host.AutoApproved("current_time") {
 		t.Fatal("current_time is not auto-approved")
 	}
-	if m := tool.Meta(); m.Set != tools.SetNone || m.Mutating || m.Guidance == "" {
-		t.Fatalf("meta %+v", m)
+	i := tl.Info()
+	if i.Set != tool.SetNone || i.Effect != tool.Reads || i.Kind != protocol.KindOther || i.Subject != tool.NoSubject || i.Interactive {
+		t.Fatalf("info %+v", i)
 	}
-	var schema map[string]any
-	if err := json.Unmarshal(tool.Spec().Schema, &schema); err != nil || schema["type"] != "object" {
-		t.Fatalf("schema %s: %v", tool.Spec().Schema, err)
+	if i.Description != "The current date and time: ISO 8601 in UTC, then the local time with its zone." ||
+		i.Guidance != "current_time: the date and time now; call it rather than guessing the date." {
+		t.Fatalf("description %q guidance %q", i.Description, i.Guidance)
 	}
-	got, err := tool.Run(context.Background(), tools.Call{Input: json.RawMessage(`{}`)})
-	if err != nil {
-		t.Fatal(err)
+	// The derived schema is the hand-written one, byte for byte.
+	const old = `{"type":"object","properties":{},"additionalProperties":false}`
+	if string(i.Schema) != old {
+		t.Fatalf("schema %s, want %s", i.Schema, old)
 	}
-	if want := "2026-03-01T09:30:00.000Z (local: Sun, 01 Mar 2026 10:30:00 CET +0100)"; got != want {
-		t.Fatalf("got %q, want %q", got, want)
+	t.Logf("current_time %d -> %d bytes", len(i.Name)+len(i.Description)+len(old), len(i.Name)+len(i.Description)+len(i.Schema))
+	for _, in := range []string{`{}`, ``} {
+		p, err := tl.Prepare(json.RawMessage(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(p.Plan(), tool.Plan{}) {
+			t.Fatalf("plan %+v", p.Plan())
+		}
+		got, err := p.Run(t.Context(), tool.Runtime{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "2026-03-01T09:30:00.000Z (local: Sun, 01 Mar 2026 10:30:00 CET +0100)"; got.Output != want || got.Diff != nil {
+			t.Fatalf("got %+v, want %q", got, want)
+		}
+	}
+	if _, err := tl.Prepare(json.RawMessage(`{"zone":"UTC"}`)); err == nil || !strings.Contains(err.Error(), `unexpected additional properties ["zone"]`) {
+		t.Fatalf("an argument was accepted: %v", err)
 	}
 }
 

@@ -151,8 +151,8 @@ func Secrets() Plugin {
 // would carry the secret to the model, which the user never asked for.
 // read_file of such a file goes through the permission rules instead.
 func refuseShellSecretReads(c Call) string {
-	for _, l := range c.shellLines() {
-		for _, cmd := range l.commands {
+	for _, a := range c.shell() {
+		for _, cmd := range effective(a) {
 			for _, arg := range cmd.Args[1:] {
 				if arg == "" || strings.HasPrefix(arg, "-") || strings.Contains(arg, "://") {
 					continue
@@ -210,8 +210,8 @@ func refuseTargets(c Call, plugin string, classify func(target) (pathKind, bool)
 // resolved form of any that leads through a symlink.
 func writeTargets(c Call) []target {
 	raw := slices.Clone(c.Writes)
-	for _, l := range c.shellLines() {
-		raw = append(raw, l.writes(c.Cwd)...)
+	for _, a := range c.shell() {
+		raw = append(raw, shellWrites(a, c.Cwd)...)
 	}
 	if len(raw) == 0 {
 		return nil

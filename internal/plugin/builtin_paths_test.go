@@ -5,142 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/plugin"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
-
-// fakeTool is a tool known only by its metadata, standing for write tools
-// other packages add (delete_file, move_file, apply_patch, MCP tools).
-type fakeTool struct {
-	name string
-	meta tools.Meta
-}
-
-func (f fakeTool) Spec() llm.ToolSpec                            { return llm.ToolSpec{Name: f.name} }
-func (f fakeTool) Meta() tools.Meta                              { return f.meta }
-func (fakeTool) Run(context.Context, tools.Call) (string, error) { return "", nil }
-
-func field(name string) func(json.RawMessage) []string {
-	return func(in json.RawMessage) []string {
-		var m map[string]any
-		_ = json.Unmarshal(in, &m)
-		if s, ok := m[name].(string); ok {
-			return []string{s}
-		}
-		return nil
-	}
-}
-
-func fakeWriteTools() []tools.Tool {
-	return []tools.Tool{
-		fakeTool{"delete_file", tools.Meta{Mutating: true, Writes: field("path")}},
-		fakeTool{"move_file", tools.Meta{Mutating: true, Writes: func(in json.RawMessage) []string {
-			var m struct{ From, To string }
-			_ = json.Unmarshal(in, &m)
-			return []string{m.From, m.To}
-		}}},
-		fakeTool{"apply_patch", tools.Meta{Mutating: true, Writes: func(in json.RawMessage) []string {
-			var m struct{ Patch string }
-			_ = json.Unmarshal(in, &m)
-			var out []string
-			for _, line := range strings.Split(m.Patch, "\n") {
-				for _, marker := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-					if p, ok := strings.CutPrefix(line, marker); ok {
-						out = append(out, p)
-					}
-				}
-			}
-			return out
-		}}},
-		fakeTool{"insert_lines", tools.Meta{Mutating: true, Writes: field("path")}},
-		fakeTool{"mcp__fs__write", tools.Meta{Mutating: true, Writes: field("file")}},
-	}
-}
-
-// realTools builds every tool internal/tools offers today.
-func realTools(t *testing.T) []tools.Tool {
-	t.Helper()
-	dir := t.TempDir()
-	env, err := tools.NewEnv(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bg := tools.NewBackground(filepath.Join(t.TempDir(), "bg.json"), env, nil)
-	out := tools.FileTools(env)
-	return append(out, tools.Bash(env, bg), tools.BashStatus(bg), tools.BashStop(bg))
-}
-
-// notFileWriters are mutating tools whose effect is not on files.
-var notFileWriters = []string{"bash_stop"}
-
-// inputFor builds a tool's input naming path as what it writes. A new
-// write tool with another input shape fails the test below until it is
-// taught here, so none is silently skipped.
-func inputFor(tool, path string) json.RawMessage {
-	var v any
-	switch tool {
-	case "move_file":
-		v = map[string]string{"from": "notes.txt", "to": path}
-	case "apply_patch":
-		v = map[string]string{"patch": "*** Begin Patch\n*** Update File: " + path + "\n@@\n-a\n+b\n*** End Patch"}
-	case "mcp__fs__write":
-		v = map[string]string{"file": path}
-	case "bash":
-		v = map[string]string{"command": "printf 'x' > '" + path + "'"}
-	default:
-		v = map[string]any{"path": path, "content": "x", "old_string": "a", "new_string": "b"}
-	}
-	b, _ := json.Marshal(v)
-	return b
-}
-
-// TestPathPluginsCoverEveryWriteTool enumerates every tool that writes
-// (the real ones and stand-ins for those other packages add) and checks
-// that secrets and protect refuse through each of them, keyed on metadata.
-func TestPathPluginsCoverEveryWriteTool(t *testing.T) {
-	cwd := t.TempDir()
-	all := append(realTools(t), fakeWriteTools()...)
-	writers := 0
-	for _, tool := range all {
-		name, meta := tool.Spec().Name, tool.Meta()
-		if meta.Writes == nil && meta.Commands == nil {
-			if meta.Mutating && !slices.Contains(notFileWriters, name) {
-				t.Errorf("mutating tool %s declares neither Writes nor Commands, so no plugin can see what it changes", name)
-			}
-			continue
-		}
-		writers++
-		for _, tc := range []struct {
-			p    plugin.Plugin
-			path string
-		}{
-			{plugin.Secrets(), ".env"},
-			{plugin.Secrets(), "config/.ssh/id_ed25519"},
-			{plugin.Protect(""), ".git/config"},
-			{plugin.Protect(""), "package-lock.json"},
-		} {
-			input := inputFor(name, tc.path)
-			if meta.Writes != nil && !slices.Contains(meta.Writes(input), tc.path) {
-				t.Fatalf("%s: Writes(%s) = %v does not name %q; teach inputFor this tool's input", name, input, meta.Writes(input), tc.path)
-			}
-			c := plugin.CallFor(tool, input, cwd)
-			if reason := check(t, tc.p, c); reason == "" {
-				t.Errorf("%s let %s write %q", tc.p.Name, name, tc.path)
-			}
-			if reason := check(t, tc.p, plugin.CallFor(tool, inputFor(name, "src/ok.go"), cwd)); reason != "" {
-				t.Errorf("%s refused %s writing src/ok.go: %s", tc.p.Name, name, reason)
-			}
-		}
-	}
-	if writers < 8 {
-		t.Fatalf("only %d write tools enumerated", writers)
-	}
-}
 
 func writeCall(path string) plugin.Call {
 	return plugin.Call{Tool: "write_file", Mutating: true, Writes: []string{path}}
@@ -318,32 +188,35 @@ func TestPathPluginsSeeShellWrites(t *testing.T) {
 
 func TestConfirmDelete(t *testing.T) {
 	p := plugin.ConfirmDelete()
-	del := fakeWriteTools()[0]
-	for _, path := range []string{"", " ", ".", "./", "src/", `src\`, "*.go", "src/**/x.go", "a?.txt", "a/..", "/"} {
+	del := func(path string) plugin.Call {
 		input, _ := json.Marshal(map[string]string{"path": path})
-		reason := check(t, p, plugin.CallFor(del, input, ""))
+		return plugin.Call{Tool: "delete_file", Input: input, Mutating: true, Writes: []string{path}}
+	}
+	for _, path := range []string{"", " ", ".", "./", "src/", `src\`, "*.go", "src/**/x.go", "a?.txt", "a/..", "/"} {
+		reason := check(t, p, del(path))
 		if reason == "" {
 			t.Errorf("confirm-delete let delete_file %q through", path)
 			continue
 		}
-		if !strings.Contains(reason, "Blocked by the confirm-delete plugin") {
+		if !strings.Contains(reason, "Blocked by the confirm-delete plugin: refusing delete_file on ") {
 			t.Errorf("refusal reads %q", reason)
 		}
 	}
 	for _, path := range []string{"src/a.go", "app/[id]/page.tsx", "notes.txt", ".env.example"} {
-		input, _ := json.Marshal(map[string]string{"path": path})
-		if reason := check(t, p, plugin.CallFor(del, input, "")); reason != "" {
+		if reason := check(t, p, del(path)); reason != "" {
 			t.Errorf("refused %q: %s", path, reason)
 		}
 	}
-	// Keyed on metadata: any tool whose Writes name a glob is refused, and
-	// a tool that only reads a glob is not.
-	remover := fakeTool{"remove_paths", tools.Meta{Mutating: true, Writes: field("target")}}
-	if reason := check(t, p, plugin.CallFor(remover, json.RawMessage(`{"target":"src/*"}`), "")); reason == "" {
+	// Keyed on what a tool says it writes, not on its name: a differently
+	// named tool whose Plan writes a glob is refused, and a tool whose
+	// glob is only its subject is not.
+	env := workspaceEnv(t)
+	remover := standIn("remove_paths", tool.Writes, "target", writesField)
+	if reason := check(t, p, callOf(t, remover, `{"target":"src/*"}`, env.Root)); reason == "" {
 		t.Error("a differently named delete tool passed with a glob")
 	}
-	glob := fakeTool{"glob", tools.Meta{Subjects: field("pattern")}}
-	if reason := check(t, p, plugin.CallFor(glob, json.RawMessage(`{"pattern":"**/*.go"}`), "")); reason != "" {
+	glob := standIn("find_paths", tool.Reads, "pattern", subjectField)
+	if reason := check(t, p, callOf(t, glob, `{"pattern":"**/*.go"}`, env.Root)); reason != "" {
 		t.Errorf("a read-only glob was refused: %s", reason)
 	}
 }

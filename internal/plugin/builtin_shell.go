@@ -23,8 +23,8 @@ func Guard() Plugin {
 			"(a program name or script built from variables), because it cannot be checked. When it refuses, show " +
 			"the user the exact command and ask them to run it themselves; do not rephrase it to get past the guard.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
-			for _, line := range c.Commands {
-				if v := shellguard.Check(line); v != nil {
+			for _, a := range c.shell() {
+				if v := a.Verdict(); v != nil {
 					return v.Refusal(), nil
 				}
 			}
@@ -43,13 +43,13 @@ func NoNetPipe() Plugin {
 			"bash, node, python, ruby, perl or bun, and PowerShell iex / Invoke-Expression. Download the script to a " +
 			"file, show the user what it does, and let them decide to run it.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
-			for _, line := range c.Commands {
-				for _, v := range shellguard.CheckAll(line) {
+			for _, a := range c.shell() {
+				for _, v := range a.Findings() {
 					if v.Category == shellguard.CategoryPipeShell {
 						return shellRefusal("no-net-pipe", v.Command, v.Why), nil
 					}
 				}
-				for _, cmd := range c.memoized().line(line).commands {
+				for _, cmd := range effective(a) {
 					if invokesExpression(cmd) {
 						return shellRefusal("no-net-pipe", cmd.String(), "runs a string as PowerShell code"), nil
 					}
@@ -146,8 +146,8 @@ func NoRoot() Plugin {
 			"run0, runas, Start-Process -Verb RunAs). If something needs elevated rights, tell the user the exact " +
 			"command and let them run it.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
-			for _, l := range c.shellLines() {
-				for _, cmd := range l.commands {
+			for _, a := range c.shell() {
+				for _, cmd := range effective(a) {
 					if why := elevates(cmd); why != "" {
 						return shellRefusal("no-root", cmd.String(), why), nil
 					}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/shellguard"
 )
 
 // Plugin turns the manifest into a plugin that blocks the calls its rules
@@ -121,8 +123,8 @@ func (s *callSubjects) paths() []string {
 	s.pathDone = true
 	raw := slices.Clone(s.call.Writes)
 	raw = append(raw, inputPaths(s.call.Input)...)
-	for _, l := range s.call.shellLines() {
-		raw = append(raw, l.writes(s.call.Cwd)...)
+	for _, a := range s.call.shell() {
+		raw = append(raw, shellWrites(a, s.call.Cwd)...)
 	}
 	for _, p := range raw {
 		s.pathList = appendUnique(s.pathList, p)
@@ -136,12 +138,19 @@ func (s *callSubjects) commands() []string {
 		return s.cmdList
 	}
 	s.cmdsDone = true
-	for _, line := range s.call.Commands {
-		s.cmdList = appendUnique(s.cmdList, line)
+	for i, a := range s.call.shell() {
+		s.cmdList = appendUnique(s.cmdList, s.call.Commands[i])
 		// A line the guard cannot analyse is the guard's to refuse; the
 		// raw line is still matched above.
-		for _, c := range s.call.memoized().line(line).commands {
+		for _, c := range effective(a) {
 			s.cmdList = appendUnique(s.cmdList, c.String())
+		}
+		// A git alias defined on the line is matched as what it runs:
+		// `git -c alias.p='push -f' p` as `git push -f`.
+		for _, g := range a.Git() {
+			if _, ok := g.Alias.(shellguard.ExpandedAlias); ok {
+				s.cmdList = appendUnique(s.cmdList, g.Expanded.String())
+			}
 		}
 	}
 	return s.cmdList

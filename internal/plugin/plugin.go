@@ -9,7 +9,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/shellguard"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // Plugin extends the agent. Every field but Name is optional.
@@ -20,7 +21,7 @@ type Plugin struct {
 	// builtin, the manifest's file for a manifest plugin.
 	Source string
 	// Tools are added to the session's registry.
-	Tools []tools.Tool
+	Tools []tool.Tool
 	// AutoApprove names tools whose calls need no approval.
 	AutoApprove []string
 	// BeforeToolCall returns a non-empty reason to block the call. An error
@@ -33,9 +34,10 @@ type Plugin struct {
 	Appendix string
 }
 
-// Call is a tool call as a plugin sees it. Writes, Commands and Mutating
-// come from the tool's metadata, so a plugin that guards writes covers every
-// write tool without naming them.
+// Call is a tool call as a plugin sees it. The gate builds it from what the
+// tool says of itself (tool.Info: Mutating is its effect's) and of the call
+// (tool.Plan: Writes, Commands), so a plugin that guards writes covers
+// every write tool without naming them.
 type Call struct {
 	Tool     string
 	Input    json.RawMessage
@@ -45,10 +47,15 @@ type Call struct {
 	Writes []string
 	// Commands are the shell command lines the call would run.
 	Commands []string
+	// Shell holds the analysis of each entry of Commands, in the same
+	// order. The gate makes them once and hands the same ones to the
+	// permission rules; Host.Check makes any that are missing, and never
+	// uses one whose Source is not the command line it stands for.
+	Shell []*shellguard.Analysis
 
-	// memo holds what the builtins work out about this call (its parsed
-	// command lines, its write targets) for the other plugins of the same
-	// Check; a new Check starts a new one, so nothing outlives the check.
+	// memo holds what the path plugins work out about this call (its
+	// write targets) for the other plugins of the same Check; a new Check
+	// starts a new one, so nothing outlives the check.
 	memo *callMemo
 }
 
@@ -57,19 +64,6 @@ type Turn struct {
 	Cwd          string
 	ToolsCalled  []string
 	FilesWritten []string
-}
-
-// CallFor derives a plugin call from a tool's metadata.
-func CallFor(t tools.Tool, input json.RawMessage, cwd string) Call {
-	m := t.Meta()
-	c := Call{Tool: t.Spec().Name, Input: input, Cwd: cwd, Mutating: m.Mutating}
-	if m.Writes != nil {
-		c.Writes = m.Writes(input)
-	}
-	if m.Commands != nil {
-		c.Commands = m.Commands(input)
-	}
-	return c
 }
 
 // Block is a refusal by one plugin.
@@ -95,11 +89,13 @@ func (h *Host) Plugins() []Plugin {
 }
 
 // Check runs BeforeToolCall of each plugin in order. The first block wins
-// and later plugins are not consulted.
+// and later plugins are not consulted. Every plugin sees the same analyses
+// of the call's command lines: c.Shell, completed first if it lacks any.
 func (h *Host) Check(ctx context.Context, c Call) *Block {
 	if h == nil {
 		return nil
 	}
+	c.Shell = c.shell()
 	c.memo = &callMemo{}
 	for _, p := range h.plugins {
 		if p.BeforeToolCall == nil {
@@ -183,11 +179,11 @@ func (h *Host) Appendices() []string {
 }
 
 // Tools returns the tools that plugins add.
-func (h *Host) Tools() []tools.Tool {
+func (h *Host) Tools() []tool.Tool {
 	if h == nil {
 		return nil
 	}
-	var out []tools.Tool
+	var out []tool.Tool
 	for _, p := range h.plugins {
 		out = append(out, p.Tools...)
 	}

@@ -11,30 +11,34 @@ import (
 	"github.com/shiro-neko/shiro/internal/shellguard"
 )
 
-// writes returns the paths a command line visibly writes: the targets of
-// its output redirections (in the line and in every script it hands to a
-// shell) and the files named to programs that write them (tee, cp, mv,
-// sed -i, dd of=, curl -o…). It cannot see what a program decides for
-// itself (`python -c "open('.env','w')"`, `npm install`); those are the
-// limits of judging a command before it runs.
-func (l *shellLine) writes(cwd string) []string {
+// shellWrites returns the paths a command line visibly writes: the
+// targets of its output redirections (in the line and in every script it
+// hands to a shell) and the files named to programs that write them (tee,
+// cp, mv, sed -i, dd of=, curl -o…). It cannot see what a program decides
+// for itself (`python -c "open('.env','w')"`, `npm install`); those are
+// the limits of judging a command before it runs.
+func shellWrites(a *shellguard.Analysis, cwd string) []string {
 	var out []string
-	for _, f := range l.scripts {
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if r, ok := n.(*syntax.Redirect); ok && redirectWrites(r) {
-				out = append(out, approxWord(r.Word))
+	add := func(rs []shellguard.Redirect) {
+		for _, r := range rs {
+			if r.Writes {
+				out = append(out, r.Target)
 			}
-			return true
-		})
+		}
 	}
-	for _, c := range l.commands {
+	add(a.Redirects())
+	for _, s := range a.Scripts() {
+		add(s.Redirects)
+	}
+	for _, c := range effective(a) {
 		out = append(out, commandWrites(c, cwd)...)
 	}
 	return out
 }
 
 // redirectWrites reports an output redirection to a file (not to another
-// descriptor: `2>&1`, `>&-`).
+// descriptor: `2>&1`, `>&-`), for the plugins that walk a parsed script
+// statement by statement.
 func redirectWrites(r *syntax.Redirect) bool {
 	if r.Word == nil {
 		return false

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // Versions are the counters that invalidate the memo. Whoever changes a piece
@@ -42,9 +42,6 @@ type Sources struct {
 	Workflow func() string
 	// Skills is the skill catalogue section.
 	Skills func() string
-	// Variant is the agent variant's appendix. It is read on every step
-	// and compared, so switching the variant needs no counter.
-	Variant func() string
 	// Appendices are the plugin appendices.
 	Appendices func() []string
 	// Memory is the project memory block (volatile).
@@ -68,8 +65,8 @@ type Builder struct {
 	mu        sync.Mutex
 	valid     bool
 	stableKey stableKey
-	offered   []tools.Tool // the tools the stable part was rendered for
-	names     []string     // and their names
+	offered   []tool.Tool // the tools the stable part was rendered for
+	names     []string    // and their names
 	stable    string
 	volKey    volatileKey
 	volatile  string
@@ -94,11 +91,14 @@ func NewBuilder(src Sources, v *Versions) *Builder {
 }
 
 // Prompt returns the stable prefix and the volatile suffix for a step that
-// offers active. It implements agent.Prompter. The split always exists:
-// with no memory and no task list the volatile part is "", and the stable
-// part is the same bytes it will be once they appear.
-func (b *Builder) Prompt(active []tools.Tool) (stable, volatile string) {
+// offers active, for an agent variant whose appendix is appendix. It
+// implements agent.Prompter. The split always exists: with no memory and
+// no task list the volatile part is "", and the stable part is the same
+// bytes it will be once they appear. The appendix is compared on every
+// step, so switching agents needs no counter.
+func (b *Builder) Prompt(active []tool.Tool, appendix string) (stable, volatile string) {
 	key := b.currentStableKey()
+	key.variant = appendix
 	vkey := volatileKey{notebook: b.V.Notebook.Load(), memory: b.V.Memory.Load()}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -110,7 +110,7 @@ func (b *Builder) Prompt(active []tools.Tool) (stable, volatile string) {
 	}
 	b.stats.Misses++
 	if !stableOK {
-		b.stable = renderStable(b.src, active)
+		b.stable = renderStable(b.src, active, appendix)
 		b.stableKey = key
 		b.offered = slices.Clone(active)
 		b.names = toolNames(active)
@@ -137,17 +137,14 @@ func (b *Builder) currentStableKey() stableKey {
 		skills: b.V.Skills.Load(), plugins: b.V.Plugins.Load(), tools: b.V.Tools.Load(),
 		workspace: b.V.Workspace.Load(), workflow: b.V.Workflow.Load(),
 	}
-	if b.src.Variant != nil {
-		k.variant = b.src.Variant()
-	}
 	return k
 }
 
 // sameTools reports whether active offers the tools the memo was built
-// for. It runs on every step, so it avoids Spec(), which allocates for
-// most tools: the same tool value is the same tool, and only a value that
-// differs or cannot be compared is checked by name.
-func (b *Builder) sameTools(active []tools.Tool) bool {
+// for. It runs on every step, so it compares the tool values first: the
+// same value is the same tool, and only a value that differs or cannot be
+// compared is checked by name.
+func (b *Builder) sameTools(active []tool.Tool) bool {
 	if len(b.offered) != len(active) {
 		return false
 	}
@@ -156,7 +153,7 @@ func (b *Builder) sameTools(active []tools.Tool) bool {
 		if typ := reflect.TypeOf(t); typ == reflect.TypeOf(prev) && typ.Comparable() && t == prev {
 			continue
 		}
-		if t.Spec().Name != b.names[i] {
+		if t.Info().Name != b.names[i] {
 			return false
 		}
 	}

@@ -2,30 +2,44 @@ package prompt
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// stubTool is a tool with a name and a guidance line.
-type stubTool struct{ name, guidance string }
+// noInput is the input of the stub tools: they take nothing.
+type noInput struct{}
 
-func (s stubTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{Name: s.name, Schema: json.RawMessage(`{"type":"object"}`)}
-}
-func (s stubTool) Meta() tools.Meta { return tools.Meta{Guidance: s.guidance} }
-func (stubTool) Run(context.Context, tools.Call) (string, error) {
-	return "", nil
+// stubTool is a tool with a name and a guidance line, built through the
+// same contract as the real tools.
+func stubTool(name, guidance string) tool.Tool {
+	return tool.New(tool.Def[noInput]{
+		Info: tool.Info{Name: name, Guidance: guidance, Effect: tool.Reads},
+		Run: func(context.Context, tool.Runtime, *noInput) (tool.Result, error) {
+			return tool.Result{}, nil
+		},
+	})
 }
 
-func stubs(names ...string) []tools.Tool {
-	out := make([]tools.Tool, len(names))
+// sectionTool is a stub tool that brings a paragraph of its own.
+func sectionTool(name, section string) tool.Tool {
+	return tool.New(tool.Def[noInput]{
+		Info: tool.Info{Name: name, Guidance: name + ": does " + name + ".", Section: section, Effect: tool.Reads},
+		Run: func(context.Context, tool.Runtime, *noInput) (tool.Result, error) {
+			return tool.Result{}, nil
+		},
+	})
+}
+
+// stubs are tools whose guidance follows the convention "name: …". Each
+// call makes new tool values, so a memo hit across calls is by name.
+func stubs(names ...string) []tool.Tool {
+	out := make([]tool.Tool, len(names))
 	for i, n := range names {
-		out[i] = stubTool{name: n, guidance: "does " + n + "."}
+		out[i] = stubTool(n, n+": does "+n+".")
 	}
 	return out
 }
@@ -33,7 +47,7 @@ func stubs(names ...string) []tools.Tool {
 // liveSources are sources whose text a test can change; the counters say
 // when it did.
 type liveSources struct {
-	notebook, memory, skills, variant, instructions string
+	notebook, memory, skills, instructions string
 }
 
 func (l *liveSources) sources() Sources {
@@ -43,7 +57,6 @@ func (l *liveSources) sources() Sources {
 		Instructions: func() string { return l.instructions },
 		Workflow:     func() string { return "# Project workflow\n- keep TODO.md current" },
 		Skills:       func() string { return l.skills },
-		Variant:      func() string { return l.variant },
 		Appendices:   func() []string { return []string{"# Plugin: guard\nrefuses rm -rf /"} },
 		Memory:       func() string { return l.memory },
 		Notebook:     func() string { return l.notebook },
@@ -57,7 +70,7 @@ func TestStablePrefixIsTheSameAcrossNotebookVersions(t *testing.T) {
 	live := &liveSources{skills: "Skills available: plan"}
 	b := NewBuilder(live.sources(), nil)
 	active := stubs("read_file", "skill", "todo_write")
-	stable0, volatile0 := b.Prompt(active)
+	stable0, volatile0 := b.Prompt(active, "")
 	if volatile0 != "" || stable0 == "" {
 		t.Fatalf("before any task list: volatile %q", volatile0)
 	}
@@ -66,7 +79,7 @@ func TestStablePrefixIsTheSameAcrossNotebookVersions(t *testing.T) {
 		live.memory = strings.Repeat("- (fact) x\n", i)
 		b.V.Notebook.Add(1)
 		b.V.Memory.Add(1)
-		stable, volatile := b.Prompt(active)
+		stable, volatile := b.Prompt(active, "")
 		if stable != stable0 {
 			t.Fatalf("notebook version %d changed the stable prefix", i+1)
 		}
@@ -83,12 +96,14 @@ func TestStablePrefixIsTheSameAcrossNotebookVersions(t *testing.T) {
 }
 
 func TestMemoCountsHitsAndMissesPerCounter(t *testing.T) {
-	live := &liveSources{variant: "You are the default agent."}
+	live := &liveSources{}
 	b := NewBuilder(live.sources(), nil)
 	active := stubs("read_file", "write_file")
-	b.Prompt(active)
-	b.Prompt(active)
-	b.Prompt(active)
+	const defaultAgent = "You are the default agent."
+	b.Prompt(active, defaultAgent)
+	b.Prompt(active, defaultAgent)
+	// New tool values with the same names are the same offer.
+	b.Prompt(stubs("read_file", "write_file"), defaultAgent)
 	if s := b.Stats(); s.Hits != 2 || s.Misses != 1 {
 		t.Fatalf("stats = %+v", s)
 	}
@@ -100,7 +115,7 @@ func TestMemoCountsHitsAndMissesPerCounter(t *testing.T) {
 	for name, bump := range bumps {
 		before := b.Stats()
 		bump()
-		b.Prompt(active)
+		b.Prompt(active, defaultAgent)
 		after := b.Stats()
 		if after.Misses != before.Misses+1 || after.StableRenders != before.StableRenders+1 || after.VolatileRenders != before.VolatileRenders {
 			t.Errorf("bumping %s: %+v -> %+v", name, before, after)
@@ -108,12 +123,12 @@ func TestMemoCountsHitsAndMissesPerCounter(t *testing.T) {
 	}
 	// A variant switch and a different offer re-render without a counter.
 	before := b.Stats()
-	live.variant = "You are the plan agent."
-	stable, _ := b.Prompt(active)
-	if !strings.Contains(stable, "You are the plan agent.") {
+	const planAgent = "You are the plan agent."
+	stable, _ := b.Prompt(active, planAgent)
+	if !strings.Contains(stable, planAgent) || strings.Contains(stable, defaultAgent) {
 		t.Fatal("the variant appendix did not follow the switch")
 	}
-	stable, _ = b.Prompt(active[:1])
+	stable, _ = b.Prompt(active[:1], planAgent)
 	if strings.Contains(stable, "write_file") {
 		t.Fatal("a tool no longer offered is still described")
 	}
@@ -123,7 +138,7 @@ func TestMemoCountsHitsAndMissesPerCounter(t *testing.T) {
 	// Volatile counters re-render only the volatile part.
 	before = b.Stats()
 	b.V.Memory.Add(1)
-	b.Prompt(active[:1])
+	b.Prompt(active[:1], planAgent)
 	if after := b.Stats(); after.StableRenders != before.StableRenders || after.VolatileRenders != before.VolatileRenders+1 {
 		t.Fatalf("memory bump: %+v -> %+v", before, after)
 	}
@@ -133,12 +148,17 @@ func TestSectionOrderFollowsTheReference(t *testing.T) {
 	live := &liveSources{
 		instructions: "--- Project instructions (AGENTS.md) — standing orders ---\nuse tabs",
 		skills:       "Skills available through the skill tool:\n- plan: Use when planning",
-		variant:      "You are the plan agent.",
 		memory:       "What you learned about this project in earlier sessions:\n- (fact) x",
 		notebook:     "Your task list (0/1 done, 0 blocked). Keep it current with todo_write:\n[ ] a",
 	}
 	b := NewBuilder(live.sources(), nil)
-	stable, volatile := b.Prompt(stubs("read_file", "run_checks", "skill", "task"))
+	offered := []tool.Tool{
+		stubTool("read_file", "read_file: reads."),
+		sectionTool("run_checks", "# Verify after every change\nRun run_checks."),
+		stubTool("skill", "skill: loads a skill."),
+		sectionTool("task", "# Delegating\nUse task."),
+	}
+	stable, volatile := b.Prompt(offered, "You are the plan agent.")
 	order := []string{
 		"You are shiro", "# Environment", "Workspace root: /work/project", "Platform: linux/amd64",
 		"Workspace files:", "# Tools available to you now", "# How to work", "# Project workflow",
@@ -157,32 +177,46 @@ func TestSectionOrderFollowsTheReference(t *testing.T) {
 	if !strings.HasPrefix(volatile, volatileHeader) || strings.Index(volatile, "What you learned") > strings.Index(volatile, "Your task list") {
 		t.Fatalf("volatile should be the header, memory, then the task list:\n%s", volatile)
 	}
-	// Optional sections appear only when their tools are offered.
-	stable, _ = b.Prompt(stubs("read_file"))
-	for _, absent := range []string{"# Verify after every change", "# Delegating", "Skills available"} {
+	// A tool's own section appears only while the tool is offered, and an
+	// empty appendix adds nothing.
+	stable, _ = b.Prompt(offered[:2], "")
+	for _, absent := range []string{"# Delegating", "You are the plan agent."} {
 		if strings.Contains(stable, absent) {
-			t.Errorf("%q without its tool", absent)
+			t.Errorf("%q without its tool or appendix", absent)
 		}
+	}
+	if !strings.Contains(stable, "# Verify after every change\nRun run_checks.\n\n# Working with the user") {
+		t.Errorf("the offered tool's section is missing or misplaced:\n%s", stable)
 	}
 }
 
+// One line per offered tool, in the order offered; tools that share their
+// guidance (the read-only git tools) share one line where the first of
+// them stands, named together in the order offered.
 func TestToolsSectionDescribesOnlyOfferedTools(t *testing.T) {
+	const gitGuidance = "read-only git with a fixed argv; prefer them to bash for inspecting the repository."
 	b := NewBuilder(Sources{Root: "/r"}, nil)
-	active := []tools.Tool{
-		stubTool{name: "git_diff"}, stubTool{name: "git_status"}, stubTool{name: "git_commit_message", guidance: "drafts a message."},
-		stubTool{name: "mystery"}, stubTool{name: "read_file", guidance: "reads a file."},
-		stubTool{name: "write_file", guidance: "write_file: writes a file."},
+	active := []tool.Tool{
+		stubTool("git_commit_message", "git_commit_message: drafts a message."),
+		stubTool("git_diff", gitGuidance), stubTool("git_status", gitGuidance),
+		stubTool("mystery", ""), stubTool("read_file", "reads a file."),
+		stubTool("write_file", "write_file: writes a file."),
 	}
-	stable, _ := b.Prompt(active)
+	stable, _ := b.Prompt(active, "")
 	_, section, _ := strings.Cut(stable, "# Tools available to you now\n")
 	section, _, _ = strings.Cut(section, "\n\n")
 	want := "- git_commit_message: drafts a message.\n" +
+		"- git_diff, git_status: " + gitGuidance + "\n" +
 		"- mystery: see its own description.\n" +
 		"- read_file: reads a file.\n" +
-		"- write_file: writes a file.\n" +
-		"- git_diff, git_status: read-only git with a fixed argv; prefer them to bash for inspecting the repository."
+		"- write_file: writes a file."
 	if section != want {
 		t.Fatalf("tools section =\n%s\nwant\n%s", section, want)
+	}
+	// Not offered, not described: the shared line names only what is.
+	stable, _ = b.Prompt([]tool.Tool{active[2], active[5]}, "")
+	if strings.Contains(stable, "git_diff") || !strings.Contains(stable, "- git_status: "+gitGuidance) {
+		t.Fatalf("with git_status alone:\n%s", stable)
 	}
 }
 
@@ -190,8 +224,8 @@ func TestToolsSectionDescribesOnlyOfferedTools(t *testing.T) {
 // render the same bytes at any time, and no date appears.
 func TestStablePartHasNoClock(t *testing.T) {
 	live := &liveSources{}
-	a, _ := NewBuilder(live.sources(), nil).Prompt(stubs("read_file"))
-	b, _ := NewBuilder(live.sources(), nil).Prompt(stubs("read_file"))
+	a, _ := NewBuilder(live.sources(), nil).Prompt(stubs("read_file"), "You are the default agent.")
+	b, _ := NewBuilder(live.sources(), nil).Prompt(stubs("read_file"), "You are the default agent.")
 	if a != b {
 		t.Fatal("two renders of the same state differ")
 	}

@@ -1,10 +1,9 @@
 package prompt_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +12,10 @@ import (
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
 	"github.com/shiro-neko/shiro/internal/memory"
 	"github.com/shiro-neko/shiro/internal/notebook"
+	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/prompt"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/skills"
 )
 
 // readFiles are files of this repository the scripted sessions read.
@@ -21,7 +24,7 @@ var readFiles = []string{"go.mod", "internal/prompt/builder.go", "internal/promp
 // A 10-step session whose task list and memory change every step: the
 // stable system block is the same bytes in every request and carries the
 // cache marker; the volatile part rides after the moving breakpoint on
-// the newest message; the done event carries the cache counters.
+// the newest message; the done event and /cost carry the cache counters.
 func TestStableBlockIsByteIdenticalAcrossTenSteps(t *testing.T) {
 	const steps = 10
 	srv := newCachingServer(t, taskSession(steps, readFiles)...)
@@ -93,19 +96,26 @@ func TestStableBlockIsByteIdenticalAcrossTenSteps(t *testing.T) {
 			t.Fatal("the volatile tail was stored in the history")
 		}
 	}
-	done := evs[len(evs)-1].(agent.DoneEvent)
+	done := evs[len(evs)-1].(protocol.DoneEvent)
 	var read, write int
 	for _, u := range srv.sim.requests() {
 		read, write = read+u.Read, write+u.Write
 	}
 	if done.CacheReadTokens != read || done.CacheWriteTokens != write || read == 0 {
-		t.Fatalf("done = %+v; simulated read %d write %d", done, read, write)
+		t.Fatalf("done = %+v; simulated read %d write %d", *done.Usage, read, write)
 	}
 	// Every step changed the task list: every step re-rendered the
-	// volatile part, and only that.
-	report := a.CacheReport()
+	// volatile part, and only that. /cost says so, with the hit ratio of
+	// the simulated counters.
+	report := prompt.NewCacheReport(a.Session.Usage(), a.Prompt.Stats())
 	if report.HitRatio != srv.sim.ratio(0) || report.Memo.StableRenders != 1 || report.Memo.VolatileRenders != steps {
 		t.Fatalf("cache report = %+v\n%s", report, strings.Join(report.Lines(), "\n"))
+	}
+	cost := runCommand(t, a.Session, "/cost")
+	for _, l := range report.Lines() {
+		if cost.Error != "" || !strings.Contains(cost.Output, l+"\n") {
+			t.Fatalf("/cost lacks %q:\n%s%s", l, cost.Output, cost.Error)
+		}
 	}
 	t.Logf("10-step session: hit ratio %.3f overall, %.3f after the first request", srv.sim.ratio(0), srv.sim.ratio(1))
 	for _, l := range report.Lines() {
@@ -123,15 +133,25 @@ func measurePlacement(t testing.TB, n int, placement agent.VolatilePlacement) *c
 	// The same pieces app.Open assembled, with only the placement changed.
 	cfg := a.Session.Config()
 	cfg.VolatilePlacement = placement
-	s, err := agent.New(cfg)
+	s, err := agent.Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { closeSession(s) })
 	runTurn(t, s, "work through the plan")
 	if got := len(srv.upstream.ModelCalls()); got != n {
 		t.Fatalf("%d model calls, want %d", got, n)
 	}
 	return srv.sim
+}
+
+// closeSession ends a session started beside an app's own: no more input,
+// and its remaining events drained.
+func closeSession(s *agent.Session) {
+	_ = s.Submit(protocol.Interrupt{})
+	_ = s.Submit(protocol.Shutdown{})
+	for range s.Events() {
+	}
 }
 
 // seedMemory gives the session what earlier sessions learned.
@@ -235,12 +255,27 @@ func TestDefaultRequestSizes(t *testing.T) {
 	tail := blocks[len(blocks)-1]["text"].(string)
 	t.Logf("default request on this repository: stable system prompt %d bytes, tool schemas %d bytes (%d tools: %s), volatile tail with a 2-item task list %d bytes",
 		len(stable), len(tools), len(b0.toolNames()), strings.Join(b0.toolNames(), " "), len(tail))
-	var appendices int
-	for _, x := range a.Plugins.Appendices() {
+	// The parts the app assembles, each checked to be in the prompt as
+	// measured: the bundled skill catalogue (the fresh SHIRO_HOME has no
+	// skills of its own) and the appendices of the configured plugins.
+	catalogue, _ := skills.Load(skills.Sources{})
+	parts := []string{a.Workspace.Overview(), a.Workspace.Instructions(), a.Workspace.Policy(), catalogue.PromptSection()}
+	enabled, unknown := plugin.Resolve(a.Loaded.Settings.Plugins, plugin.BuiltinDeps{})
+	if len(unknown) > 0 || len(enabled) == 0 {
+		t.Fatalf("plugins %v: unknown %v", a.Loaded.Settings.Plugins, unknown)
+	}
+	appendices := 0
+	for _, x := range plugin.NewHost(enabled...).Appendices() {
 		appendices += len(x)
+		parts = append(parts, x)
+	}
+	for _, part := range parts {
+		if !strings.Contains(stable, strings.TrimSpace(part)) {
+			t.Fatalf("the stable prompt lacks a part it is measured by:\n%s", part)
+		}
 	}
 	t.Logf("  of which: overview %d, instruction files %d, workflow policy %d, skill catalogue %d, plugin appendices %d",
-		len(a.Workspace.Overview()), len(a.Workspace.Instructions()), len(a.Workspace.Policy()), len(a.Skills.PromptSection()), appendices)
+		len(parts[0]), len(parts[1]), len(parts[2]), len(parts[3]), appendices)
 	if len(stable) > 24000 {
 		t.Errorf("the stable prompt grew to %d bytes; keep the default request lean", len(stable))
 	}
@@ -288,12 +323,7 @@ func TestCacheSystemPrefixConfig(t *testing.T) {
 		}
 	}
 	home := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(home, ".shiro-neko"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(home, ".shiro-neko", "config.json"), []byte(`{"cacheSystemPrefix": false}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeUserConfig(t, home, `{"cacheSystemPrefix": false}`)
 	srv := llmtest.New(t, llmtest.Reply{Text: "ok"})
 	a := openAppHome(t, srv.URL, "anthropic", t.TempDir(), home, nil)
 	runTurn(t, a.Session, "hi")
@@ -316,25 +346,26 @@ func BenchmarkPrompt(b *testing.B) {
 		b.Fatal(err)
 	}
 	active := a.Session.ActiveTools()
-	a.Prompt.Prompt(active)
+	appendix := a.Session.Variant().Appendix
+	a.Prompt.Prompt(active, appendix)
 	b.Run("memo-hit", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			a.Prompt.Prompt(active)
+			a.Prompt.Prompt(active, appendix)
 		}
 	})
 	b.Run("after-volatile-change", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			a.Prompt.V.Notebook.Add(1)
-			a.Prompt.Prompt(active)
+			a.Prompt.Prompt(active, appendix)
 		}
 	})
 	b.Run("after-stable-change", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			a.Prompt.V.Workspace.Add(1)
-			a.Prompt.Prompt(active)
+			a.Prompt.Prompt(active, appendix)
 		}
 	})
 }

@@ -19,10 +19,10 @@ var fanOutFiles = []string{
 	"internal/llm/accumulate.go",
 	"internal/llm/errors.go",
 	"internal/llm/retry.go",
-	"internal/tools/tool.go",
-	"internal/tools/env.go",
-	"internal/tools/registry.go",
-	"internal/agent/event.go",
+	"internal/tool/tool.go",
+	"internal/workspace/env.go",
+	"internal/tool/registry.go",
+	"internal/protocol/events.go",
 	"internal/shellguard/parse.go",
 }
 

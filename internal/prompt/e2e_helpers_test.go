@@ -13,13 +13,15 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/app"
 	"github.com/shiro-neko/shiro/internal/config"
-	"github.com/shiro-neko/shiro/internal/headless"
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// openApp assembles a real session (app.Open: tools, plugins, skills,
-// memory, prompt) in cwd, speaking preset's protocol to the server at url.
-// State lives in a fresh SHIRO_HOME.
+// openApp assembles and starts a real session (app.Open: tools, plugins,
+// skills, memory, prompt) in cwd, speaking preset's protocol to the server
+// at url. State lives in a fresh SHIRO_HOME. The session is attended, as
+// in the terminal UI, so the request offers what a person's session
+// offers; no script here makes a call that asks (see runTurn).
 func openApp(t testing.TB, url, preset, cwd string, mutate func(*app.Options)) *app.App {
 	t.Helper()
 	return openAppHome(t, url, preset, cwd, t.TempDir(), mutate)
@@ -27,14 +29,12 @@ func openApp(t testing.TB, url, preset, cwd string, mutate func(*app.Options)) *
 
 func openAppHome(t testing.TB, url, preset, cwd, home string, mutate func(*app.Options)) *app.App {
 	t.Helper()
-	env := map[string]string{"SHIRO_HOME": home, "SHIRO_API_KEY": "test-key", "HOME": home}
-	loaded, err := app.Load(func(k string) string { return env[k] }, cwd,
-		config.Flags{Provider: preset, BaseURL: url, Model: "test-model"})
+	loaded, err := load(url, preset, cwd, home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	loaded.Settings.MaxRetries = 0
-	opts := app.Options{Loaded: loaded, Approver: headless.Approver{}}
+	opts := app.Options{Loaded: loaded, Attended: true}
 	if mutate != nil {
 		mutate(&opts)
 	}
@@ -46,21 +46,94 @@ func openAppHome(t testing.TB, url, preset, cwd, home string, mutate func(*app.O
 	return a
 }
 
-func yolo(o *app.Options) {
-	o.Yolo = true
-	o.Approver = headless.Approver{Yolo: true}
+// load reads the configuration as the CLI does, with home as SHIRO_HOME
+// and HOME.
+func load(url, preset, cwd, home string) (app.Loaded, error) {
+	env := map[string]string{"SHIRO_HOME": home, "SHIRO_API_KEY": "test-key", "HOME": home}
+	return app.Load(func(k string) string { return env[k] }, cwd,
+		config.Flags{Provider: preset, BaseURL: url, Model: "test-model"})
 }
 
-func runTurn(t testing.TB, s *agent.Session, prompt string) []agent.Event {
+// writeUserConfig writes the config file of the SHIRO_HOME home.
+func writeUserConfig(t testing.TB, home, body string) string {
 	t.Helper()
-	var evs []agent.Event
+	paths, err := config.PathsFromEnv(func(k string) string { return map[string]string{"SHIRO_HOME": home}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := paths.ConfigFile()
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// writeProjectConfig writes the project config of the workspace work.
+func writeProjectConfig(t testing.TB, work, body string) string {
+	t.Helper()
+	file := filepath.Join(config.ProjectDir(work), "config.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+func yolo(o *app.Options) { o.Yolo = true }
+
+// runTurn sends prompt and returns the turn's events, up to and including
+// its DoneEvent. A failed turn fails the test. The person declines the
+// third identical call of a turn, which the gate puts to them (the scripts
+// cycle through a few files, as a looping model would); any other request
+// for a person fails the test: these scripts make none, and an answer
+// nobody planned would change what the measurements count.
+func runTurn(t testing.TB, s *agent.Session, prompt string) []protocol.Event {
+	t.Helper()
+	var evs []protocol.Event
 	for e := range s.Send(context.Background(), prompt) {
-		if e, ok := e.(agent.ErrorEvent); ok {
+		switch e := e.(type) {
+		case protocol.ErrorEvent:
 			t.Fatalf("turn failed: %s", e.Error)
+		case protocol.ApprovalRequestEvent:
+			if !e.Repeated {
+				t.Fatalf("unexpected approval request for %s %s", e.Name, e.Input)
+			}
+			if err := s.Submit(protocol.Approval{ID: e.ID, Decision: protocol.No}); err != nil {
+				t.Fatalf("declining a repeated call: %v", err)
+			}
+		case protocol.QuestionEvent:
+			t.Fatalf("unexpected question: %s", e.Question)
 		}
 		evs = append(evs, e)
 	}
+	if len(evs) == 0 {
+		t.Fatal("the turn yielded no events")
+	}
+	if done, ok := evs[len(evs)-1].(protocol.DoneEvent); !ok || done.Reason != protocol.StopEnd || done.Usage == nil {
+		t.Fatalf("the turn did not end normally: last event %#v", evs[len(evs)-1])
+	}
 	return evs
+}
+
+// runCommand runs a slash command on an idle session and returns its
+// result.
+func runCommand(t testing.TB, s *agent.Session, line string) protocol.CommandResultEvent {
+	t.Helper()
+	if err := s.Submit(protocol.Command{Line: line}); err != nil {
+		t.Fatal(err)
+	}
+	for e := range s.Events() {
+		if r, ok := e.(protocol.CommandResultEvent); ok {
+			return r
+		}
+	}
+	t.Fatalf("the session closed before %s answered", line)
+	return protocol.CommandResultEvent{}
 }
 
 // repoRoot is this repository's root, for measurements "on this

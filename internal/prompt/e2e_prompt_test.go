@@ -12,6 +12,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
 	"github.com/shiro-neko/shiro/internal/memory"
+	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/skills"
 	"github.com/shiro-neko/shiro/internal/workflow"
 )
@@ -32,43 +33,102 @@ func firstRequest(t *testing.T, preset string, cwd string, mutate func(*app.Opti
 }
 
 // The request's tool list and the prompt's tool section come from the one
-// ActiveTools list: for the default sets, a narrowed toolSets with an
-// unknown name, and each agent variant, they name the same tools.
+// ActiveTools list: for the default sets, a config that narrows toolSets
+// to core, an unattended session and each agent variant, they name the
+// same tools.
 func TestRequestToolsAndPromptToolsAgree(t *testing.T) {
-	cases := map[string]func(*app.Options){
-		"default":        nil,
-		"core and bogus": func(o *app.Options) { o.Settings.ToolSets = []string{"core", "bogus"} },
-		"core only":      func(o *app.Options) { o.Settings.ToolSets = []string{} },
-		"headless":       func(o *app.Options) { o.Headless = true },
+	type setup struct {
+		project string // the project's .shiro/config.json, if any
+		mutate  func(*app.Options)
+	}
+	cases := map[string]setup{
+		"default":    {},
+		"core only":  {project: `{"toolSets": []}`},
+		"unattended": {mutate: func(o *app.Options) { o.Attended = false }},
 	}
 	for _, v := range agent.Variants() {
-		cases["variant "+v.Name] = func(o *app.Options) { o.Settings.Agent = v.Name }
+		cases["variant "+v.Name] = setup{mutate: func(o *app.Options) { o.Settings.Agent = v.Name }}
 	}
-	for name, mutate := range cases {
+	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			a, b, system := firstRequest(t, "anthropic", t.TempDir(), mutate)
+			work := t.TempDir()
+			if c.project != "" {
+				writeProjectConfig(t, work, c.project)
+			}
+			a, b, system := firstRequest(t, "anthropic", work, c.mutate)
 			reqNames := b.toolNames()
 			if got := promptToolNames(t, system); !slices.Equal(got, reqNames) {
 				t.Fatalf("request tools %v\nprompt tools  %v", reqNames, got)
 			}
 			var active []string
 			for _, tool := range a.Session.ActiveTools() {
-				active = append(active, tool.Spec().Name)
+				active = append(active, tool.Info().Name)
 			}
 			if !slices.Equal(active, reqNames) {
 				t.Fatalf("ActiveTools %v, request %v", active, reqNames)
 			}
-			if name == "core and bogus" && !slices.ContainsFunc(a.Problems, func(p string) bool { return strings.Contains(p, "unknown toolSets ignored: bogus") }) {
-				t.Fatalf("unknown set not warned: %v", a.Problems)
+			// What each case withholds, it withholds from both.
+			switch name {
+			case "default":
+				for _, want := range []string{"ask", "git_status", "outline", "task"} {
+					if !slices.Contains(reqNames, want) {
+						t.Errorf("the default session does not offer %s: %v", want, reqNames)
+					}
+				}
+				// The read-only git tools share their guidance, and one line.
+				if !strings.Contains(system, "\n- git_blame, git_branch, git_diff, git_log, git_show, git_status: read-only git") {
+					t.Errorf("the git tools do not share one line:\n%s", system)
+				}
+			case "core only":
+				for _, gone := range []string{"git_status", "outline", "apply_patch"} {
+					if slices.Contains(reqNames, gone) {
+						t.Errorf("toolSets [] (core only) offers %s", gone)
+					}
+				}
+				if !slices.Contains(reqNames, "read_file") || !slices.Contains(reqNames, "todo_write") {
+					t.Errorf("core and session tools stay: %v", reqNames)
+				}
+			case "unattended":
+				if slices.Contains(reqNames, "ask") || !slices.Contains(reqNames, "task") {
+					t.Errorf("an unattended session withholds ask (nobody would answer) and keeps task: %v", reqNames)
+				}
 			}
 		})
+	}
+}
+
+// A toolSets entry that names no tool set is an error naming the file,
+// the field and the valid sets, before anything starts; for the user's
+// config and the project's alike.
+func TestUnknownToolSetIsAnErrorNamingFileAndField(t *testing.T) {
+	home := t.TempDir()
+	userFile := writeUserConfig(t, home, `{"toolSets": ["core", "bogus"]}`)
+	_, err := load("http://127.0.0.1:1/v1", "anthropic", t.TempDir(), home)
+	checkToolSetError(t, err, userFile)
+
+	work := t.TempDir()
+	projectFile := writeProjectConfig(t, work, `{"toolSets": ["git", "bogus"]}`)
+	_, err = load("http://127.0.0.1:1/v1", "anthropic", work, t.TempDir())
+	checkToolSetError(t, err, projectFile)
+}
+
+func checkToolSetError(t *testing.T, err error, file string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("%s with an unknown tool set loaded without an error", file)
+	}
+	msg := err.Error()
+	for _, want := range []string{file, `field "toolSets"`, `"bogus"`, "core, edit-plus, nav, extra, git, net"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %s", msg, want)
+		}
 	}
 }
 
 // Read-only variants withhold the write tools from the request and from
 // the prompt alike.
 func TestReadOnlyVariantsWithholdWriteTools(t *testing.T) {
-	writers := []string{"write_file", "edit_file", "multi_edit", "bash", "bash_stop", "forget"}
+	writers := []string{"write_file", "edit_file", "multi_edit", "apply_patch", "bash", "bash_stop", "run_checks"}
 	for _, name := range []string{"plan", "review"} {
 		_, b, system := firstRequest(t, "anthropic", t.TempDir(), func(o *app.Options) { o.Settings.Agent = name })
 		for _, w := range writers {
@@ -91,6 +151,21 @@ func TestReadOnlyVariantsWithholdWriteTools(t *testing.T) {
 	_, b, system := firstRequest(t, "anthropic", t.TempDir(), nil)
 	if !slices.Contains(b.toolNames(), "write_file") || !strings.Contains(system, "- write_file:") {
 		t.Fatal("the default agent offers and describes write_file")
+	}
+}
+
+// forget destroys what earlier sessions learned, so the read-only agents
+// are not offered it (docs/memory.md), though it runs without asking.
+func TestReadOnlyVariantsWithholdForget(t *testing.T) {
+	for _, name := range []string{"plan", "review"} {
+		_, b, system := firstRequest(t, "anthropic", t.TempDir(), func(o *app.Options) { o.Settings.Agent = name })
+		if slices.Contains(b.toolNames(), "forget") || strings.Contains(system, "- forget:") {
+			t.Errorf("%s: forget is offered to a read-only agent", name)
+		}
+	}
+	_, b, _ := firstRequest(t, "anthropic", t.TempDir(), nil)
+	if !slices.Contains(b.toolNames(), "forget") {
+		t.Fatal("the default agent offers forget")
 	}
 }
 
@@ -173,7 +248,7 @@ func TestNoMemoryNeitherLoadsNorWrites(t *testing.T) {
 			t.Errorf("%s offered under --no-memory", name)
 		}
 	}
-	if e, ok := find[agent.ToolErrorEvent](evs); !ok || !strings.Contains(e.Error, "not offered") {
+	if e, ok := find[protocol.ToolErrorEvent](evs); !ok || e.Name != "remember" || !strings.Contains(e.Error, "not offered") {
 		t.Fatalf("the call should fail as not offered: %v", evs)
 	}
 	if _, err := os.Stat(filepath.Join(home, ".shiro-neko", "memory")); !os.IsNotExist(err) {
@@ -208,16 +283,16 @@ func TestWorkflowFollowsTheWorkspace(t *testing.T) {
 	}
 	var notices []string
 	for _, e := range evs {
-		if n, ok := e.(agent.NoticeEvent); ok {
+		if n, ok := e.(protocol.NoticeEvent); ok {
 			notices = append(notices, n.Text)
 		}
 	}
-	if len(notices) != 1 || !strings.HasPrefix(notices[0], "reminder: you modified files without updating the project task list") || a.Nudger.Count() != 1 {
+	if len(notices) != 1 || !strings.HasPrefix(notices[0], "reminder: you modified files without updating the project task list") {
 		t.Fatalf("notices = %q", notices)
 	}
 }
 
-func find[T agent.Event](evs []agent.Event) (T, bool) {
+func find[T protocol.Event](evs []protocol.Event) (T, bool) {
 	for _, e := range evs {
 		if v, ok := e.(T); ok {
 			return v, true

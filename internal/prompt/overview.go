@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
 // DefaultOverviewBytes bounds the workspace overview, which goes out with
@@ -32,10 +32,10 @@ const (
 // does not fit contributes only its directories (when they fit), so the
 // layout is complete and no directory looks emptier than it is. What is
 // left out is counted, not silently dropped.
-func Overview(ctx context.Context, env *tools.Env, budget int) string {
+func Overview(ctx context.Context, env *workspace.Env, budget int) string {
 	var levels [][]string // entries by depth, each level in lexical order
 	scanned := 0
-	err := tools.Walk(ctx, env, ".", tools.WalkOptions{MaxDepth: overviewDepth}, func(rel string, d fs.DirEntry) error {
+	err := workspace.Walk(ctx, env, ".", workspace.WalkOptions{MaxDepth: overviewDepth}, func(rel string, d fs.DirEntry) error {
 		if d.IsDir() {
 			rel += "/"
 		}

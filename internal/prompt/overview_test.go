@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
 func TestRoughCount(t *testing.T) {
@@ -29,7 +29,7 @@ func TestRoughCount(t *testing.T) {
 	}
 }
 
-func tree(t testing.TB, files ...string) *tools.Env {
+func tree(t testing.TB, files ...string) *workspace.Env {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range files {
@@ -41,7 +41,7 @@ func tree(t testing.TB, files ...string) *tools.Env {
 			t.Fatal(err)
 		}
 	}
-	env, err := tools.NewEnv(dir)
+	env, err := workspace.New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func overviewTrees(b *testing.B) map[string]string {
 //	go test ./internal/prompt -run XXX -bench Overview -benchtime 5x
 func BenchmarkOverview(b *testing.B) {
 	for name, dir := range overviewTrees(b) {
-		env, err := tools.NewEnv(dir)
+		env, err := workspace.New(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func BenchmarkOverview(b *testing.B) {
 			var size, n int
 			for b.Loop() {
 				size, n = 0, 0
-				_ = tools.Walk(context.Background(), env, ".", tools.WalkOptions{}, func(rel string, d fs.DirEntry) error {
+				_ = workspace.Walk(context.Background(), env, ".", workspace.WalkOptions{}, func(rel string, d fs.DirEntry) error {
 					if d.IsDir() {
 						return nil
 					}

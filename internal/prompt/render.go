@@ -1,10 +1,9 @@
 package prompt
 
 import (
-	"slices"
 	"strings"
 
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 const identity = "You are shiro, a coding agent working in the user's terminal. You read code, edit files and run commands to get the user's request done, carefully and without fuss."
@@ -23,12 +22,6 @@ const whenSomethingFails = `# When something fails
 3. After two failed attempts at the same approach, stop, explain what you tried and what you saw, and ask or try a different route.
 A refusal by the guard, a hook or a permission rule is final: do not work around it; tell the user what was refused and why.`
 
-const verifySection = `# Verify after every change
-Run run_checks (or the project's own test command) after changing code, and read the result before saying you are done.`
-
-const delegating = `# Delegating
-Use task for broad searches or independent reviews that would flood your context; give each subagent a precise brief and act on its report.`
-
 const workingWithUser = `# Working with the user
 - Do what was asked; when a request is ambiguous and the choice matters, ask one short question instead of guessing.
 - A denied tool call means the user said no: adapt, do not retry it.
@@ -39,7 +32,7 @@ Be brief and concrete. Say what you changed and how you checked it, with file pa
 
 // renderStable builds the cacheable prefix. Its bytes depend only on the
 // inputs keyed by the memo, never on the clock.
-func renderStable(src Sources, active []tools.Tool) string {
+func renderStable(src Sources, active []tool.Tool, appendix string) string {
 	var b strings.Builder
 	b.WriteString(identity)
 	b.WriteString("\n\n# Environment\n")
@@ -59,24 +52,20 @@ func renderStable(src Sources, active []tools.Tool) string {
 		section(&b, src.Workflow())
 	}
 	section(&b, whenSomethingFails)
-	names := toolNames(active)
-	if slices.Contains(names, "run_checks") {
-		section(&b, verifySection)
-	}
-	if slices.Contains(names, "task") {
-		section(&b, delegating)
+	// What a tool says about working with it goes in only while it is
+	// offered, so the prompt never describes a tool the request lacks.
+	for _, t := range active {
+		section(&b, t.Info().Section)
 	}
 	section(&b, workingWithUser)
 	section(&b, howToReply)
 	if src.Instructions != nil {
 		section(&b, src.Instructions())
 	}
-	if src.Skills != nil && slices.Contains(names, "skill") {
+	if src.Skills != nil {
 		section(&b, src.Skills())
 	}
-	if src.Variant != nil {
-		section(&b, src.Variant())
-	}
+	section(&b, appendix)
 	if src.Appendices != nil {
 		for _, a := range src.Appendices() {
 			section(&b, a)
@@ -121,23 +110,30 @@ func section(b *strings.Builder, s string) {
 	b.WriteString("\n")
 }
 
-// toolsSection gives one guidance line per offered tool, so the prompt
-// never describes a tool the request does not carry.
-func toolsSection(active []tools.Tool) string {
+// toolsSection gives one guidance line per offered tool, in the tools'
+// order, so the prompt never describes a tool the request does not carry.
+// Tools that share their guidance (the read-only git tools) share one
+// line, naming them together where the first of them stands.
+func toolsSection(active []tool.Tool) string {
 	var b strings.Builder
 	b.WriteString("# Tools available to you now\n")
-	var git []string
+	sharing := map[string][]string{}
 	for _, t := range active {
-		name := t.Spec().Name
-		if strings.HasPrefix(name, "git_") && name != "git_commit_message" {
-			git = append(git, name)
+		info := t.Info()
+		sharing[info.Guidance] = append(sharing[info.Guidance], info.Name)
+	}
+	done := map[string]bool{}
+	for _, t := range active {
+		info := t.Info()
+		g := info.Guidance
+		if names := sharing[g]; g != "" && len(names) > 1 {
+			if !done[g] {
+				done[g] = true
+				b.WriteString("- " + strings.Join(names, ", ") + ": " + g + "\n")
+			}
 			continue
 		}
-		b.WriteString("- " + guidanceLine(name, t.Meta().Guidance) + "\n")
-	}
-	if len(git) > 0 {
-		// The read-only git tools share one line: their names say enough.
-		b.WriteString("- " + strings.Join(git, ", ") + ": read-only git with a fixed argv; prefer them to bash for inspecting the repository.\n")
+		b.WriteString("- " + guidanceLine(info.Name, g) + "\n")
 	}
 	return b.String()
 }
@@ -154,10 +150,10 @@ func guidanceLine(name, guidance string) string {
 	return name + ": " + guidance
 }
 
-func toolNames(ts []tools.Tool) []string {
+func toolNames(ts []tool.Tool) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = t.Spec().Name
+		out[i] = t.Info().Name
 	}
 	return out
 }

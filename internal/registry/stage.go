@@ -2,6 +2,8 @@ package registry
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"strings"
@@ -35,6 +37,14 @@ func (s *Staged) Path() string { return s.path }
 
 // Replaces reports whether a file is already installed at Path.
 func (s *Staged) Replaces() bool { return s.replaces }
+
+// Digest is the sha256 of the fetched body, hex-encoded: a person who
+// agrees to install what a preview showed names this digest, and an entry
+// that changed in between is refused rather than installed unseen.
+func (s *Staged) Digest() string {
+	sum := sha256.Sum256(s.body)
+	return hex.EncodeToString(sum[:])
+}
 
 // List fetches the index: exactly one GET.
 func (c *Client) List(ctx context.Context) (*Index, error) {

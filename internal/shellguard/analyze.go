@@ -28,8 +28,9 @@ type scope struct {
 	via    []string // the wrappers and shells that run this script
 	parent *scope   // the script that runs this one, nil for the command line
 	file   *syntax.File
+	inv    inventory // what the guard's walk saw as written
 
-	vars     map[string][]string // literal values assigned to variables, see analysis.values
+	vars     map[string][]string // literal values assigned to variables, see engine.values
 	varsDone bool
 }
 
@@ -45,75 +46,62 @@ func (sc *scope) slice(from, to syntax.Pos) string {
 	return sc.src[i:j]
 }
 
-// analysis walks a command line once, either to check it (rules on, every
-// finding kept) or to collect its effective commands (rules off, the first
-// unanalysable part is an error).
-type analysis struct {
-	src     string
-	collect bool // Effective: record commands, apply no rules
-	all     bool // CheckAll: keep going after the first verdict
-	budget  int
-	parser  *syntax.Parser
+// engine walks a command line once and fills in its Analysis: it applies
+// every rule (keeping every finding), records the effective commands and
+// git calls, and parses each script the line hands to a shell.
+type engine struct {
+	src    string
+	out    *Analysis
+	budget int
+	parser *syntax.Parser
 
-	findings   []Verdict
-	opaqueSeen bool
-	quiet      int // > 0 while reading an approximation, whose own oddities are not findings
-	commands   []Command
-	err        *AnalysisError
-	stopped    bool
+	findings []Verdict
+	quiet    int // > 0 while reading an approximation, whose own oddities are not findings
+	stopped  bool
 
 	feeds map[*syntax.Stmt]*input        // what a pipeline stage reads
 	flat  map[*syntax.BinaryCmd]struct{} // pipes already handled as part of a longer pipeline
 }
 
-func newAnalysis(src string, collect, all bool) *analysis {
-	return &analysis{
-		src:     src,
-		collect: collect,
-		all:     all,
-		budget:  budgetBase + budgetPerByte*len(src),
-		parser:  newParser(),
+func newEngine(src string, out *Analysis) *engine {
+	return &engine{
+		src:    src,
+		out:    out,
+		budget: budgetBase + budgetPerByte*len(src),
+		parser: newParser(),
 	}
 }
 
-func (a *analysis) run() {
+func (a *engine) run() {
 	if len(a.src) > maxSource {
-		a.opaque(a.src, "too long to check (over 256 KiB)")
+		a.out.parseErr = tooLong()
+		a.giveUp("too long to check (over 256 KiB)")
 		return
 	}
 	a.scanScript(&scope{src: a.src}, a.src)
 }
 
 // report records a finding. dynamic marks a finding where what runs is
-// unknown (a downloaded script fed to a shell), which Effective must
-// refuse even though Check names a more specific category.
-func (a *analysis) report(v Verdict, dynamic bool) {
-	if a.collect {
-		if (dynamic || v.Category == CategoryOpaque) && a.err == nil {
-			a.err = &AnalysisError{Command: v.Command, Why: v.Why}
-			a.stopped = true
-		}
+// unknown (a downloaded script fed to a shell), which makes Effective
+// fail even though the finding names a more specific category.
+func (a *engine) report(v Verdict, dynamic bool) {
+	opaque := v.Category == CategoryOpaque
+	if opaque && a.quiet > 0 {
 		return
 	}
-	if v.Category == CategoryOpaque {
-		if a.quiet > 0 || (a.opaqueSeen && !a.all) {
-			return
-		}
-		a.opaqueSeen = true
+	if (dynamic || opaque) && a.quiet == 0 && a.out.effectiveErr == nil {
+		a.out.effectiveErr = &AnalysisError{Command: v.Command, Why: v.Why}
 	}
 	a.findings = append(a.findings, v)
-	if v.Category != CategoryOpaque && !a.all {
-		a.stopped = true
-	}
 }
 
-func (a *analysis) opaque(at, why string) {
+func (a *engine) opaque(at, why string) {
 	a.report(Verdict{Command: at, Category: CategoryOpaque, Why: why}, true)
 }
 
 // charge spends budget and reports false (and an opaque finding, once)
 // when it has run out.
-func (a *analysis) charge(n int) bool {
+func (a *engine) charge(n int) bool {
 	a.budget -= n
 	if a.budget >= 0 {
 		return true
@@ -122,37 +110,77 @@ func (a *analysis) charge(n int) bool {
 	return false
 }
 
-// giveUp stops the analysis at a limit. The refusal is reported even while
+// giveUp stops the analysis at a limit. The refusal is recorded even while
 // reading an approximation, so that stopping never passes a line.
-func (a *analysis) giveUp(why string) {
+func (a *engine) giveUp(why string) {
 	if a.stopped {
 		return
 	}
-	a.quiet = 0
-	a.opaque(a.src, why)
 	a.stopped = true
+	v := Verdict{Command: a.src, Category: CategoryOpaque, Why: why}
+	if a.out.effectiveErr == nil {
+		a.out.effectiveErr = &AnalysisError{Command: v.Command, Why: v.Why}
+	}
+	a.findings = append(a.findings, v)
 }
 
 // scanScript parses a script and checks everything in it. at is the
-// command that hands the script over, for the refusal.
-func (a *analysis) scanScript(sc *scope, at string) {
+// command that hands the script over, for the refusal. It returns the
+// script's index in Analysis.Scripts, or -1 for the line itself and for a
+// script that was not parsed.
+func (a *engine) scanScript(sc *scope, at string) int {
 	if a.stopped {
-		return
+		return -1
 	}
 	if sc.depth > maxDepth {
 		a.opaque(at, fmt.Sprintf("nests shells more than %d deep", maxDepth))
-		return
+		return -1
 	}
 	if !a.charge(len(sc.src)) {
-		return
+		return -1
 	}
 	f, err := parseWith(a.parser, sc.src)
+	a.out.parses++
+	index := a.record(sc, f, err)
 	if err != nil {
 		a.opaque(at, "not valid shell syntax: "+syntaxMessage(err))
-		return
+		return index
 	}
 	sc.file = f
 	a.scanNode(sc, f)
+	a.keepInventory(sc, index)
+	return index
+}
+
+// record keeps a parsed script in the Analysis: the line's own parse, or
+// one more entry of Scripts.
+func (a *engine) record(sc *scope, f *syntax.File, err error) int {
+	if sc.parent == nil {
+		a.out.file, a.out.parseErr = f, err
+		return -1
+	}
+	a.out.scripts = append(a.out.scripts, Script{
+		Source:      sc.src,
+		File:        f,
+		ParseErr:    err,
+		Via:         slices.Clone(sc.via),
+		Depth:       sc.depth,
+		Approximate: a.quiet > 0,
+	})
+	return len(a.out.scripts) - 1
+}
+
+// keepInventory stores what the guard's walk noted about a script as
+// written.
+func (a *engine) keepInventory(sc *scope, index int) {
+	inv := sc.inv
+	inv.declared = nil // only needed during the walk
+	if index < 0 {
+		a.out.line = inv
+		return
+	}
+	s := &a.out.scripts[index]
+	s.Commands, s.Redirects, s.Assignments = inv.commands, inv.redirects, inv.assignments
 }
 
 // syntaxMessage is the parser's own message ("1:4: reached EOF without
@@ -167,7 +195,7 @@ func syntaxMessage(err error) string {
 // scanNode visits every node under n: simple commands (in lists,
 // pipelines, subshells, functions, loops, $(…), <(…) and here-documents),
 // pipelines as a whole, and function declarations.
-func (a *analysis) scanNode(sc *scope, n syntax.Node) {
+func (a *engine) scanNode(sc *scope, n syntax.Node) {
 	nesting := 0
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if n == nil {
@@ -181,6 +209,7 @@ func (a *analysis) scanNode(sc *scope, n syntax.Node) {
 			a.giveUp("too deeply nested to check")
 			return false
 		}
+		sc.inv.note(sc, n)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			a.stmt(sc, n)
@@ -189,9 +218,7 @@ func (a *analysis) scanNode(sc *scope, n syntax.Node) {
 				a.pipeline(sc, n)
 			}
 		case *syntax.FuncDecl:
-			if !a.collect {
-				a.forkBomb(sc, n)
-			}
+			a.forkBomb(sc, n)
 		}
 		return !a.stopped
 	})
@@ -199,10 +226,8 @@ func (a *analysis) scanNode(sc *scope, n syntax.Node) {
 
 // stmt checks one statement: its redirections, and its simple command if
 // it is one.
-func (a *analysis) stmt(sc *scope, st *syntax.Stmt) {
-	if !a.collect {
-		a.deviceRedirects(sc, st)
-	}
+func (a *engine) stmt(sc *scope, st *syntax.Stmt) {
+	a.deviceRedirects(sc, st)
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return
@@ -226,9 +251,9 @@ func (a *analysis) stmt(sc *scope, st *syntax.Stmt) {
 	a.command(sc, argv, sc.via, at, in, 0)
 }
 
-// command handles one effective command: it records it or applies the
+// command handles one effective command: it records it, applies the
 // rules, then follows whatever the program runs in turn.
-func (a *analysis) command(sc *scope, argv []arg, via []string, at string, in *input, hops int) {
+func (a *engine) command(sc *scope, argv []arg, via []string, at string, in *input, hops int) {
 	if a.stopped || len(argv) == 0 {
 		return
 	}
@@ -242,17 +267,34 @@ func (a *analysis) command(sc *scope, argv []arg, via []string, at string, in *i
 		return
 	}
 	base := programName(name.text)
-	if a.collect {
-		a.commands = append(a.commands, toCommand(argv, via))
-	} else if r := a.rule(sc, base, argv, in); r.category != "" {
+	judged := argv
+	var git *gitInvocation
+	gitIndex := -1
+	if base == "git" {
+		git = a.readGit(sc, argv)
+		if git.expanded != nil {
+			judged = git.expanded // the rules judge what the alias stands for
+		}
+	}
+	if a.quiet == 0 { // an approximation's commands are not what runs
+		if !a.charge(len(argv)) { // recording copies every word: wrappers within wrappers copy them again
+			return
+		}
+		a.out.effective = append(a.out.effective, toCommand(argv, via))
+		if git != nil {
+			a.out.git = append(a.out.git, git.call(argv, via, len(a.out.effective)-1))
+			gitIndex = len(a.out.git) - 1
+		}
+	}
+	if r := a.rule(sc, base, judged, in); r.category != "" {
 		shown := at
 		if r.fromInput && in != nil {
 			shown = in.pipeline(at)
 		}
 		a.report(Verdict{Command: shown, Category: r.category, Why: r.why}, false)
-		if a.stopped {
-			return
-		}
+	}
+	if git != nil && git.unresolved != "" {
+		a.opaque(at, git.unresolved)
 	}
 	n := a.follow(sc, base, argv)
 	inner := append(via[:len(via):len(via)], base)
@@ -265,6 +307,9 @@ func (a *analysis) command(sc *scope, argv []arg, via []string, at string, in *i
 	}
 	for _, s := range n.scripts {
 		a.runScript(sc, s, inner, at)
+	}
+	if git != nil {
+		a.gitScripts(sc, git, gitIndex, inner, at)
 	}
 	if n.file != nil {
 		a.programFile(sc, base, *n.file, at)
@@ -282,7 +327,7 @@ func (a *analysis) command(sc *scope, argv []arg, via []string, at string, in *i
 
 // words evaluates a command's words and pays for the text it built, which
 // matters when each of many nested $(…) holds all the ones inside it.
-func (a *analysis) words(sc *scope, ws []*syntax.Word) ([]arg, bool) {
+func (a *engine) words(sc *scope, ws []*syntax.Word) ([]arg, bool) {
 	argv, ok := sc.evalWords(ws)
 	if !ok {
 		return nil, false

@@ -4,7 +4,7 @@ import "mvdan.cc/sh/v3/syntax"
 
 // deviceRedirects refuses writing to a raw device through a redirection
 // (`cat img > /dev/sda`).
-func (a *analysis) deviceRedirects(sc *scope, st *syntax.Stmt) {
+func (a *engine) deviceRedirects(sc *scope, st *syntax.Stmt) {
 	for _, r := range st.Redirs {
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
@@ -22,7 +22,7 @@ func (a *analysis) deviceRedirects(sc *scope, st *syntax.Stmt) {
 
 // forkBomb refuses a function that calls itself in a pipeline or in the
 // background (`:(){ :|:& };:`), whatever its name.
-func (a *analysis) forkBomb(sc *scope, fn *syntax.FuncDecl) {
+func (a *engine) forkBomb(sc *scope, fn *syntax.FuncDecl) {
 	if fn.Name == nil || fn.Body == nil {
 		return
 	}

@@ -95,3 +95,51 @@ func FuzzEffective(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAnalyze: Analyze never panics and its result holds together: one
+// parse per script, an Effective failure always refused by the guard,
+// every git call pointing at its effective command, every shell alias at
+// one of the scripts. Its time is bounded by the guard's own limits
+// (maxSource, the budget, maxDepth), which the hostile inputs exercise.
+func FuzzAnalyze(f *testing.F) {
+	fuzzSeeds(f)
+	for _, s := range []string{
+		"git -c alias.r='reset --hard' r", "git -c alias.a=b -c alias.b=a a", "git -c alias.x='!sh -c' x \"$y\"",
+		"git --config-env=alias.r=V r", `git -c "$kv" r`, "git -c alias.x='!git -c alias.y=\"!rm -rf z\" y' x",
+		"X=1 export A=$(b) > f 2>&1; for i in a; do :; done",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		a := Analyze(src)
+		if a.Source() != src {
+			t.Fatalf("source %q", a.Source())
+		}
+		if a.ParseErr() == nil && a.File() == nil || a.ParseErr() != nil && a.File() != nil {
+			t.Fatalf("parse %v with error %v", a.File(), a.ParseErr())
+		}
+		if len(src) <= maxSource && a.Parses() != 1+len(a.Scripts()) {
+			t.Fatalf("%d parses for %d nested scripts", a.Parses(), len(a.Scripts()))
+		}
+		cmds, err := a.Effective()
+		if err != nil && a.Verdict() == nil {
+			t.Fatalf("Effective cannot analyse %q (%v) but the guard passes it", src, err)
+		}
+		for _, v := range a.Findings() {
+			if !knownCategories[v.Category] || v.Why == "" {
+				t.Fatalf("malformed finding %+v", v)
+			}
+		}
+		for _, g := range a.Git() {
+			if err == nil && (g.Index >= len(cmds) || cmds[g.Index].String() != g.Command.String()) {
+				t.Fatalf("git call %+v does not point at its command in %v", g, cmds)
+			}
+			if sh, ok := g.Alias.(ShellAlias); ok && (sh.Script < -1 || sh.Script >= len(a.Scripts())) {
+				t.Fatalf("shell alias %+v points outside the %d scripts", sh, len(a.Scripts()))
+			}
+			if sh, ok := g.Alias.(ShellAlias); ok && sh.Script == -1 && a.Verdict() == nil {
+				t.Fatalf("a shell alias that was not read passes: %q", src)
+			}
+		}
+	})
+}

@@ -3,29 +3,19 @@ package shellguard
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // The guard's work must stay linear in the size of what it parses: at most
-// hostileFactor times the cost of parsing the input once, plus a little.
-// Comparing with the parser on the same machine keeps the test meaningful
-// on a loaded one, while an exponential blow-up through eval or sh -c
-// nesting would exceed it by orders of magnitude.
+// hostileFactor times the allocations of parsing the input once, plus a
+// constant for what a short line may expand to (brace words, eval). It is
+// measured in allocations, not time, so the test means the same on a
+// loaded machine; an exponential blow-up through eval or sh -c nesting
+// would exceed it by orders of magnitude. BenchmarkHostileInputs gives the
+// time.
 const (
 	hostileFactor = 12
-	hostileSlack  = 20 * time.Millisecond
+	hostileSlack  = 20000
 )
-
-// fastest runs f three times and returns the shortest duration.
-func fastest(f func()) time.Duration {
-	best := time.Duration(1<<63 - 1)
-	for range 3 {
-		start := time.Now()
-		f()
-		best = min(best, time.Since(start))
-	}
-	return best
-}
 
 // hostileInputs are shapes that make a naive guard slow: deep nesting,
 // re-parsing through sh -c and eval, long pipelines, huge words, brace
@@ -44,6 +34,9 @@ func hostileInputs() map[string]string {
 		"long download pipe":        "curl x | " + strings.Repeat("tee a | ", 30000) + "sh",
 		"nested subshells":          strings.Repeat("(", 3000) + "ls" + strings.Repeat(")", 3000),
 		"nested substitution":       strings.Repeat("echo $(", 2000) + "ls" + strings.Repeat(")", 2000),
+		"nested assignments":        strings.Repeat("x=$(", 5000) + "ls" + strings.Repeat(")", 5000),
+		"nested redirections":       strings.Repeat("a > $(", 5000) + "ls" + strings.Repeat(")", 5000),
+		"nested git aliases":        "git" + strings.Repeat(" -c alias.a='a'", 5000) + " a",
 		"nested pipes in subshells": strings.Repeat("a | (", 2000) + "sh" + strings.Repeat(")", 2000),
 		"many commands":             strings.Repeat("echo hi; ", 29000),
 		"huge heredoc":              "cat > f <<'EOF'\n" + strings.Repeat("line of text rm -rf / DROP TABLE x\n", 7000) + "EOF",
@@ -66,22 +59,35 @@ func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) 
 func TestHostileInputsAreBoundedAndJudged(t *testing.T) {
 	for name, src := range hostileInputs() {
 		t.Run(name, func(t *testing.T) {
-			var v *Verdict
-			var err error
-			parse := fastest(func() { _, _ = Parse(src) })
-			check := fastest(func() { v = Check(src) })
-			effective := fastest(func() { _, err = Effective(src) })
+			parse := testing.AllocsPerRun(1, func() { _, _ = Parse(src) })
+			var a *Analysis
+			analyze := testing.AllocsPerRun(1, func() { a = Analyze(src) })
+			v := a.Verdict()
+			_, err := a.Effective()
 			verdict := "pass"
 			if v != nil {
 				verdict = v.Category + ": " + v.Why
 			}
-			t.Logf("%d bytes: parse %v, Check %v, Effective %v; %s", len(src), parse, check, effective, verdict)
-			if limit := hostileFactor*parse + hostileSlack; check > limit || effective > limit {
-				t.Errorf("too slow: Check %v, Effective %v, limit %v", check, effective, limit)
+			t.Logf("%d bytes: parse %.0f allocs, Analyze %.0f; %s", len(src), parse, analyze, verdict)
+			if limit := hostileFactor*parse + hostileSlack; analyze > limit {
+				t.Errorf("too much work: Analyze made %.0f allocations, limit %.0f", analyze, limit)
 			}
 			if err != nil && v == nil {
 				t.Errorf("Effective cannot analyse it (%s) but Check passes it", shorten(err.Error()))
 			}
+		})
+	}
+}
+
+// BenchmarkHostileInputs is the time the guard takes on each hostile
+// shape, per byte of input.
+func BenchmarkHostileInputs(b *testing.B) {
+	for name, src := range hostileInputs() {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			for b.Loop() {
+				_ = Analyze(src)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(src)+1), "ns/byte")
 		})
 	}
 }

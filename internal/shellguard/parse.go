@@ -67,30 +67,14 @@ func parseWith(p *syntax.Parser, src string) (*syntax.File, error) {
 // SimpleCommands returns every simple command of src, including those in
 // pipelines, lists, subshells, command substitutions, process substitutions,
 // functions and control flow, in source order. It does not unwrap wrappers
-// such as sudo or sh -c; Effective does that.
+// such as sudo or sh -c; Effective does that. It is Analyze(src).Commands(),
+// with the parse error.
 func SimpleCommands(src string) ([]Command, error) {
-	f, err := Parse(src)
-	if err != nil {
+	a := Analyze(src)
+	if err := a.ParseErr(); err != nil {
 		return nil, err
 	}
-	var out []Command
-	syntax.Walk(f, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if !ok || len(call.Args) == 0 {
-			return true
-		}
-		c := Command{Literal: true}
-		for _, w := range call.Args {
-			s, lit := WordText(w)
-			if !lit {
-				c.Literal = false
-			}
-			c.Args = append(c.Args, s)
-		}
-		out = append(out, c)
-		return true
-	})
-	return out, nil
+	return a.Commands(), nil
 }
 
 // WordText returns a word's value after quote removal when it is made only

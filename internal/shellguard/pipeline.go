@@ -32,7 +32,7 @@ func (in *input) pipeline(at string) string {
 // stdinOf returns what feeds a statement: its own input redirection (the
 // last one wins, as in the shell) or, for a pipeline stage, the stages
 // before it.
-func (a *analysis) stdinOf(sc *scope, st *syntax.Stmt) *input {
+func (a *engine) stdinOf(sc *scope, st *syntax.Stmt) *input {
 	var in *input
 	for _, r := range st.Redirs {
 		if r.N != nil && r.N.Value != "0" {
@@ -59,7 +59,7 @@ func (a *analysis) stdinOf(sc *scope, st *syntax.Stmt) *input {
 	return in
 }
 
-func (a *analysis) textInput(sc *scope, w arg, node *syntax.Word) *input {
+func (a *engine) textInput(sc *scope, w arg, node *syntax.Word) *input {
 	in := &input{text: w.text, known: true, lit: w.lit}
 	if node != nil {
 		in.node = node
@@ -73,7 +73,7 @@ func (a *analysis) textInput(sc *scope, w arg, node *syntax.Word) *input {
 // pipeline works out what each stage of a pipeline reads: whether a
 // download or destructive SQL runs upstream, and the exact text when the
 // stage before only prints literal words (`echo "rm -rf x" | sh`).
-func (a *analysis) pipeline(sc *scope, b *syntax.BinaryCmd) {
+func (a *engine) pipeline(sc *scope, b *syntax.BinaryCmd) {
 	if _, done := a.flat[b]; done {
 		return
 	}
@@ -101,7 +101,7 @@ func (a *analysis) pipeline(sc *scope, b *syntax.BinaryCmd) {
 
 // flatten lists the stages of a pipeline; the shell nests `a | b | c` as
 // pipes within pipes, and those inner pipes are then handled here only.
-func (a *analysis) flatten(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
+func (a *engine) flatten(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
 	for _, s := range [2]*syntax.Stmt{b.X, b.Y} {
 		inner, ok := s.Cmd.(*syntax.BinaryCmd)
 		if ok && (inner.Op == syntax.Pipe || inner.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Negated && !s.Background {
@@ -119,7 +119,7 @@ func (a *analysis) flatten(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.St
 
 // setFeed records what a stage reads, for the stage and for the commands
 // inside it that share its input (`curl … | { cat; sh; }`).
-func (a *analysis) setFeed(st *syntax.Stmt, in *input) {
+func (a *engine) setFeed(st *syntax.Stmt, in *input) {
 	if st == nil || !a.charge(1) {
 		return
 	}
@@ -148,7 +148,7 @@ func (a *analysis) setFeed(st *syntax.Stmt, in *input) {
 
 // output fills in what a stage writes when the guard can know it: nothing
 // (`:`), echo's or printf's words, or what cat and tee pass through.
-func (a *analysis) output(sc *scope, st *syntax.Stmt, feed *input) {
+func (a *engine) output(sc *scope, st *syntax.Stmt, feed *input) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return
@@ -195,7 +195,7 @@ func isEchoFlags(s string) bool {
 
 // stageFacts reports whether a stage runs a download (through any
 // wrapper, in any substitution) or holds destructive SQL text.
-func (a *analysis) stageFacts(sc *scope, st *syntax.Stmt) (download, sql bool) {
+func (a *engine) stageFacts(sc *scope, st *syntax.Stmt) (download, sql bool) {
 	syntax.Walk(st, func(n syntax.Node) bool {
 		if (download && sql) || !a.charge(1) {
 			return false
@@ -224,7 +224,7 @@ func (a *analysis) stageFacts(sc *scope, st *syntax.Stmt) (download, sql bool) {
 }
 
 // downloadsIn reports whether any command under the nodes runs a download.
-func (a *analysis) downloadsIn(sc *scope, nodes ...syntax.Node) bool {
+func (a *engine) downloadsIn(sc *scope, nodes ...syntax.Node) bool {
 	found := false
 	for _, n := range nodes {
 		if n == nil || found {
@@ -247,7 +247,7 @@ func (a *analysis) downloadsIn(sc *scope, nodes ...syntax.Node) bool {
 
 // downloads reports whether argv is a download, directly or through
 // wrappers (`sudo env curl …`).
-func (a *analysis) downloads(sc *scope, argv []arg, hops int) bool {
+func (a *engine) downloads(sc *scope, argv []arg, hops int) bool {
 	if len(argv) == 0 || hops > maxHops || !argv[0].lit {
 		return false
 	}
@@ -265,7 +265,7 @@ func (a *analysis) downloads(sc *scope, argv []arg, hops int) bool {
 
 // splitWords splits env -S's string into words the way a shell would
 // (quotes honoured); a string decided at run time stays one unknown word.
-func (a *analysis) splitWords(sc *scope, v arg) []arg {
+func (a *engine) splitWords(sc *scope, v arg) []arg {
 	if !v.lit || !a.charge(len(v.text)) {
 		return []arg{{text: v.text, src: v.src}}
 	}

@@ -41,7 +41,7 @@ func shellArgv() []arg { return []arg{literalArg("sh")} }
 // follow says what the program base runs, given its words (args[0] is the
 // program). It knows wrappers, shells, interpreters and the programs that
 // run commands they are given (find -exec, xargs, watch…).
-func (a *analysis) follow(sc *scope, base string, args []arg) next {
+func (a *engine) follow(sc *scope, base string, args []arg) next {
 	rest := args[1:]
 	switch base {
 	case "sudo":
@@ -118,8 +118,6 @@ func (a *analysis) follow(sc *scope, base string, args []arg) next {
 		return followFind(rest, "-exec", "-execdir", "-ok", "-okdir")
 	case "fd", "fdfind":
 		return followFind(rest, "-x", "--exec", "-X", "--exec-batch")
-	case "git":
-		return followGitAliases(rest)
 	}
 	if isShell(base) {
 		return followShell(base, rest)
@@ -150,7 +148,7 @@ func followSudo(rest []arg) next {
 
 // followEnv skips env's options and NAME=value words. `env -S 'rm -rf x'`
 // splits its string into words that env then reads as if given directly.
-func (a *analysis) followEnv(sc *scope, rest []arg) next {
+func (a *engine) followEnv(sc *scope, rest []arg) next {
 	for range 4 {
 		opts, ops := scanOptions(rest, optSpec{value: "uCPS", long: []string{"unset", "chdir", "split-string"}})
 		if len(ops) > 0 && ops[0].lit && ops[0].text == "-" { // a lone "-" is -i
@@ -371,27 +369,6 @@ func placeholders(argv []arg, mark string) []arg {
 		}
 	}
 	return out
-}
-
-// followGitAliases finds `git -c alias.x='!script'`, a shell script git
-// runs when the alias is used; the guard checks it whether used or not.
-func followGitAliases(rest []arg) next {
-	var n next
-	for i := 0; i+1 < len(rest); i++ {
-		t := rest[i].text
-		if t != "-c" && t != "--config-env" {
-			if !strings.HasPrefix(t, "-") {
-				break // the subcommand
-			}
-			continue
-		}
-		i++
-		key, value, _ := strings.Cut(rest[i].text, "=")
-		if strings.HasPrefix(strings.ToLower(key), "alias.") && strings.HasPrefix(value, "!") {
-			n.scripts = append(n.scripts, []arg{{text: value[1:], src: value[1:], lit: rest[i].lit}})
-		}
-	}
-	return n
 }
 
 // isStdinPath reports whether a script operand names standard input.

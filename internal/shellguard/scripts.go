@@ -3,45 +3,45 @@ package shellguard
 import "mvdan.cc/sh/v3/syntax"
 
 // runScript checks a script a program hands to a shell, given as words
-// the shell joins with spaces.
-func (a *analysis) runScript(sc *scope, words []arg, via []string, at string) {
+// the shell joins with spaces. It returns the script's index in
+// Analysis.Scripts, or -1 when it was not parsed.
+func (a *engine) runScript(sc *scope, words []arg, via []string, at string) int {
 	text, lit := joinArgs(words)
 	if lit {
-		a.scanScript(&scope{src: text, depth: sc.depth + 1, via: via, parent: sc}, at)
-		return
+		return a.scanScript(&scope{src: text, depth: sc.depth + 1, via: via, parent: sc}, at)
 	}
 	nodes := make([]syntax.Node, 0, len(words))
 	for _, w := range words {
 		nodes = append(nodes, w.node())
 	}
-	a.dynamicScript(sc, text, via, at, nodes...)
+	return a.dynamicScript(sc, text, via, at, nodes...)
 }
 
 // dynamicScript handles a script whose text is only known at run time
 // (`sh -c "rm -rf $dir"`, `eval "$(curl …)"`). It cannot be checked, so it
-// is refused; Check first reads the script as written, expansions left in
-// place, so that a plain danger in it gets its own, clearer refusal.
-func (a *analysis) dynamicScript(sc *scope, approx string, via []string, at string, nodes ...syntax.Node) {
-	if !a.collect {
-		a.quiet++
-		a.scanScript(&scope{src: approx, depth: sc.depth + 1, via: via, parent: sc}, at)
-		a.quiet--
-		if a.stopped {
-			return
-		}
+// is refused; the script is first read as written, expansions left in
+// place, so that a plain danger in it gets its own, clearer refusal. It
+// returns the index of that approximation in Analysis.Scripts, or -1.
+func (a *engine) dynamicScript(sc *scope, approx string, via []string, at string, nodes ...syntax.Node) int {
+	a.quiet++
+	index := a.scanScript(&scope{src: approx, depth: sc.depth + 1, via: via, parent: sc}, at)
+	a.quiet--
+	if a.stopped {
+		return index
 	}
 	if a.downloadsIn(sc, nodes...) {
 		a.report(Verdict{Command: at, Category: CategoryPipeShell, Why: "runs a downloaded script"}, true)
-		return
+		return index
 	}
 	a.opaque(at, "runs a script built at run time")
+	return index
 }
 
 // programFile handles the file a shell or interpreter reads its program
 // from. A literal path is a documented gap (the guard does not read
 // files); a path decided at run time is refused for a shell, and for
 // any interpreter when it comes from a download (`python <(curl …)`).
-func (a *analysis) programFile(sc *scope, base string, file arg, at string) {
+func (a *engine) programFile(sc *scope, base string, file arg, at string) {
 	if file.lit {
 		return
 	}
@@ -57,7 +57,7 @@ func (a *analysis) programFile(sc *scope, base string, file arg, at string) {
 
 // stdinProgram handles a shell or interpreter that reads its program from
 // standard input, given what feeds it.
-func (a *analysis) stdinProgram(sc *scope, kind reader, in *input, via []string, at string) {
+func (a *engine) stdinProgram(sc *scope, kind reader, in *input, via []string, at string) {
 	switch {
 	case in == nil:
 		return // the caller's input: the agent runs commands with none
@@ -81,7 +81,7 @@ func (a *analysis) stdinProgram(sc *scope, kind reader, in *input, via []string,
 // feedOutputSubstitutions records what the commands in a >(…) read: the
 // data the command writes, made at run time, and a download when the
 // command downloads or is fed one (`curl … | tee >(sh)`, `curl -o >(sh) …`).
-func (a *analysis) feedOutputSubstitutions(sc *scope, st *syntax.Stmt, argv []arg, in *input, at string) {
+func (a *engine) feedOutputSubstitutions(sc *scope, st *syntax.Stmt, argv []arg, in *input, at string) {
 	var feed *input
 	visit := func(w *syntax.Word) {
 		for _, p := range w.Parts {

@@ -19,7 +19,7 @@ const (
 // variables give: `f=-rf; rm $f x` is `rm -rf x`, and
 // `Q="DROP TABLE t"; psql -c "$Q"` drops a table. This can only add
 // refusals: a variable the guard knows nothing about stays as written.
-func (a *analysis) rule(sc *scope, base string, argv []arg, in *input) rule {
+func (a *engine) rule(sc *scope, base string, argv []arg, in *input) rule {
 	if r := ruleFor(base, argv, in); r.category != "" || !hasRule(base) {
 		return r
 	}
@@ -61,7 +61,7 @@ func hasRule(base string) bool {
 // resolve returns the word lists a word holding only a variable may
 // stand for, from the values the script assigns to it; nil if unknown.
 // Unquoted, a value splits into several words.
-func (a *analysis) resolve(sc *scope, w arg) [][]arg {
+func (a *engine) resolve(sc *scope, w arg) [][]arg {
 	if w.lit || w.word == nil {
 		return nil
 	}
@@ -108,7 +108,7 @@ func soleVariable(w *syntax.Word) (name string, quoted bool) {
 
 // values returns the literal values assigned to name in this script or in
 // the scripts that run it (`f=-rf`, `export Q='…'`, `for o in -r -f`).
-func (a *analysis) values(sc *scope, name string) []string {
+func (a *engine) values(sc *scope, name string) []string {
 	var out []string
 	for s := sc; s != nil; s = s.parent {
 		out = append(out, a.assignments(s)[name]...)
@@ -117,7 +117,7 @@ func (a *analysis) values(sc *scope, name string) []string {
 }
 
 // assignments gathers a script's literal assignments once.
-func (a *analysis) assignments(sc *scope) map[string][]string {
+func (a *engine) assignments(sc *scope) map[string][]string {
 	if sc.varsDone || sc.file == nil {
 		return sc.vars
 	}

@@ -17,39 +17,14 @@ type Verdict struct {
 //
 // A rule's verdict is preferred to an "opaque" one: for
 // `$(echo x) ; rm -rf src` the refusal names `rm -rf src`, and only a line
-// with nothing more specific to say is refused as unanalysable.
-func Check(src string) *Verdict {
-	a := newAnalysis(src, false, false)
-	a.run()
-	if len(a.findings) == 0 {
-		return nil
-	}
-	pick := a.findings[0]
-	for _, v := range a.findings {
-		if v.Category != CategoryOpaque {
-			pick = v
-			break
-		}
-	}
-	return &pick
-}
+// with nothing more specific to say is refused as unanalysable. It is
+// Analyze(src).Verdict().
+func Check(src string) *Verdict { return Analyze(src).Verdict() }
 
 // CheckAll returns every dangerous sub-command of src in source order, once
 // each; nil when src is safe. Plugins that own part of the guard filter it
-// by Category.
-func CheckAll(src string) []Verdict {
-	a := newAnalysis(src, false, true)
-	a.run()
-	var out []Verdict
-	seen := make(map[Verdict]bool, len(a.findings))
-	for _, v := range a.findings {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
-}
+// by Category. It is Analyze(src).Findings().
+func CheckAll(src string) []Verdict { return Analyze(src).Findings() }
 
 // Refusal renders the seed's message for a verdict.
 func (v *Verdict) Refusal() string {

@@ -1,29 +1,31 @@
 package skills
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-func runSkill(t *testing.T, tool tools.Tool, input string) (string, error) {
+func runSkill(t *testing.T, tl tool.Tool, input string) (string, error) {
 	t.Helper()
-	return tool.Run(context.Background(), tools.Call{ID: "c1", Input: json.RawMessage(input)})
+	res, err := tool.Invoke(t.Context(), tl, json.RawMessage(input), tool.Runtime{CallID: "c1"})
+	return res.Output, err
 }
 
 func TestSkillToolReturnsBody(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "deploy.md", skillText("deploy", "Use when deploying.", "1. build\n2. ship"))
 	cat, _ := Load(Sources{ProjectDir: dir, NoBundled: true})
-	tool := Tool(func() *Catalogue { return cat })
+	tl := Tool(func() *Catalogue { return cat })
 
 	for _, in := range []string{`{"name":"deploy"}`, `{"name":"  Deploy "}`} {
-		out, err := runSkill(t, tool, in)
+		out, err := runSkill(t, tl, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,8 +50,8 @@ func TestSkillToolBundledOrigin(t *testing.T) {
 
 func TestSkillToolUnknownNameListsClosest(t *testing.T) {
 	cat, _ := Load(Sources{})
-	tool := Tool(func() *Catalogue { return cat })
-	_, err := runSkill(t, tool, `{"name":"dbug"}`)
+	tl := Tool(func() *Catalogue { return cat })
+	_, err := runSkill(t, tl, `{"name":"dbug"}`)
 	if err == nil {
 		t.Fatal("unknown skill must be an error")
 	}
@@ -61,16 +63,29 @@ func TestSkillToolUnknownNameListsClosest(t *testing.T) {
 		t.Errorf("want 5 suggestions, got %d in %q", n, msg)
 	}
 
-	for _, in := range []string{`{"name":""}`, `{}`, `{"name":"` + strings.Repeat("a", 200) + `"}`} {
-		_, err = runSkill(t, tool, in)
+	for _, in := range []string{`{"name":""}`, `{"name":"  "}`, `{"name":"` + strings.Repeat("a", 200) + `"}`} {
+		_, err = runSkill(t, tl, in)
 		if err == nil || !strings.Contains(err.Error(), "available: accessibility, api-design") {
 			t.Errorf("%s: %v", in, err)
 		}
 	}
-	_, err = runSkill(t, tool, `{"name":`)
-	var inputErr *tools.InputError
-	if !errors.As(err, &inputErr) {
-		t.Errorf("malformed input should be an InputError, got %v", err)
+	// Input that does not fit the schema never reaches the catalogue.
+	for in, want := range map[string]string{
+		`{"name":`:                   "not one JSON object",
+		`{}`:                         `missing properties: ["name"]`,
+		`{"name":["a","b"]}`:         "name",
+		`{"name":"a","x":1}`:         `unexpected additional properties ["x"]`,
+		`{"skill":"plan"}`:           `"skill"`,
+		`{"name":"plan"} {}`:         "not one JSON object",
+		`{"name":7}`:                 "name",
+		`["name","plan"]`:            "must be a JSON object",
+		`{"name":"a","name":"plan"}`: "duplicate key",
+	} {
+		_, err = runSkill(t, tl, in)
+		var inputErr *tool.InputError
+		if !errors.As(err, &inputErr) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want an InputError saying %q", in, err, want)
+		}
 	}
 }
 
@@ -94,18 +109,18 @@ func TestSkillToolUsesLiveCatalogue(t *testing.T) {
 	var current atomic.Pointer[Catalogue]
 	current.Store(first)
 	calls := 0
-	tool := Tool(func() *Catalogue { calls++; return current.Load() })
+	tl := Tool(func() *Catalogue { calls++; return current.Load() })
 
-	if _, err := runSkill(t, tool, `{"name":"fresh"}`); err == nil {
+	if _, err := runSkill(t, tl, `{"name":"fresh"}`); err == nil {
 		t.Fatal("fresh is not installed yet")
 	}
 	current.Store(second)
-	out, err := runSkill(t, tool, `{"name":"fresh"}`)
+	out, err := runSkill(t, tl, `{"name":"fresh"}`)
 	if err != nil || !strings.HasSuffix(out, "fresh body") {
 		t.Fatalf("after swap: %q, %v", out, err)
 	}
 	current.Store(first)
-	if _, err := runSkill(t, tool, `{"name":"fresh"}`); err == nil {
+	if _, err := runSkill(t, tl, `{"name":"fresh"}`); err == nil {
 		t.Fatal("removed skill still served")
 	}
 	if calls != 3 {
@@ -113,39 +128,62 @@ func TestSkillToolUsesLiveCatalogue(t *testing.T) {
 	}
 }
 
-func TestSkillToolSpecAndMeta(t *testing.T) {
-	tool := Tool(func() *Catalogue { return nil })
-	spec := tool.Spec()
-	if spec.Name != "skill" {
-		t.Errorf("name = %q", spec.Name)
+const oldSchema = `{"type":"object","properties":{"name":{"type":"string","description":"The skill's name, exactly as the skill catalogue lists it."}},"required":["name"],"additionalProperties":false}`
+
+// The derived schema says what the hand-written one said. `go test -v -run
+// Schema` prints the bytes the tool costs on every request.
+func TestSkillToolSchemaSaysWhatTheHandWrittenOneSaid(t *testing.T) {
+	info := Tool(func() *Catalogue { return nil }).Info()
+	var got, want map[string]any
+	if err := json.Unmarshal(info.Schema, &got); err != nil {
+		t.Fatalf("derived schema is not JSON: %v", err)
 	}
-	var schema struct {
-		Type       string                     `json:"type"`
-		Properties map[string]json.RawMessage `json:"properties"`
-		Required   []string                   `json:"required"`
+	if err := json.Unmarshal([]byte(oldSchema), &want); err != nil {
+		t.Fatal(err)
 	}
-	if err := json.Unmarshal(spec.Schema, &schema); err != nil {
-		t.Fatalf("schema is not JSON: %v", err)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("schema\n got %s\nwant %s", info.Schema, oldSchema)
 	}
-	if schema.Type != "object" || schema.Properties["name"] == nil || len(schema.Required) != 1 || schema.Required[0] != "name" {
-		t.Errorf("schema = %s", spec.Schema)
+	before := len(info.Name) + len(info.Description) + len(oldSchema)
+	after := len(info.Name) + len(info.Description) + len(info.Schema)
+	t.Logf("skill %d -> %d bytes", before, after)
+}
+
+func TestSkillToolInfo(t *testing.T) {
+	i := Tool(func() *Catalogue { return nil }).Info()
+	if i.Name != "skill" || i.Set != tool.SetNone || i.Effect != tool.Reads || i.Kind != protocol.KindRead ||
+		i.Subject != tool.TextSubject || i.Interactive {
+		t.Errorf("info = %+v", i)
 	}
-	m := tool.Meta()
-	if m.Set != tools.SetNone || m.Mutating || m.Guidance == "" || m.Writes != nil || m.Commands != nil {
-		t.Errorf("meta = %+v", m)
+	if i.Description != "Load a skill's instructions by name. The system prompt lists the skills with a line on when each applies; load a matching one before you start the work and follow it as if the user had written it." ||
+		i.Guidance != "skill: load the instructions of a listed skill before starting work its description matches." {
+		t.Errorf("description %q guidance %q", i.Description, i.Guidance)
 	}
-	subjects := map[string][]string{
-		`{"name":"plan"}`:    {"plan"},
-		`{"name":" Plan "}`:  {"plan"},
-		`{"name":""}`:        nil,
-		`{}`:                 nil,
-		`not json`:           nil,
-		`{"name":["a","b"]}`: nil,
+}
+
+// The plan's subject is the name asked for, normalised as the call will
+// look it up, so a permission rule can match one skill.
+func TestSkillToolPlan(t *testing.T) {
+	calls := 0
+	tl := Tool(func() *Catalogue { calls++; return nil })
+	plans := map[string]tool.Plan{
+		`{"name":"plan"}`:   {Subjects: []string{"plan"}, Title: "plan"},
+		`{"name":" Plan "}`: {Subjects: []string{"plan"}, Title: "plan"},
+		`{"name":"a\nb"}`:   {Subjects: []string{"a\nb"}, Title: "a b"},
+		`{"name":""}`:       {},
+		`{"name":"  "}`:     {},
+		`{"name":"` + strings.Repeat("a", 70) + `"}`: {Subjects: []string{strings.Repeat("a", 70)}, Title: strings.Repeat("a", 64) + "…"},
 	}
-	for in, want := range subjects {
-		got := m.Subjects(json.RawMessage(in))
-		if strings.Join(got, ",") != strings.Join(want, ",") || (want == nil) != (got == nil) {
-			t.Errorf("Subjects(%s) = %v, want %v", in, got, want)
+	for in, want := range plans {
+		p, err := tl.Prepare(json.RawMessage(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
 		}
+		if got := p.Plan(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: plan %+v, want %+v", in, got, want)
+		}
+	}
+	if calls != 0 {
+		t.Fatal("preparing a call looked at the catalogue")
 	}
 }

@@ -6,115 +6,130 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/askuser"
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/llm/anthropic"
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
+	"github.com/shiro-neko/shiro/internal/notebook"
 	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/subagent"
-	"github.com/shiro-neko/shiro/internal/tools"
-	"github.com/shiro-neko/shiro/internal/tools/gittools"
+	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/files"
+	"github.com/shiro-neko/shiro/internal/tools/git"
+	"github.com/shiro-neko/shiro/internal/tools/search"
+	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
-// defaultRules adapts the built-in permission rules to the gate, as the
-// app does with no config: reads are allowed, writes and bash ask.
+// defaultRules are the built-in permission rules, as a session with no
+// config has them: reads are allowed, writes and shell commands ask.
 type defaultRules struct{ rules *permission.Rules }
 
-func (d defaultRules) Check(t tools.Tool, in json.RawMessage) agent.RuleVerdict {
-	m := t.Meta()
-	q := permission.Query{Tool: t.Spec().Name, ReadOnly: !m.Mutating, IsShell: t.Spec().Name == "bash"}
-	if m.Subjects != nil {
-		q.Subjects = m.Subjects(in)
-	}
-	res := d.rules.Check(q, nil)
-	return agent.RuleVerdict{Decision: agent.Decision(res.Decision), Pattern: res.Pattern}
-}
-func (defaultRules) Grant(tools.Tool, json.RawMessage) []string        { return nil }
-func (defaultRules) GrantPreview(tools.Tool, json.RawMessage) []string { return nil }
-
-// recordingApprover is the parent's person: it answers in order and keeps
-// every request.
-type recordingApprover struct {
-	mu       sync.Mutex
-	answers  []agent.Answer
-	requests []agent.ApprovalRequest
-}
-
-func (a *recordingApprover) Approve(_ context.Context, r agent.ApprovalRequest) (agent.Answer, string, string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.requests = append(a.requests, r)
-	if len(a.answers) == 0 {
-		return agent.AnswerDeny, "", ""
-	}
-	ans := a.answers[0]
-	a.answers = a.answers[1:]
-	return ans, "", ""
-}
+func (d defaultRules) Check(q permission.Query) permission.Result { return d.rules.Check(q, nil) }
+func (defaultRules) Grant(permission.Query) []string              { return nil }
+func (defaultRules) GrantPreview(permission.Query) []string       { return nil }
 
 // summaryObserver keeps the parent's turn summaries.
-type summaryObserver struct{ got []agent.TurnSummary }
+type summaryObserver struct {
+	mu  sync.Mutex
+	got []agent.TurnSummary
+}
 
 func (o *summaryObserver) AfterTurn(_ context.Context, s agent.TurnSummary) []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	o.got = append(o.got, s)
 	return nil
 }
 
+func (o *summaryObserver) summaries() []agent.TurnSummary {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.got)
+}
+
 type staticPrompter string
 
-func (p staticPrompter) Prompt([]tools.Tool) (string, string) { return string(p), "" }
+func (p staticPrompter) Prompt([]tool.Tool, string) (string, string) { return string(p), "" }
 
 // setup describes a parent session for a test.
 type setup struct {
-	cfg      subagent.Config
-	variant  agent.Variant
-	plugins  []plugin.Plugin
-	answers  []agent.Answer
-	provider llm.Provider
+	cfg        subagent.Config
+	variant    agent.Variant
+	plugins    []plugin.Plugin
+	answers    []protocol.Decision
+	provider   llm.Provider
+	unattended bool
+	// filter replaces the parent's default filter (the default tool sets).
+	filter *tool.Filter
 }
 
-// parent is a real parent session: the file tools, bash, the git tools and
-// the task tool, behind a real gate with the built-in rules.
+// parent is a real parent session: the file, search and git tools, a
+// shell, the task list, the ask tool, a network tool and the task tool,
+// behind a real gate with the built-in rules. Its front end answers
+// approval requests in order and keeps them.
 type parent struct {
 	root     string
 	session  *agent.Session
-	approver *recordingApprover
+	registry *tool.Registry
 	observer *summaryObserver
+	shellRun *atomic.Int32
+
+	mu       sync.Mutex
+	answers  []protocol.Decision
+	requests []protocol.ApprovalRequestEvent
 }
 
 const parentModel = "parent-model"
 
 func newParent(t *testing.T, s setup) *parent {
 	t.Helper()
-	env, err := tools.NewEnv(t.TempDir())
+	env, err := workspace.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	list := tools.FileTools(env)
-	list = append(list, tools.Bash(env, nil))
-	list = append(list, gittools.Tools(env, nil)...)
-	list = append(list, subagent.New(s.cfg))
-	reg, err := tools.NewRegistry(list...)
+	nb, err := notebook.Open("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &parent{root: env.Root, approver: &recordingApprover{answers: s.answers}, observer: &summaryObserver{}}
-	gate := &agent.Gate{Plugins: plugin.NewHost(s.plugins...), Rules: defaultRules{permission.Default()},
-		Approver: p.approver, Cwd: env.Root}
-	p.session, err = agent.New(agent.Config{
-		Provider: s.provider, Model: parentModel, SessionID: "parent", Env: env, Tools: reg, Gate: gate,
-		Prompter: staticPrompter("You are the parent."), Variant: s.variant,
-		Filter: tools.Filter{Sets: tools.DefaultSets()}, Observers: []agent.TurnObserver{p.observer},
+	p := &parent{root: env.Root, observer: &summaryObserver{}, shellRun: &atomic.Int32{}, answers: s.answers}
+	list := files.Tools(env)
+	list = append(list, search.Tools(env)...)
+	list = append(list, git.Tools(env, nil)...)
+	list = append(list, shellTool(env.Root, p.shellRun), fetchTool(), nb.Tool(), askuser.New(), subagent.New(s.cfg))
+	p.registry, err = tool.NewRegistry(list...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filter := tool.Filter{Sets: tool.DefaultSets()}
+	if s.filter != nil {
+		filter = *s.filter
+	}
+	p.session, err = agent.Start(t.Context(), agent.Config{
+		Provider: s.provider, Model: parentModel, SessionID: "parent", Cwd: env.Root, Tools: p.registry,
+		Gate:     &agent.Gate{Plugins: plugin.NewHost(s.plugins...), Rules: defaultRules{permission.Default()}, Cwd: env.Root},
+		Prompter: staticPrompter("You are the parent."), Variant: s.variant, Filter: filter,
+		Attended: !s.unattended, Observers: []agent.TurnObserver{p.observer},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		_ = p.session.Submit(protocol.Interrupt{})
+		_ = p.session.Submit(protocol.Shutdown{})
+		for range p.session.Events() {
+		}
+	})
 	return p
 }
 
@@ -129,12 +144,93 @@ func (p *parent) write(t *testing.T, rel, content string) {
 	}
 }
 
-func (p *parent) send(ctx context.Context, prompt string) []agent.Event {
-	var out []agent.Event
+// send runs one parent turn as the parent's front end would: every
+// approval request on its stream, a subagent's included, is answered with
+// the next answer (no when they run out). Nothing may ask a question.
+func (p *parent) send(t *testing.T, ctx context.Context, prompt string) []protocol.Event {
+	t.Helper()
+	var out []protocol.Event
 	for e := range p.session.Send(ctx, prompt) {
+		switch e := e.(type) {
+		case protocol.ApprovalRequestEvent:
+			if err := p.session.Submit(protocol.Approval{ID: e.ID, Decision: p.answer(e)}); err != nil {
+				t.Errorf("answering %s: %v", e.ID, err)
+			}
+		case protocol.QuestionEvent:
+			t.Errorf("a question reached the person: %+v", e)
+		}
 		out = append(out, e)
 	}
 	return out
+}
+
+func (p *parent) answer(r protocol.ApprovalRequestEvent) protocol.Decision {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.requests = append(p.requests, r)
+	if len(p.answers) == 0 {
+		return protocol.No
+	}
+	d := p.answers[0]
+	p.answers = p.answers[1:]
+	return d
+}
+
+func (p *parent) approvals() []protocol.ApprovalRequestEvent {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.requests)
+}
+
+// namesWhere lists the parent's tools, under the parent's default filter,
+// that keep satisfies: what a subagent should be offered.
+func (p *parent) namesWhere(keep func(*tool.Info) bool) []string {
+	var names []string
+	for _, tl := range p.registry.Active(tool.Filter{Sets: tool.DefaultSets()}) {
+		if i := tl.Info(); keep(i) {
+			names = append(names, i.Name)
+		}
+	}
+	return names
+}
+
+type shellInput struct {
+	Command string `json:"command"`
+}
+
+// shellTool runs command lines with sh, as the bash tool does, so that the
+// guard has lines to judge and a call that got through would show on disk.
+func shellTool(root string, runs *atomic.Int32) tool.Tool {
+	return tool.New(tool.Def[shellInput]{
+		Info: tool.Info{Name: "bash", Description: "Run a shell command.", Guidance: "bash: run a command.",
+			Set: tool.SetCore, Effect: tool.Runs, Kind: protocol.KindExecute, Subject: tool.CommandSubject},
+		Plan: func(in *shellInput) tool.Plan {
+			return tool.Plan{Subjects: []string{in.Command}, Commands: []string{in.Command}, Title: in.Command}
+		},
+		Run: func(ctx context.Context, _ tool.Runtime, in *shellInput) (tool.Result, error) {
+			runs.Add(1)
+			cmd := exec.CommandContext(ctx, "sh", "-c", in.Command)
+			cmd.Dir = root
+			out, err := cmd.CombinedOutput()
+			return tool.Text(string(out)), err
+		},
+	})
+}
+
+type fetchInput struct {
+	URL string `json:"url"`
+}
+
+// fetchTool stands for a tool that reaches the network; no subagent gets
+// one, so it never runs.
+func fetchTool() tool.Tool {
+	return tool.New(tool.Def[fetchInput]{
+		Info: tool.Info{Name: "fetch", Description: "Fetch a URL.", Set: tool.SetCore, Effect: tool.Fetches,
+			Kind: protocol.KindFetch, Subject: tool.URLSubject},
+		Run: func(context.Context, tool.Runtime, *fetchInput) (tool.Result, error) {
+			return tool.Result{}, fmt.Errorf("fetch must never run in these tests")
+		},
+	})
 }
 
 // wire starts the loopback API with replies and returns an Anthropic
@@ -234,17 +330,17 @@ func blockText(raw json.RawMessage) string {
 	return strings.Join(parts, "")
 }
 
-func subagentEvents(evs []agent.Event) []agent.SubagentEvent {
-	var out []agent.SubagentEvent
+func subagentEvents(evs []protocol.Event) []protocol.SubagentEvent {
+	var out []protocol.SubagentEvent
 	for _, e := range evs {
-		if s, ok := e.(agent.SubagentEvent); ok {
+		if s, ok := e.(protocol.SubagentEvent); ok {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-func find[T agent.Event](evs []agent.Event) (T, bool) {
+func find[T protocol.Event](evs []protocol.Event) (T, bool) {
 	for _, e := range evs {
 		if v, ok := e.(T); ok {
 			return v, true

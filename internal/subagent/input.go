@@ -1,11 +1,13 @@
 package subagent
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // MaxBatch is the most briefs one task call may carry; they all run at once.
@@ -17,7 +19,33 @@ type brief struct {
 	Prompt      string `json:"prompt"`
 }
 
-// request is a decoded task call: one brief, or a batch of them, all of one
+// taskInput is the task tool's input: one brief (description and prompt)
+// or a batch of them (tasks), all of one kind. The single brief's members
+// are pointers so that one given empty is told apart from one left out.
+type taskInput struct {
+	Description *string `json:"description,omitempty" jsonschema:"A few words naming the job, shown to the user (one task)."`
+	Prompt      *string `json:"prompt,omitempty" jsonschema:"The complete brief for the subagent (one task)."`
+	Tasks       []brief `json:"tasks,omitempty" jsonschema:"A batch of briefs that run in parallel, instead of description and prompt."`
+	// Kind's description names the kinds offered; shapeFor sets it.
+	Kind *string `json:"kind,omitempty"`
+}
+
+// shapeFor restores what the input type cannot say: the batch bounds and
+// the kinds on offer.
+func shapeFor(kinds []Kind) func(*jsonschema.Schema) {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = string(k)
+	}
+	return func(s *jsonschema.Schema) {
+		tool.Items(s, "tasks", 1, MaxBatch)
+		tool.Enum(s, "kind", names...)
+		tool.Prop(s, "kind").Description = "What the subagent is for; " + strings.Join(names, ", ") +
+			". Default explore. Applies to every task of a batch."
+	}
+}
+
+// request is a checked task call: one brief, or a batch of them, all of one
 // kind.
 type request struct {
 	Kind   Kind
@@ -27,39 +55,27 @@ type request struct {
 	Batch bool
 }
 
-// parseInput decodes and checks a task call. Its errors say what to send
-// instead, since the model reads them.
-func parseInput(raw json.RawMessage) (request, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = json.RawMessage(`{}`)
-	}
-	var in struct {
-		Description *string           `json:"description"`
-		Prompt      *string           `json:"prompt"`
-		Kind        *string           `json:"kind"`
-		Tasks       []json.RawMessage `json:"tasks"`
-	}
-	if err := strictDecode(raw, &in); err != nil {
-		return request{}, err
-	}
+// parse checks a decoded call beyond its schema. Its errors say what to
+// send instead, since the model reads them.
+func parse(in *taskInput) (request, error) {
 	req := request{Kind: Explore}
 	if in.Kind != nil {
-		k, err := parseKind(*in.Kind)
-		if err != nil {
-			return request{}, err
-		}
-		req.Kind = k
+		// The schema's enum admits only the kinds on offer.
+		req.Kind = Kind(*in.Kind)
 	}
 	single := in.Description != nil || in.Prompt != nil
 	switch {
 	case single && in.Tasks != nil:
-		return request{}, errors.New("give either description and prompt for one task, or tasks for a batch, not both")
+		return request{}, tool.Failf("give either description and prompt for one task, or tasks for a batch, not both")
 	case in.Tasks != nil:
-		briefs, err := parseBatch(in.Tasks)
-		if err != nil {
-			return request{}, err
+		req.Briefs, req.Batch = make([]brief, len(in.Tasks)), true
+		for i, b := range in.Tasks {
+			checked, err := checkBrief(b, fmt.Sprintf("tasks[%d]: ", i))
+			if err != nil {
+				return request{}, err
+			}
+			req.Briefs[i] = checked
 		}
-		req.Briefs, req.Batch = briefs, true
 	case single:
 		b, err := checkBrief(brief{Description: deref(in.Description), Prompt: deref(in.Prompt)}, "")
 		if err != nil {
@@ -67,35 +83,9 @@ func parseInput(raw json.RawMessage) (request, error) {
 		}
 		req.Briefs = []brief{b}
 	default:
-		return request{}, errors.New("give description and prompt for one task, or tasks (1 to 8 of them) for a batch")
+		return request{}, tool.Failf("give description and prompt for one task, or tasks (1 to %d of them) for a batch", MaxBatch)
 	}
 	return req, nil
-}
-
-func parseBatch(items []json.RawMessage) ([]brief, error) {
-	if len(items) == 0 {
-		return nil, errors.New("tasks is empty: give 1 to 8 briefs")
-	}
-	if len(items) > MaxBatch {
-		return nil, fmt.Errorf("tasks holds %d briefs; a batch takes at most %d, so split it", len(items), MaxBatch)
-	}
-	briefs := make([]brief, len(items))
-	for i, item := range items {
-		where := fmt.Sprintf("tasks[%d]: ", i)
-		var b brief
-		if err := strictDecode(item, &b); err != nil {
-			if strings.Contains(err.Error(), `"kind"`) {
-				return nil, fmt.Errorf("%skind applies to the whole batch: put it next to tasks, not inside a task", where)
-			}
-			return nil, fmt.Errorf("%s%w", where, err)
-		}
-		checked, err := checkBrief(b, where)
-		if err != nil {
-			return nil, err
-		}
-		briefs[i] = checked
-	}
-	return briefs, nil
 }
 
 // checkBrief trims a brief and refuses an empty part.
@@ -103,37 +93,57 @@ func checkBrief(b brief, where string) (brief, error) {
 	b.Description = strings.TrimSpace(b.Description)
 	b.Prompt = strings.TrimSpace(b.Prompt)
 	if b.Description == "" {
-		return b, fmt.Errorf("%sdescription is empty: give a few words naming the job", where)
+		return b, tool.Failf("%sdescription is empty: give a few words naming the job", where)
 	}
 	if b.Prompt == "" {
-		return b, fmt.Errorf("%sprompt is empty: give the subagent a complete brief, since it sees nothing else", where)
+		return b, tool.Failf("%sprompt is empty: give the subagent a complete brief, since it sees nothing else", where)
 	}
 	return b, nil
 }
 
-func parseKind(s string) (Kind, error) {
-	switch k := Kind(strings.TrimSpace(s)); k {
-	case Explore, Review, Worker:
-		return k, nil
-	case "":
-		return Explore, nil
+// kindInBatch explains the commonest malformed batch, a kind given inside
+// a task, which the schema can only call an unexpected member. It returns
+// nil when input has no such task.
+func kindInBatch(input json.RawMessage) error {
+	var probe struct {
+		Tasks []map[string]json.RawMessage `json:"tasks"`
 	}
-	return "", fmt.Errorf("unknown kind %q: use explore, review or worker", s)
-}
-
-// strictDecode decodes one JSON object, refusing unknown fields so that a
-// misspelt field (task for tasks) is reported instead of ignored.
-func strictDecode(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid arguments: %w", err)
+	if json.Unmarshal(input, &probe) != nil {
+		return nil
 	}
-	if dec.More() {
-		return errors.New("invalid arguments: more than one JSON value")
+	for i, t := range probe.Tasks {
+		if _, ok := t["kind"]; ok {
+			return &tool.InputError{Err: tool.Failf("tasks[%d]: kind applies to the whole batch: put it next to tasks, not inside a task", i)}
+		}
 	}
 	return nil
 }
+
+// plan is what a call touches: its permission subjects are the briefs'
+// descriptions, so a rule can match a kind of job.
+func (req request) plan() tool.Plan {
+	subjects := make([]string, len(req.Briefs))
+	for i, b := range req.Briefs {
+		subjects[i] = b.Description
+	}
+	return tool.Plan{Subjects: subjects, Title: title(req)}
+}
+
+// title is a call's line for people: its kind and what its briefs are.
+func title(req request) string {
+	descs := make([]string, len(req.Briefs))
+	for i, b := range req.Briefs {
+		descs[i] = oneLine(b.Description)
+	}
+	s := strings.Join(descs, "; ")
+	if req.Batch {
+		s = fmt.Sprintf("%d %s: %s", len(descs), plural(len(descs), "task", "tasks"), s)
+	}
+	return cut(string(req.Kind)+": "+s, titleMax)
+}
+
+// titleMax is the most characters a call's title shows.
+const titleMax = 80
 
 func deref(s *string) string {
 	if s == nil {

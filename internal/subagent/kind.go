@@ -1,10 +1,8 @@
 package subagent
 
 import (
-	"slices"
-
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // Kind is what a subagent is for; it decides its tools, its prompt and its
@@ -18,23 +16,12 @@ const (
 	// Review reads a change or some code and reports its defects.
 	Review Kind = "review"
 	// Worker makes a self-contained change. Every call it makes that needs
-	// approval goes to the person through the parent's prompt.
+	// approval goes to the person through the parent's front end.
 	Worker Kind = "worker"
 )
 
 // MaxSteps is the most model calls one subagent may make.
 const MaxSteps = 20
-
-// readTools are offered to every kind: reading and searching the workspace
-// and the read-only git tools. The read-only nav tools join them when they
-// are registered (see allowedTools).
-var readTools = []string{
-	"read_file", "read_many_files", "glob", "grep", "list_dir",
-	"git_status", "git_diff", "git_log", "git_show", "git_blame", "git_branch",
-}
-
-// writeTools are what a worker adds to the read tools.
-var writeTools = []string{"write_file", "edit_file", "multi_edit", "apply_patch", "bash"}
 
 // writes reports whether a kind may change the workspace.
 func (k Kind) writes() bool { return k == Worker }
@@ -51,19 +38,32 @@ func (k Kind) thinking() llm.Thinking {
 	return llm.ThinkMedium
 }
 
-// allowedTools lists the tool names a kind is offered from reg: the read
-// tools, every registered read-only nav tool, and for a worker the write
-// tools. Names that are not registered simply match nothing.
-func allowedTools(k Kind, reg *tools.Registry) []string {
-	names := slices.Clone(readTools)
-	for _, name := range reg.Names() {
-		t, _ := reg.Get(name)
-		if m := t.Meta(); m.Set == tools.SetNav && !m.Mutating && !slices.Contains(names, name) {
-			names = append(names, name)
-		}
+// offers reports whether a kind's subagent gets a tool, by what the tool
+// does, never by its name: every kind reads the workspace, and a worker
+// also writes files and runs programs. No kind gets the tools that keep
+// the agent's own state (they would overwrite the parent's task list and
+// memory), reach the network (the brief is about the workspace) or
+// delegate (subagents do not nest).
+func (k Kind) offers(i *tool.Info) bool {
+	switch i.Effect {
+	case tool.Reads:
+		return true
+	case tool.Writes, tool.Runs:
+		return k.writes()
 	}
-	if k.writes() {
-		names = append(names, writeTools...)
-	}
-	return names
+	return false
+}
+
+// filter narrows the parent's tool filter to what a kind is offered. It
+// only ever takes away: the parent's sets, its read-only flag and its own
+// selection still apply. No subagent is offered interactive tools, since
+// it cannot talk to the person.
+func (k Kind) filter(parent tool.Filter) tool.Filter {
+	f := parent
+	f.ReadOnly = parent.ReadOnly || !k.writes()
+	f.NoDelegation = true
+	f.Unattended = true
+	only := parent.Only
+	f.Only = func(i *tool.Info) bool { return k.offers(i) && (only == nil || only(i)) }
+	return f
 }

@@ -9,7 +9,8 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // maxParallel bounds how many subagents of one call run at once.
@@ -18,6 +19,12 @@ const maxParallel = 8
 // noFindings replaces an empty report, so the parent never reads silence
 // as an answer.
 const noFindings = "Subagent returned no findings."
+
+// Error texts the model sees when it asks for a kind it may not have.
+const (
+	errNoApprovalChannel = "The worker kind needs an approval channel, which this session has not provided."
+	errReadOnlyParent    = "This agent is read-only, so it may delegate only explore and review tasks, not worker."
+)
 
 // outcome is one subagent's report, or why it has none.
 type outcome struct {
@@ -29,23 +36,17 @@ type outcome struct {
 // session and returns the report, or the reports of a batch joined in
 // input order. A failed brief of a batch is reported in its place; a
 // failed single brief fails the call.
-func (t *Tool) Delegate(ctx context.Context, call tools.Call, p agent.Parent) (string, error) {
-	req, err := parseInput(call.Input)
-	if err != nil {
-		return "", err
-	}
+func (c *call) Delegate(ctx context.Context, rt tool.Runtime, p agent.Parent) (tool.Result, error) {
+	req := c.req
 	if req.Kind == Worker {
 		// Read-only first: a plan agent asking for a worker is told why,
 		// even in a session that could otherwise run one.
 		if p.ReadOnly {
-			return "", userError(errReadOnlyParent)
+			return tool.Result{}, tool.Failf(errReadOnlyParent)
 		}
-		if !t.cfg.ApprovalChannel {
-			return "", userError(errNoApprovalChannel)
+		if !c.t.cfg.ApprovalChannel || !attended(p) {
+			return tool.Result{}, tool.Failf(errNoApprovalChannel)
 		}
-	}
-	if call.Env == nil {
-		return "", errors.New("the task tool needs a workspace, and this call has none")
 	}
 
 	outcomes := make([]outcome, len(req.Briefs))
@@ -60,28 +61,27 @@ func (t *Tool) Delegate(ctx context.Context, call tools.Call, p agent.Parent) (s
 				return
 			}
 			defer func() { <-slots }()
-			outcomes[i] = t.runOne(ctx, call, p, req.Kind, i, b)
+			outcomes[i] = c.t.runOne(ctx, rt.CallID, p, req.Kind, i, b)
 		})
 	}
 	wg.Wait()
 
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return tool.Result{}, err
 	}
 	if !req.Batch {
 		if o := outcomes[0]; o.err != nil {
-			return "", &failedError{err: o.err}
+			return tool.Result{}, &failedError{err: o.err}
 		}
-		return outcomes[0].report, nil
+		return tool.Text(outcomes[0].report), nil
 	}
-	return joinReports(req.Briefs, outcomes), nil
+	return tool.Text(joinReports(req.Briefs, outcomes)), nil
 }
 
-// userError is an error whose text is a sentence written for the model,
-// which Go's lint rule for library error strings does not fit.
-type userError string
-
-func (e userError) Error() string { return string(e) }
+// attended reports whether a person attends the parent session: its
+// approval desk is there to lend, and its filter does not withhold what
+// needs a person.
+func attended(p agent.Parent) bool { return p.Broker != nil && !p.Filter.Unattended }
 
 // failedError is a single brief's failure, as the model reads it.
 type failedError struct{ err error }
@@ -109,13 +109,13 @@ func joinReports(briefs []brief, outcomes []outcome) string {
 // runOne runs one brief in a child session and returns its report. It
 // reports progress as SubagentEvents through the parent and never panics
 // the batch: a crash becomes this brief's failure.
-func (t *Tool) runOne(ctx context.Context, call tools.Call, p agent.Parent, kind Kind, index int, b brief) (o outcome) {
-	progress := reporter{p: p, id: fmt.Sprintf("%s.%d", call.ID, index+1), callID: call.ID, kind: kind}
-	progress.emit(agent.SubagentStart, oneLine(b.Description))
+func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind Kind, index int, b brief) (o outcome) {
+	progress := reporter{p: p, id: fmt.Sprintf("%s.%d", callID, index+1), callID: callID, kind: kind}
+	progress.emit(protocol.SubagentStart, oneLine(b.Description))
 	defer func() {
 		if r := recover(); r != nil {
 			o = outcome{err: fmt.Errorf("the subagent crashed: %v", r)}
-			progress.emit(agent.SubagentError, o.err.Error())
+			progress.emit(protocol.SubagentError, o.err.Error())
 		}
 	}()
 
@@ -123,38 +123,38 @@ func (t *Tool) runOne(ctx context.Context, call tools.Call, p agent.Parent, kind
 	if kind == Explore && t.cfg.ExploreModel != "" {
 		model = t.cfg.ExploreModel
 	}
-	filter := p.Filter
-	filter.Allow = allowedTools(kind, p.Tools)
-	filter.ReadOnly = !kind.writes()
 	work := &workCatcher{}
-	child, err := agent.New(agent.Config{
+	child, err := agent.Start(ctx, agent.Config{
 		Provider:  p.Provider,
 		Model:     model,
 		SessionID: p.SessionID + "/" + string(kind),
-		Env:       call.Env,
+		Cwd:       p.Cwd,
 		Tools:     p.Tools,
 		Gate:      p.Gate,
-		Prompter:  prompter{kind: kind, root: call.Env.Root, platform: t.cfg.Platform, overview: t.cfg.Overview},
+		Prompter:  prompter{kind: kind, root: p.Cwd, platform: t.cfg.Platform, overview: t.cfg.Overview},
 		Variant: agent.Variant{Name: string(kind) + " subagent", Thinking: kind.thinking(),
-			MaxSteps: MaxSteps, ReadOnly: !kind.writes()},
-		Filter:            filter,
+			MaxSteps: MaxSteps, ReadOnly: !kind.writes(), Appendix: kindPrompt(kind)},
+		Filter:            kind.filter(p.Filter),
+		Attended:          attended(p),
 		CacheSystemPrefix: p.CacheSystemPrefix,
 		Observers:         []agent.TurnObserver{work},
 		Subagent:          string(kind),
+		Broker:            p.Broker,
 	})
 	if err != nil {
-		progress.emit(agent.SubagentError, err.Error())
+		progress.emit(protocol.SubagentError, err.Error())
 		return outcome{err: err}
 	}
+	defer stop(child)
 
 	var failure string
 	calls := 0
 	for e := range child.Send(ctx, b.Prompt) {
 		switch e := e.(type) {
-		case agent.ToolCallEvent:
+		case protocol.ToolCallEvent:
 			calls++
-			progress.emit(agent.SubagentStep, stepText(p.Tools, e))
-		case agent.ErrorEvent:
+			progress.emit(protocol.SubagentStep, stepText(e))
+		case protocol.ErrorEvent:
 			failure = e.Error
 		}
 	}
@@ -163,16 +163,24 @@ func (t *Tool) runOne(ctx context.Context, call tools.Call, p agent.Parent, kind
 
 	switch {
 	case ctx.Err() != nil:
-		progress.emit(agent.SubagentError, "cancelled")
+		progress.emit(protocol.SubagentError, "cancelled")
 		return outcome{err: ctx.Err()}
 	case failure != "":
-		progress.emit(agent.SubagentError, failure)
+		progress.emit(protocol.SubagentError, failure)
 		return outcome{err: errors.New(failure)}
 	}
 	report := finalReport(child.History())
-	progress.emit(agent.SubagentResult, firstLine(report))
-	progress.emit(agent.SubagentEnd, fmt.Sprintf("finished after %d tool %s", calls, plural(calls, "call", "calls")))
+	progress.emit(protocol.SubagentResult, firstLine(report))
+	progress.emit(protocol.SubagentEnd, fmt.Sprintf("finished after %d tool %s", calls, plural(calls, "call", "calls")))
 	return outcome{report: report}
+}
+
+// stop shuts a child session down and reads its stream to the end, so its
+// goroutines are gone when the call returns.
+func stop(child *agent.Session) {
+	_ = child.Submit(protocol.Shutdown{})
+	for range child.Events() {
+	}
 }
 
 // finalReport is the subagent's last answer. When the history ends with
@@ -194,17 +202,12 @@ func finalReport(history []llm.Message) string {
 	return report
 }
 
-// stepText is a step's line in the progress panel: the tool and its key
-// argument (a path, a pattern, a command), which are exactly what
-// permission rules match, so the tool's own Subjects name them.
-func stepText(reg *tools.Registry, e agent.ToolCallEvent) string {
+// stepText is a step's line in the progress panel: the tool and its call's
+// title (a path, a pattern, a command), as the tool itself puts it.
+func stepText(e protocol.ToolCallEvent) string {
 	text := e.Name
-	if t, ok := reg.Get(e.Name); ok {
-		if subjects := t.Meta().Subjects; subjects != nil {
-			if s := subjects(e.Input); len(s) > 0 {
-				text += " " + strings.Join(s, " ")
-			}
-		}
+	if e.Title != "" {
+		text += " " + e.Title
 	}
 	return cut(oneLine(text), 160)
 }
@@ -217,15 +220,16 @@ type reporter struct {
 	kind   Kind
 }
 
-func (r reporter) emit(phase agent.SubagentPhase, text string) {
+func (r reporter) emit(phase protocol.SubagentPhase, text string) {
 	if r.p.Emit == nil {
 		return
 	}
-	r.p.Emit(agent.SubagentEvent{ID: r.id, CallID: r.callID, Kind: string(r.kind), Phase: phase, Text: text})
+	r.p.Emit(protocol.SubagentEvent{ID: r.id, CallID: r.callID, Kind: string(r.kind), Phase: phase, Text: text})
 }
 
 // workCatcher keeps the child's turn summary, so the parent's summary can
-// include what the child called and wrote.
+// include what the child called and wrote. The child's turn writes it
+// before its done event, which the task reads before the summary.
 type workCatcher struct{ summary agent.TurnSummary }
 
 // AfterTurn implements agent.TurnObserver.

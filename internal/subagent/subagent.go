@@ -6,20 +6,22 @@
 // Subagents hold no authority of their own. Each runs on the parent's
 // provider and through the parent's gate, so every call it makes meets the
 // same plugins (the guard first), hooks, permission rules and person as the
-// parent's calls; the person's prompt names the subagent kind. A worker,
-// the only kind that may write, is offered only when a person can answer
-// those prompts and never by a read-only parent.
+// parent's calls; their approval requests go out on the parent's event
+// stream, marked with the subagent kind. Which tools a kind gets is decided
+// by what the tools are (their Effect), never by their names. A worker, the
+// only kind that may write, is offered only when a person can answer those
+// requests and never by a read-only parent.
 package subagent
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // Config says how subagents run in this session.
@@ -28,9 +30,10 @@ type Config struct {
 	// subagentModel), on the parent's provider and key. Empty means the
 	// parent's model. Review and worker always use the parent's model.
 	ExploreModel string
-	// ApprovalChannel is true when a person can answer approval prompts
-	// (the terminal UI). Without one the worker kind is neither offered
-	// nor run.
+	// ApprovalChannel is true when a person can answer approval requests
+	// (an attended session). Without one the worker kind is neither offered
+	// nor run; a worker also needs its parent session to be attended when
+	// it starts.
 	ApprovalChannel bool
 	// Overview returns the workspace overview added to every subagent's
 	// prompt; nil leaves it out. It is called when a subagent starts.
@@ -39,65 +42,105 @@ type Config struct {
 	Platform string
 }
 
-// Tool is the task tool. It implements agent.Delegator: the turn that runs
-// it lends it the parent's provider, gate and event stream.
+// Tool is the task tool. Its prepared calls implement agent.Delegator: the
+// turn that runs one lends it the parent's provider, gate, approval desk
+// and event stream.
 type Tool struct {
 	cfg Config
+	// offer is the tool with every kind the session may run; it describes
+	// the tool and decodes every call. readOnly offers no worker, for a
+	// read-only variant's requests.
+	offer, readOnly tool.Tool
 }
 
 // New returns the task tool.
-func New(cfg Config) *Tool { return &Tool{cfg: cfg} }
+func New(cfg Config) *Tool {
+	t := &Tool{cfg: cfg, readOnly: define([]Kind{Explore, Review})}
+	t.offer = t.readOnly
+	if cfg.ApprovalChannel {
+		t.offer = define([]Kind{Explore, Review, Worker})
+	}
+	return t
+}
 
-// Error texts the model sees when it asks for a kind it may not have.
-const (
-	errNoApprovalChannel = "The worker kind needs an approval channel, which this session has not provided."
-	errReadOnlyParent    = "This agent is read-only, so it may delegate only explore and review tasks, not worker."
-)
-
-// Spec implements tools.Tool. It offers every kind the session could ever
-// run; the request carries SpecFor, which also respects the variant.
-func (t *Tool) Spec() llm.ToolSpec { return t.spec(t.kinds(false)) }
+// Info implements tool.Tool. The task tool belongs to no tool set; it
+// delegates, and what a worker does is gated call by call.
+func (t *Tool) Info() *tool.Info { return t.offer.Info() }
 
 // SpecFor implements agent.VariantSpec: a read-only variant is not offered
 // the worker kind.
-func (t *Tool) SpecFor(v agent.Variant) llm.ToolSpec { return t.spec(t.kinds(v.ReadOnly)) }
-
-// kinds lists the kinds offered to a parent.
-func (t *Tool) kinds(readOnlyParent bool) []Kind {
-	if t.cfg.ApprovalChannel && !readOnlyParent {
-		return []Kind{Explore, Review, Worker}
+func (t *Tool) SpecFor(v agent.Variant) llm.ToolSpec {
+	if v.ReadOnly {
+		return t.readOnly.Info().Spec()
 	}
-	return []Kind{Explore, Review}
+	return t.offer.Info().Spec()
 }
 
-// Meta implements tools.Tool. The task tool belongs to no tool set and is
-// not itself mutating: what a worker does is gated call by call.
-func (t *Tool) Meta() tools.Meta {
-	return tools.Meta{
-		Set:      tools.SetNone,
-		Guidance: "hand a broad search or an independent review to a subagent with its own context and act on its report; put independent briefs in one batch (tasks), which runs in parallel.",
-		Subjects: descriptions,
-	}
-}
-
-// Run implements tools.Tool. The task tool needs a parent turn, which only
-// the agent loop supplies through Delegate.
-func (t *Tool) Run(context.Context, tools.Call) (string, error) {
-	return "", errors.New("the task tool runs only inside an agent turn")
-}
-
-// descriptions are the task's permission subjects: every brief's
-// description.
-func descriptions(input json.RawMessage) []string {
-	req, err := parseInput(input)
+// Prepare implements tool.Tool. Calls are decoded against the schema of
+// every kind the session may run, so a read-only agent that asks for a
+// worker anyway is told why it may not have one.
+func (t *Tool) Prepare(input json.RawMessage) (tool.Prepared, error) {
+	p, err := t.offer.Prepare(input)
 	if err != nil {
-		return nil
+		if hint := kindInBatch(input); hint != nil {
+			return nil, hint
+		}
+		return nil, err
 	}
-	out := make([]string, len(req.Briefs))
-	for i, b := range req.Briefs {
-		out[i] = b.Description
+	// The decoded input is read once more for the request: tool.Def keeps
+	// its decoded value to itself, and this input has passed the strict
+	// decoding already, so the second reading cannot disagree.
+	var in taskInput
+	if err := json.Unmarshal(p.Input(), &in); err != nil {
+		return nil, &tool.InputError{Err: err}
 	}
-	return out
+	req, err := parse(&in)
+	if err != nil {
+		return nil, &tool.InputError{Err: err}
+	}
+	return &call{Prepared: p, t: t, req: req}, nil
+}
+
+// define makes the tool that offers kinds: its description and schema,
+// against which calls are decoded.
+func define(kinds []Kind) tool.Tool {
+	return tool.New(tool.Def[taskInput]{
+		Info: tool.Info{
+			Name:        "task",
+			Description: description(kinds),
+			Guidance:    "hand a broad search or an independent review to a subagent with its own context and act on its report; put independent briefs in one batch (tasks), which runs in parallel.",
+			Section:     "# Delegating\nUse task for broad searches or independent reviews that would flood your context; give each subagent a precise brief and act on its report.",
+			Set:         tool.SetNone,
+			Effect:      tool.Delegates,
+			Kind:        protocol.KindOther,
+			Subject:     tool.TextSubject,
+		},
+		Shape: shapeFor(kinds),
+		// Checking beyond the schema and the plan belong to the request,
+		// which Prepare makes; this tool decodes.
+		Run: func(context.Context, tool.Runtime, *taskInput) (tool.Result, error) {
+			return tool.Result{}, errOutsideTurn
+		},
+	})
+}
+
+// errOutsideTurn is Run's error: a task needs a parent turn, which only the
+// agent loop supplies, through Delegate.
+var errOutsideTurn = errors.New("the task tool runs only inside an agent turn")
+
+// call is one prepared task call.
+type call struct {
+	tool.Prepared
+	t   *Tool
+	req request
+}
+
+// Plan implements tool.Prepared from the checked request.
+func (c *call) Plan() tool.Plan { return c.req.plan() }
+
+// Run implements tool.Prepared; see errOutsideTurn.
+func (c *call) Run(context.Context, tool.Runtime) (tool.Result, error) {
+	return tool.Result{}, errOutsideTurn
 }
 
 const descriptionHead = `Hand a self-contained job to a subagent: a fresh model session that sees only your brief, works with its own tools and returns one report. Use it when the raw output of a search or review would flood your context, or to look at several things at once.
@@ -110,22 +153,13 @@ Kinds:
 const workerLine = `
 - worker: makes a self-contained change. Every call it makes that needs approval goes to the user, as yours do; it reports what it changed and how it checked it.`
 
-func (t *Tool) spec(kinds []Kind) llm.ToolSpec {
+// description is what the model reads about the task tool offering kinds.
+func description(kinds []Kind) string {
 	desc := descriptionHead
-	names := make([]string, len(kinds))
-	for i, k := range kinds {
-		names[i] = string(k)
+	for _, k := range kinds {
 		if k == Worker {
 			desc += workerLine
 		}
 	}
-	enum, _ := json.Marshal(names)
-	schema := `{"type":"object","properties":{` +
-		`"description":{"type":"string","description":"A few words naming the job, shown to the user (one task)."},` +
-		`"prompt":{"type":"string","description":"The complete brief for the subagent (one task)."},` +
-		`"tasks":{"type":"array","minItems":1,"maxItems":8,"description":"A batch of briefs that run in parallel, instead of description and prompt.",` +
-		`"items":{"type":"object","properties":{"description":{"type":"string"},"prompt":{"type":"string"}},"required":["description","prompt"],"additionalProperties":false}},` +
-		`"kind":{"type":"string","enum":` + string(enum) + `,"description":"What the subagent is for; ` + strings.Join(names, ", ") + `. Default explore. Applies to every task of a batch."}` +
-		`},"additionalProperties":false}`
-	return llm.ToolSpec{Name: "task", Description: desc, Schema: json.RawMessage(schema)}
+	return desc
 }

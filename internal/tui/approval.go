@@ -6,41 +6,36 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/shiro-neko/shiro/internal/agent"
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// approvalPrompt is the question the gate asks the person about one call.
+// approvalPrompt asks the person whether one call may run.
 type approvalPrompt struct {
-	ask    approvalAsk
-	tool   string
+	ev     protocol.ApprovalRequestEvent
 	title  string
 	notes  []string
-	body   preview
-	grants []string
+	body   []previewLine
 	scroll int
 }
 
-func newApprovalPrompt(ask approvalAsk, env *tools.Env) *approvalPrompt {
-	req := ask.req
-	name := req.Tool.Spec().Name
-	p := &approvalPrompt{ask: ask, tool: name, grants: req.Grants}
+func newApprovalPrompt(e protocol.ApprovalRequestEvent) *approvalPrompt {
+	p := &approvalPrompt{ev: e, body: requestBody(e)}
+	name := e.Name
 	switch {
-	case req.Subagent != "":
-		p.title = fmt.Sprintf("%s %s subagent wants to run %s", article(req.Subagent), req.Subagent, name)
-	case req.Repeated:
+	case e.Subagent != "":
+		p.title = fmt.Sprintf("%s %s subagent wants to run %s", article(e.Subagent), e.Subagent, name)
+	case e.Repeated:
 		p.title = name + " is repeating the same call"
 		p.notes = append(p.notes, "allowed by the rules, but this is the third identical call this turn")
 	default:
 		p.title = name + " wants to run"
 	}
-	if req.Subagent != "" && req.Repeated {
+	if e.Subagent != "" && e.Repeated {
 		p.notes = append(p.notes, "this is the third identical call this turn")
 	}
-	if req.Pattern != "" {
-		p.notes = append(p.notes, fmt.Sprintf("matched %s: %q", name, req.Pattern))
+	if e.Pattern != "" {
+		p.notes = append(p.notes, fmt.Sprintf("matched %s: %q", name, e.Pattern))
 	}
-	p.body = buildPreview(env, name, req.Input)
 	return p
 }
 
@@ -55,26 +50,27 @@ func article(word string) string {
 // footer names the three answers; `always` says exactly what it grants.
 func (p *approvalPrompt) footer(st *styles) string {
 	parts := []string{st.keyHint.Render("y") + " allow once"}
-	if len(p.grants) > 0 {
-		parts = append(parts, st.keyHint.Render("a")+" always allow "+strings.Join(p.grants, ", "))
+	if len(p.ev.Grants) > 0 {
+		parts = append(parts, st.keyHint.Render("a")+" always allow "+strings.Join(p.ev.Grants, ", "))
 	}
 	parts = append(parts, st.keyHint.Render("n")+" deny")
 	return strings.Join(parts, " | ")
 }
 
-// answer maps a key to an answer; ok is false for keys the prompt ignores.
-func (p *approvalPrompt) answer(key string) (agent.Answer, bool) {
+// answer maps a key to a decision; ok is false for keys the prompt
+// ignores (and for `a` when there is nothing to grant).
+func (p *approvalPrompt) answer(key string) (protocol.Decision, bool) {
 	switch key {
 	case "y", "Y", "enter":
-		return agent.AnswerOnce, true
+		return protocol.Yes, true
 	case "a", "A":
-		if len(p.grants) > 0 {
-			return agent.AnswerAlways, true
+		if len(p.ev.Grants) > 0 {
+			return protocol.Always, true
 		}
 	case "n", "N", "esc":
-		return agent.AnswerDeny, true
+		return protocol.No, true
 	}
-	return agent.AnswerDeny, false
+	return "", false
 }
 
 func (p *approvalPrompt) view(st *styles, width, height int) string {
@@ -82,7 +78,7 @@ func (p *approvalPrompt) view(st *styles, width, height int) string {
 	for _, n := range p.notes {
 		head = append(head, st.warn.Render(n))
 	}
-	body := styleBody(st, p.body.lines)
+	body := styleBody(st, p.body)
 	return modal(st, width, height, head, body, &p.scroll, p.footer(st), noFocus)
 }
 

@@ -6,47 +6,51 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// command is one slash command. A single table drives the menu, /help and
-// the parser, so they cannot disagree.
+// command is one line of the slash menu and of /help: a command the
+// session announced, or one of the UI's own. One list drives the menu,
+// completion and /help, so they cannot disagree.
 type command struct {
 	name    string
 	args    string // usage of the arguments, "" when it takes none
 	summary string
-	aliases []string // accepted by the parser, hidden from the menu
-	// anytime commands only show something (or quit), so they run at once
-	// even while a turn is running; the rest are queued behind it.
-	anytime bool
-	run     func(m *model, args string) tea.Cmd
+	aliases []string // the UI's own commands only; hidden from the menu
+	// immediate commands run at once even while a turn runs; the others
+	// wait in the session's queue behind it.
+	immediate bool
+	// local runs one of the UI's own commands; nil for the session's.
+	local func(m *model) tea.Cmd
 }
 
-// commands returns the table in menu order.
-func commands() []command {
-	return []command{
-		{name: "help", summary: "list commands and keys", aliases: []string{"?"}, anytime: true, run: (*model).cmdHelp},
-		{name: "agent", args: "[name]", summary: "switch agent: default, quick, deep, plan, review", run: (*model).cmdAgent},
-		{name: "think", args: "[level]", summary: "thinking level: off, low, medium, high, max", run: (*model).cmdThink},
-		{name: "model", args: "<id>", summary: "switch model (no id: pick from /models)", run: (*model).cmdModel},
-		{name: "models", summary: "list the provider's models and pick one", run: (*model).cmdModels},
-		{name: "cost", summary: "tokens, cache reads and writes, prompt memo, subagents", anytime: true, run: (*model).cmdCost},
-		{name: "tools", summary: "the tools offered this turn and their sets", anytime: true, run: (*model).cmdTools},
-		{name: "todos", summary: "the task list", anytime: true, run: (*model).cmdTodos},
-		{name: "skills", summary: "skills: name, origin, description", anytime: true, run: (*model).cmdSkills},
-		{name: "plugins", summary: "active plugins in chain order and load problems", anytime: true, run: (*model).cmdPlugins},
-		{name: "hooks", args: "[approve|revoke NAME]", summary: "external hooks and their approval state", anytime: true, run: (*model).cmdHooks},
-		{name: "permissions", summary: "what `always` has granted this session", anytime: true, run: (*model).cmdPermissions},
-		{name: "bash", args: "[list|stop <id>|stop all]", summary: "background commands", anytime: true, run: (*model).cmdBash},
-		{name: "registry", args: "[list|installed|search <q>|add <name>|remove <name>]", summary: "skills and plugins from the registry", run: (*model).cmdRegistry},
-		{name: "init", summary: "write AGENTS.md for this project (and the tracker files, if you like)", run: (*model).cmdInit},
-		{name: "clear", summary: "start over: clear the transcript and the conversation", run: (*model).cmdClear},
-		{name: "exit", summary: "quit shiro", aliases: []string{"quit"}, anytime: true, run: (*model).cmdExit},
+// uiCommands are the commands the UI runs itself: they concern the
+// window, not the session.
+func uiCommands() (help, exit command) {
+	help = command{name: "help", summary: "list commands and keys", aliases: []string{"?"}, immediate: true, local: (*model).cmdHelp}
+	exit = command{name: "exit", summary: "quit shiro", aliases: []string{"quit"}, immediate: true, local: (*model).cmdExit}
+	return help, exit
+}
+
+// commandList is the menu in order: /help, the session's commands as it
+// announced them, /exit.
+func (m *model) commandList() []command {
+	help, exit := uiCommands()
+	out := []command{help}
+	for _, c := range m.commands {
+		if _, ok := localCommand(c.Name); ok {
+			continue // the UI's own wins: it knows the keys too
+		}
+		out = append(out, command{name: c.Name, args: c.Args, summary: c.Summary, immediate: c.Immediate})
 	}
+	return append(out, exit)
 }
 
-// lookupCommand finds a command by name or alias.
-func lookupCommand(name string) (command, bool) {
-	for _, c := range commands() {
+// localCommand finds one of the UI's own commands by name or alias.
+func localCommand(name string) (command, bool) {
+	help, exit := uiCommands()
+	for _, c := range []command{help, exit} {
 		if c.name == name {
 			return c, true
 		}
@@ -59,35 +63,89 @@ func lookupCommand(name string) (command, bool) {
 	return command{}, false
 }
 
-// parseCommand splits "/name args" into the name and the trimmed args.
+// immediate reports whether the session runs the named command at once.
+// A name it did not announce is run at once too (to say it is unknown).
+func (m *model) immediate(name string) bool {
+	for _, c := range m.commands {
+		if strings.EqualFold(c.Name, name) {
+			return c.Immediate
+		}
+	}
+	return true
+}
+
+// parseCommand splits "/name args" into the lower-cased name and the
+// trimmed args.
 func parseCommand(text string) (name, args string) {
 	text = strings.TrimPrefix(strings.TrimSpace(text), "/")
 	name, args, _ = strings.Cut(text, " ")
 	return strings.ToLower(name), strings.TrimSpace(args)
 }
 
-// runsDuringTurn reports whether input may run while a turn is running.
-func runsDuringTurn(text string) bool {
-	if !strings.HasPrefix(text, "/") {
-		return false
-	}
+// runCommand runs a slash command line: the UI's own here, everything
+// else in the session.
+func (m *model) runCommand(text string) tea.Cmd {
 	name, _ := parseCommand(text)
-	c, ok := lookupCommand(name)
-	return ok && c.anytime
+	if c, ok := localCommand(name); ok {
+		m.echo(text)
+		return c.local(m)
+	}
+	m.sendCommand(text)
+	return nil
 }
 
-// runCommand runs a slash command line.
-func (m *model) runCommand(text string) tea.Cmd {
-	name, args := parseCommand(text)
-	c, ok := lookupCommand(name)
-	if !ok {
-		m.note(noteError, fmt.Sprintf("unknown command /%s: /help lists the commands", name))
-		return nil
+// sendCommand submits a command line. One that waits for the running turn
+// shows in the queue until its result arrives; the rest are echoed now.
+func (m *model) sendCommand(line string) {
+	name, _ := parseCommand(line)
+	queued := !m.immediate(name) && m.busy()
+	if err := m.s.Submit(protocol.Command{Line: line}); err != nil {
+		m.note(noteError, fmt.Sprintf("/%s: %v", name, err))
+		return
 	}
-	m.tr.add(&userItem{text: text})
-	m.follow = true
-	return c.run(m, args)
+	if queued {
+		m.pending = append(m.pending, sentInput{text: line, command: true, name: name})
+		return
+	}
+	m.echo(line)
 }
+
+// echo shows what the person ran in the transcript.
+func (m *model) echo(line string) {
+	m.tr.closeBlocks()
+	m.tr.add(&userItem{text: line})
+	m.follow = true
+}
+
+// commandResult shows a command's outcome: its output, its error, and its
+// choices in a picker. A successful /clear clears the transcript first.
+func (m *model) commandResult(e protocol.CommandResultEvent) {
+	queued, wasQueued := m.takePending(func(s sentInput) bool { return s.command && strings.EqualFold(s.name, e.Command) })
+	if strings.EqualFold(e.Command, "clear") && e.Error == "" {
+		m.tr.clear()
+		m.offset, m.follow = 0, true
+	} else if wasQueued {
+		m.echo(queued.text)
+	}
+	m.tr.closeBlocks()
+	out := strings.TrimRight(e.Output, "\n")
+	if len(e.Choices) > 0 {
+		m.pickers = append(m.pickers, newPicker(e.Command, out, e.Choices))
+	} else if out != "" {
+		m.note(noteInfo, out)
+	}
+	if e.Error != "" {
+		m.note(noteError, e.Error)
+	}
+	m.follow = true
+}
+
+func (m *model) cmdHelp() tea.Cmd {
+	m.note(noteInfo, m.helpText())
+	return nil
+}
+
+func (m *model) cmdExit() tea.Cmd { return m.quit() }
 
 // menuOpen reports whether the slash menu shows: the input is a command
 // name being typed (no space yet) that matches something.
@@ -102,12 +160,9 @@ func (m *model) menuEntries() []command {
 	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
 		return nil
 	}
-	return filterCommands(strings.ToLower(v[1:]))
-}
-
-func filterCommands(prefix string) []command {
+	prefix := strings.ToLower(v[1:])
 	var exact, rest []command
-	for _, c := range commands() {
+	for _, c := range m.commandList() {
 		switch {
 		case c.name == prefix:
 			exact = append(exact, c)
@@ -147,6 +202,9 @@ func (m *model) completeMenu() {
 	m.menuSel = 0
 }
 
+// menuRows is how many commands the slash menu shows at once.
+const menuRows = 8
+
 // menuLines draws the menu, the highlighted line inverted.
 func (m *model) menuLines(w int) []string {
 	es := m.menuEntries()
@@ -161,12 +219,7 @@ func (m *model) menuLines(w int) []string {
 		if i < first || i >= first+menuRows {
 			continue
 		}
-		label := "/" + c.name
-		if c.args != "" {
-			label += " " + c.args
-		}
-		line := fmt.Sprintf(" %-32s %s", label, c.summary)
-		line = ansi.Truncate(line, w, "…")
+		line := ansi.Truncate(fmt.Sprintf(" %-32s %s", c.label(), c.summary), w, "…")
 		if i == sel {
 			line = m.st.menuSel.Render(line + strings.Repeat(" ", max(w-ansi.StringWidth(line), 0)))
 		} else {
@@ -180,19 +233,20 @@ func (m *model) menuLines(w int) []string {
 	return out
 }
 
-// menuRows is how many commands the slash menu shows at once.
-const menuRows = 8
+// label is "/name args".
+func (c command) label() string {
+	if c.args == "" {
+		return "/" + c.name
+	}
+	return "/" + c.name + " " + c.args
+}
 
-// helpText is /help: the commands from the table, then the keys.
-func helpText() string {
+// helpText is /help: the commands from the menu's list, then the keys.
+func (m *model) helpText() string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
-	for _, c := range commands() {
-		label := "/" + c.name
-		if c.args != "" {
-			label += " " + c.args
-		}
-		fmt.Fprintf(&b, "  %-32s %s", label, c.summary)
+	for _, c := range m.commandList() {
+		fmt.Fprintf(&b, "  %-32s %s", c.label(), c.summary)
 		if len(c.aliases) > 0 {
 			fmt.Fprintf(&b, " (also /%s)", strings.Join(c.aliases, ", /"))
 		}
@@ -202,7 +256,7 @@ func helpText() string {
 	for _, k := range [][2]string{
 		{"enter", "send (a slash command runs it)"},
 		{"ctrl-j, alt-enter", "new line"},
-		{"esc", "interrupt the turn and drop the queue; close a menu"},
+		{"esc", "interrupt the turn and drop the queue; close a menu or picker"},
 		{"ctrl-c", "stop the running command (the turn goes on), else the newest background command, else quit"},
 		{"ctrl-r", "show or hide the model's reasoning"},
 		{"tab", "complete a slash command"},

@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"fmt"
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // liveOutputCap bounds the live output kept for a running command: the
@@ -13,82 +16,160 @@ const liveOutputCap = 16 << 10
 // applyInbox applies a batch from the inbox in order.
 func (m *model) applyInbox(b *inboxMsg) tea.Cmd {
 	var cmds []tea.Cmd
-	if b.background {
-		m.countBackground()
-	}
 	for _, it := range b.items {
 		switch it := it.(type) {
-		case turnEvent:
-			m.applyEvent(it.event)
-		case turnEnded:
-			cmds = append(cmds, m.turnFinished(it.turn))
-		case approvalAsk:
-			m.openPrompt(it)
-		case questionAsk:
-			m.openPrompt(it)
-		case promptWithdrawn:
-			m.dropStalePrompts()
+		case protocol.Event:
+			cmds = append(cmds, m.applyEvent(it))
+		case streamClosed:
+			// The session ended without the person quitting (its context
+			// was cancelled): nothing more can happen here.
+			m.ended = true
+			if !m.quitting {
+				cmds = append(cmds, m.quit())
+			}
 		}
 	}
+	cmds = append(cmds, m.sendFirstPrompt())
 	return tea.Batch(cmds...)
 }
 
-// applyEvent shows one agent event in the transcript.
-func (m *model) applyEvent(e agent.Event) {
+// applyEvent shows one event of the session.
+func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 	tr := m.tr
 	switch e := e.(type) {
-	case agent.TextEvent:
+	case protocol.SessionEvent:
+		m.described(e)
+	case protocol.CommandsEvent:
+		m.commands = e.Commands
+		m.menuSel = clampSel(m.menuSel, len(m.menuEntries()))
+	case protocol.TurnStartEvent:
+		return m.turnStarted(e)
+	case protocol.TextEvent:
 		tr.appendText(e.Text)
-	case agent.ReasoningEvent:
+	case protocol.ReasoningEvent:
 		tr.appendReasoning(e.Text)
-	case agent.ToolStartEvent:
+	case protocol.ToolStartEvent:
 		tr.closeBlocks()
 		tr.tool(e.ID, e.Name)
-	case agent.ToolCallEvent:
-		tr.closeBlocks()
-		en, ti := tr.tool(e.ID, e.Name)
-		ti.arg = keyArgument(m.app.Tools, e.Name, e.Input)
-		ti.state = toolRunning
-		tr.touch(en)
-		if e.Name == "bash" && m.turn != nil {
-			m.turn.bash, m.turn.bashStopped = e.ID, false
-		}
-	case agent.ToolOutputEvent:
-		if en, ok := tr.tools[e.ID]; ok {
-			ti := en.it.(*toolItem)
-			ti.live.WriteString(e.Chunk)
-			if ti.live.Len() > liveOutputCap {
-				keep := ti.live.String()[ti.live.Len()-liveOutputCap/2:]
-				ti.live.Reset()
-				ti.live.WriteString(keep)
-			}
-			tr.touch(en)
-		}
-	case agent.ToolResultEvent:
+	case protocol.ToolCallEvent:
+		m.toolCalled(e)
+	case protocol.ToolOutputEvent:
+		m.toolOutput(e)
+	case protocol.ToolResultEvent:
 		m.finishTool(e.ID, e.Name, toolOK, e.Output)
-	case agent.ToolErrorEvent:
+	case protocol.ToolErrorEvent:
 		m.finishTool(e.ID, e.Name, toolFailed, e.Error)
-	case agent.ToolDeniedEvent:
+	case protocol.ToolDeniedEvent:
 		en, ti := m.endTool(e.ID, e.Name)
 		ti.state, ti.by, ti.reason = toolDenied, e.By, e.Reason
 		tr.touch(en)
-	case agent.CompactedEvent:
+	case protocol.ApprovalRequestEvent:
+		m.openRequest(e)
+	case protocol.QuestionEvent:
+		m.openRequest(e)
+	case protocol.WithdrawnEvent:
+		m.withdraw(e.ID)
+	case protocol.BackgroundEvent:
+		m.background = e.Running
+	case protocol.TasksEvent:
+		m.tasks = e.Tasks
+	case protocol.CompactedEvent:
 		tr.closeBlocks()
 		m.note(noteNotice, e.String())
-	case agent.NoticeEvent:
+	case protocol.NoticeEvent:
 		tr.closeBlocks()
 		m.note(noteNotice, e.Text)
-	case agent.ErrorEvent:
+	case protocol.ErrorEvent:
 		tr.closeBlocks()
 		m.note(noteError, e.Error)
-	case agent.SubagentEvent:
-		en, ti := tr.tool(e.CallID, "task")
+	case protocol.SubagentEvent:
+		en, ti := tr.tool(e.CallID, "")
 		ti.subagent(e)
 		tr.touch(en)
-	case agent.DoneEvent:
-		tr.closeBlocks()
-		m.settleTools()
+	case protocol.CommandResultEvent:
+		m.commandResult(e)
+	case protocol.DoneEvent:
+		m.turnDone(e)
 	}
+	return nil
+}
+
+// described takes the session's description: the first one opens the
+// transcript with the welcome, later ones (settings changed) only update
+// the status line.
+func (m *model) described(e protocol.SessionEvent) {
+	m.info = e
+	if m.welcomed {
+		return
+	}
+	m.welcomed = true
+	head := "shiro · " + modelName(e)
+	if e.Provider != "" {
+		head = "shiro · " + e.Provider + " · " + modelName(e)
+	}
+	m.note(noteInfo, fmt.Sprintf("%s\n%s\n/help lists commands · esc interrupts · ctrl-c quits", head, e.Cwd))
+	if m.hist.broken != nil {
+		m.note(noteNotice, m.hist.broken.Error()+" (history is kept in memory only this session)")
+	}
+}
+
+func modelName(e protocol.SessionEvent) string {
+	if e.Model != "" {
+		return e.Model
+	}
+	return "(no model set)"
+}
+
+// turnStarted opens a turn: the input it came from leaves the queue and
+// shows in the transcript as the session took it.
+func (m *model) turnStarted(e protocol.TurnStartEvent) tea.Cmd {
+	m.tr.closeBlocks()
+	_, typed := m.takePending(func(s sentInput) bool { return !s.command && s.text == e.Text })
+	// A prompt nobody typed came from a command (/init, a custom command):
+	// it can be long, so it is folded.
+	m.tr.add(&userItem{text: e.Text, folded: !typed})
+	m.follow = true
+	m.turn = &turnState{id: e.Turn, started: time.Now()}
+	return m.spin.Tick
+}
+
+// turnDone ends the turn: streamed blocks close, calls that never got an
+// outcome stop spinning, and the usage is counted.
+func (m *model) turnDone(e protocol.DoneEvent) {
+	m.tr.closeBlocks()
+	m.settleTools()
+	if e.Usage != nil {
+		addUsage(&m.usage, *e.Usage)
+	}
+	m.turn = nil
+}
+
+func (m *model) toolCalled(e protocol.ToolCallEvent) {
+	m.tr.closeBlocks()
+	en, ti := m.tr.tool(e.ID, e.Name)
+	ti.arg = e.Title
+	ti.state = toolRunning
+	m.tr.touch(en)
+	if e.Kind == protocol.KindExecute && m.turn != nil {
+		m.turn.exec, m.turn.execStopped = e.ID, false
+	}
+}
+
+// toolOutput adds a live chunk under its call. Chunks of background
+// commands have no call line; the status line counts those commands.
+func (m *model) toolOutput(e protocol.ToolOutputEvent) {
+	en, ok := m.tr.tools[e.ID]
+	if !ok {
+		return
+	}
+	ti := en.it.(*toolItem)
+	ti.live.WriteString(e.Chunk)
+	if ti.live.Len() > liveOutputCap {
+		keep := ti.live.String()[ti.live.Len()-liveOutputCap/2:]
+		ti.live.Reset()
+		ti.live.WriteString(keep)
+	}
+	m.tr.touch(en)
 }
 
 func (m *model) finishTool(id, name string, state toolState, out string) {
@@ -98,12 +179,12 @@ func (m *model) finishTool(id, name string, state toolState, out string) {
 	m.tr.touch(en)
 }
 
-// endTool returns a call's entry when its outcome arrives; the foreground
-// bash, if it was this call, is over.
+// endTool returns a call's entry when its outcome arrives; the running
+// command, if it was this call, is over.
 func (m *model) endTool(id, name string) (*entry, *toolItem) {
 	m.tr.closeBlocks()
-	if m.turn != nil && m.turn.bash == id {
-		m.turn.bash, m.turn.bashStopped = "", false
+	if m.turn != nil && m.turn.exec == id {
+		m.turn.exec, m.turn.execStopped = "", false
 	}
 	return m.tr.tool(id, name)
 }

@@ -2,9 +2,7 @@ package tui
 
 import (
 	"context"
-	"iter"
-	"os"
-	"path/filepath"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -13,60 +11,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/shiro-neko/shiro/internal/app"
-	"github.com/shiro-neko/shiro/internal/config"
-	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// testEnv is a workspace and a SHIRO_HOME, both temporary.
-type testEnv struct {
-	work, home string
-	env        map[string]string
-}
-
-func newTestEnv(t testing.TB) *testEnv {
-	t.Helper()
-	work := filepath.Join(t.TempDir(), "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	return &testEnv{work: work, home: home, env: map[string]string{
-		"SHIRO_HOME": home, "PATH": os.Getenv("PATH"), "HOME": home,
-	}}
-}
-
-func (e *testEnv) getenv(k string) string { return e.env[k] }
-
-// open assembles a real app in the workspace: the replay provider plays
-// cassette (a file under testdata) unless provider is given.
-func (e *testEnv) open(t testing.TB, flags config.Flags, provider llm.Provider) (*app.App, *Approver) {
-	t.Helper()
-	loaded, err := app.Load(e.getenv, e.work, flags)
-	if err != nil {
-		t.Fatal(err)
-	}
-	approver := NewApprover()
-	a, err := app.Open(t.Context(), app.Options{Loaded: loaded, Approver: approver, Asker: approver,
-		BackgroundOutput: approver.BackgroundOutput(), Provider: provider})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(a.Close)
-	// Commands get the test's HOME, so the machine's login files (slow,
-	// and not ours) stay out of them.
-	a.Env.ShellEnv = append(os.Environ(), "HOME="+e.home)
-	return a, approver
-}
-
-func replayFlags(t testing.TB, cassette string) config.Flags {
-	t.Helper()
-	abs, err := filepath.Abs(filepath.Join("testdata", cassette))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return config.Flags{Provider: "replay", Cassette: abs}
-}
+// waitLimit is how long a test waits for something that should happen
+// before it fails. It only bounds a failure: a passing test never waits it
+// out, so it can be generous for a loaded machine.
+const waitLimit = 60 * time.Second
 
 // driver runs the model the way tea.Program does (messages in, commands
 // out on goroutines) but without a terminal, and keeps the latest frame as
@@ -74,11 +25,13 @@ func replayFlags(t testing.TB, cassette string) config.Flags {
 type driver struct {
 	t    *testing.T
 	m    *model
+	s    Session
 	msgs chan tea.Msg
 
 	mu      sync.Mutex
 	frame   string
 	quit    bool
+	dones   int           // DoneEvents the model has applied
 	changed chan struct{} // closed and replaced on every new frame
 }
 
@@ -90,37 +43,52 @@ type probeMsg struct {
 
 const testWidth, testHeight = 100, 32
 
-func startDriver(t *testing.T, a *app.App, approver *Approver, opts Options) *driver {
+// startDriver shows session s in a driver. When the test ends the session
+// is interrupted and shut down as Run does, and its events are drained.
+func startDriver(t *testing.T, s Session, opts Options) *driver {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	m := newModel(ctx, a, approver, opts)
-	d := &driver{t: t, m: m, msgs: make(chan tea.Msg, 256), changed: make(chan struct{})}
-	go d.loop()
+	box := newInbox()
+	p := startPump(s, box)
+	m := newModel(ctx, s, box, opts)
+	d := &driver{t: t, m: m, s: s, msgs: make(chan tea.Msg, 256), changed: make(chan struct{})}
+	go d.loop(ctx)
 	d.send(tea.WindowSizeMsg{Width: testWidth, Height: testHeight})
-	d.exec(m.Init())
+	d.exec(ctx, m.Init())
 	t.Cleanup(func() {
 		cancel()
-		m.shutdown()
+		p.shutdown(s, shutdownWait)
 	})
 	return d
 }
 
-func (d *driver) loop() {
-	for msg := range d.msgs {
+func (d *driver) loop(ctx context.Context) {
+	for {
+		var msg tea.Msg
+		select {
+		case msg = <-d.msgs:
+		case <-ctx.Done():
+			return
+		}
 		if p, ok := msg.(probeMsg); ok {
 			p.f(d.m)
 			close(p.done)
 			continue
 		}
-		if _, ok := msg.(tea.QuitMsg); ok {
-			d.mu.Lock()
-			d.quit = true
-			d.mu.Unlock()
-		}
 		_, cmd := d.m.Update(msg)
-		d.exec(cmd)
+		d.exec(ctx, cmd)
 		frame := ansi.Strip(d.m.frame())
 		d.mu.Lock()
+		if _, ok := msg.(tea.QuitMsg); ok {
+			d.quit = true
+		}
+		if b, ok := msg.(*inboxMsg); ok {
+			for _, it := range b.items {
+				if _, done := it.(protocol.DoneEvent); done {
+					d.dones++
+				}
+			}
+		}
 		d.frame = frame
 		close(d.changed)
 		d.changed = make(chan struct{})
@@ -130,7 +98,7 @@ func (d *driver) loop() {
 
 // exec runs a command like tea.Program: on its own goroutine, its message
 // fed back in; batches fan out.
-func (d *driver) exec(cmd tea.Cmd) {
+func (d *driver) exec(ctx context.Context, cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
@@ -138,26 +106,34 @@ func (d *driver) exec(cmd tea.Cmd) {
 		msg := cmd()
 		if batch, ok := msg.(tea.BatchMsg); ok {
 			for _, c := range batch {
-				d.exec(c)
+				d.exec(ctx, c)
 			}
 			return
 		}
 		if msg != nil {
 			select {
 			case d.msgs <- msg:
-			case <-d.t.Context().Done():
+			case <-ctx.Done():
 			}
 		}
 	}()
 }
 
-func (d *driver) send(msg tea.Msg) { d.msgs <- msg }
+func (d *driver) send(msg tea.Msg) {
+	select {
+	case d.msgs <- msg:
+	case <-d.t.Context().Done():
+	}
+}
 
 // inspect runs f with the model on its goroutine and waits.
 func (d *driver) inspect(f func(*model)) {
 	done := make(chan struct{})
 	d.send(probeMsg{f: f, done: done})
-	<-done
+	select {
+	case <-done:
+	case <-d.t.Context().Done():
+	}
 }
 
 // typeText types s one key at a time.
@@ -168,10 +144,8 @@ func (d *driver) typeText(s string) {
 }
 
 // press sends a named key: enter, esc, tab, up, down, pgup, pgdown,
-// backspace, ctrl+c, ctrl+r, or a single character.
-func (d *driver) press(name string) {
-	d.send(keyMsg(name))
-}
+// backspace, space, ctrl+c, ctrl+r, or a single character.
+func (d *driver) press(name string) { d.send(keyMsg(name)) }
 
 func keyMsg(name string) tea.KeyPressMsg {
 	switch name {
@@ -191,6 +165,8 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	case "ctrl+r":
@@ -206,10 +182,10 @@ func (d *driver) submit(s string) {
 	d.press("enter")
 }
 
-// waitFor waits until the frame satisfies cond, failing after a timeout.
+// waitFor waits until the frame satisfies cond.
 func (d *driver) waitFor(what string, cond func(frame string) bool) string {
 	d.t.Helper()
-	deadline := time.NewTimer(10 * time.Second)
+	deadline := time.NewTimer(waitLimit)
 	defer deadline.Stop()
 	for {
 		d.mu.Lock()
@@ -239,13 +215,25 @@ func (d *driver) waitText(want ...string) string {
 	})
 }
 
-// waitIdle waits until no turn is running.
-func (d *driver) waitIdle() string {
+// waitModel waits until cond holds for the model, checked on the model's
+// goroutine after every update.
+func (d *driver) waitModel(what string, cond func(m *model) bool) string {
 	d.t.Helper()
-	return d.waitFor("the turn to end", func(string) bool {
-		idle := false
-		d.inspect(func(m *model) { idle = m.turn == nil })
-		return idle
+	return d.waitFor(what, func(string) bool {
+		ok := false
+		d.inspect(func(m *model) { ok = cond(m) })
+		return ok
+	})
+}
+
+// waitDone waits until the model has applied n DoneEvents in all: n turns
+// have ended on screen. It returns the frame after that.
+func (d *driver) waitDone(n int) string {
+	d.t.Helper()
+	return d.waitFor(fmt.Sprintf("%d turns to end", n), func(string) bool {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.dones >= n
 	})
 }
 
@@ -255,48 +243,167 @@ func (d *driver) quitted() bool {
 	return d.quit
 }
 
-// gatedProvider streams scripted responses; a response pauses at each
-// gate part until the test releases it, so tests see a turn mid-stream.
-type gatedProvider struct {
-	mu      sync.Mutex
-	resp    [][]llm.StreamPart
-	next    int
-	release chan struct{}
+// fakeSession is a scripted Session: the test emits events, and every op
+// the UI submits is recorded in order. Shutdown closes the events.
+type fakeSession struct {
+	events chan protocol.Event
+	opc    chan protocol.Op // every op, for tests that wait for one
+
+	mu     sync.Mutex
+	ops    []protocol.Op
+	closed bool
+	// refuse, when set, is Submit's answer to an op (nil accepts it).
+	refuse func(protocol.Op) error
 }
 
-func newGatedProvider(resp ...[]llm.StreamPart) *gatedProvider {
-	return &gatedProvider{resp: resp, release: make(chan struct{}, 16)}
+// newFakeSession starts a scripted session that has described itself
+// (testDescription) and announced testCommands.
+func newFakeSession(t *testing.T) *fakeSession {
+	t.Helper()
+	s := &fakeSession{events: make(chan protocol.Event, 1024), opc: make(chan protocol.Op, 1024)}
+	s.emit(testDescription(), protocol.CommandsEvent{Commands: testCommands()})
+	return s
 }
 
-func (p *gatedProvider) Name() string { return "gated" }
+func (s *fakeSession) Events() <-chan protocol.Event { return s.events }
 
-func (p *gatedProvider) Stream(ctx context.Context, _ *llm.Request) iter.Seq2[llm.StreamPart, error] {
-	return func(yield func(llm.StreamPart, error) bool) {
-		p.mu.Lock()
-		if p.next >= len(p.resp) {
-			p.mu.Unlock()
-			yield(nil, context.Canceled)
-			return
+func (s *fakeSession) Submit(op protocol.Op) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return protocol.ErrClosed
+	}
+	if s.refuse != nil {
+		if err := s.refuse(op); err != nil {
+			return err
 		}
-		r := p.resp[p.next]
-		p.next++
-		p.mu.Unlock()
-		for _, part := range r {
-			if _, ok := part.(gate); ok {
-				select {
-				case <-p.release:
-				case <-ctx.Done():
-					yield(nil, ctx.Err())
-					return
-				}
-				continue
-			}
-			if !yield(part, nil) {
-				return
-			}
-		}
+	}
+	s.ops = append(s.ops, op)
+	s.opc <- op
+	if _, ok := op.(protocol.Shutdown); ok {
+		s.closed = true
+		close(s.events)
+	}
+	return nil
+}
+
+// emit sends events as the session would; after Shutdown it does nothing.
+func (s *fakeSession) emit(events ...protocol.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	for _, e := range events {
+		s.events <- e
 	}
 }
 
-// gate is a stream part that pauses the gated provider.
-type gate struct{ llm.Finish }
+// submitted returns the ops so far.
+func (s *fakeSession) submitted() []protocol.Op {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]protocol.Op(nil), s.ops...)
+}
+
+// nextOp waits for the next op the UI submits.
+func (s *fakeSession) nextOp(t *testing.T) protocol.Op {
+	t.Helper()
+	deadline := time.NewTimer(waitLimit)
+	defer deadline.Stop()
+	select {
+	case op := <-s.opc:
+		return op
+	case <-deadline.C:
+		t.Fatalf("timed out waiting for an op; submitted so far: %#v", s.submitted())
+		return nil
+	}
+}
+
+// testDescription is the scripted session's SessionEvent.
+func testDescription() protocol.SessionEvent {
+	return protocol.SessionEvent{SessionID: "s1", Cwd: "/work/project", Provider: "Test", Model: "test-model",
+		Agent: "default", Thinking: "medium", Attended: true}
+}
+
+// testCommands is the scripted session's command list, in the shape the
+// real one has.
+func testCommands() []protocol.CommandInfo {
+	return []protocol.CommandInfo{
+		{Name: "agent", Args: "[name]", Summary: "switch agent: default, quick, deep, plan, review", Immediate: true},
+		{Name: "think", Args: "[level]", Summary: "thinking level: off, low, medium, high, max", Immediate: true},
+		{Name: "model", Args: "[id]", Summary: "switch model (no id: pick from the provider's list)", Immediate: true},
+		{Name: "models", Summary: "list the provider's models to pick one", Immediate: true},
+		{Name: "cost", Summary: "tokens, cache reads and writes, prompt memo, subagents", Immediate: true},
+		{Name: "hooks", Args: "[review | approve NAME [DIGEST] | revoke NAME]", Summary: "external hooks and their approval state", Immediate: true},
+		{Name: "bash", Args: "[list | stop ID | stop newest | stop all]", Summary: "background commands", Immediate: true},
+		{Name: "init", Args: "[scaffold | no-scaffold]", Summary: "write AGENTS.md for this project"},
+		{Name: "clear", Summary: "start over: clear the conversation"},
+	}
+}
+
+// tap wraps a session: it records every op the UI submits and counts the
+// events the session has sent, by type, so a test can wait for the session
+// to have done something (not for text to appear).
+type tap struct {
+	inner  Session
+	events chan protocol.Event
+
+	mu      sync.Mutex
+	ops     []protocol.Op
+	counts  map[string]int
+	changed chan struct{} // closed and replaced on every event
+}
+
+func newTap(s Session) *tap {
+	tp := &tap{inner: s, events: make(chan protocol.Event), counts: map[string]int{}, changed: make(chan struct{})}
+	go func() {
+		defer close(tp.events)
+		for e := range s.Events() {
+			tp.mu.Lock()
+			tp.counts[protocol.TypeOf(e)]++
+			close(tp.changed)
+			tp.changed = make(chan struct{})
+			tp.mu.Unlock()
+			tp.events <- e
+		}
+	}()
+	return tp
+}
+
+func (tp *tap) Events() <-chan protocol.Event { return tp.events }
+
+func (tp *tap) Submit(op protocol.Op) error {
+	err := tp.inner.Submit(op)
+	tp.mu.Lock()
+	tp.ops = append(tp.ops, op)
+	tp.mu.Unlock()
+	return err
+}
+
+func (tp *tap) submitted() []protocol.Op {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	return append([]protocol.Op(nil), tp.ops...)
+}
+
+// waitSeen waits until the session has sent n events of type typ (as
+// protocol.TypeOf names it).
+func (tp *tap) waitSeen(t *testing.T, typ string, n int) {
+	t.Helper()
+	deadline := time.NewTimer(waitLimit)
+	defer deadline.Stop()
+	for {
+		tp.mu.Lock()
+		got, changed := tp.counts[typ], tp.changed
+		tp.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("timed out waiting for %d %q events (saw %d)", n, typ, got)
+		}
+	}
+}

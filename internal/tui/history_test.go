@@ -108,13 +108,11 @@ func TestHistoryBrowsingKeepsTheDraft(t *testing.T) {
 
 // Up and down in the input walk the saved history of the project.
 func TestUpRecallsPromptsFromEarlierSessions(t *testing.T) {
-	env := newTestEnv(t)
-	path := filepath.Join(env.home, "history.json")
+	path := filepath.Join(t.TempDir(), "history.json")
 	if err := os.WriteFile(path, []byte(`["old prompt", "newer prompt"]`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a, ap := env.open(t, replayFlags(t, "turn.jsonl"), nil)
-	d := startDriver(t, a, ap, Options{HistoryPath: path})
+	d := startDriver(t, newFakeSession(t), Options{HistoryPath: path})
 	d.press("up")
 	d.waitText("› newer prompt")
 	d.press("up")

@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/shiro-neko/shiro/internal/agent"
 )
 
 // frameInterval is how often streamed events reach the model at most
@@ -13,47 +11,22 @@ import (
 // each one separately would redraw the screen for every few characters.
 const frameInterval = 33 * time.Millisecond
 
-// inbox is the one ordered queue from the goroutines that work for the UI
-// (a turn's event pump, the approver, background commands) to the program.
-// One queue keeps the order the person sees right: a tool call's line is
-// always drawn before the approval prompt that asks about it.
+// inbox is the one ordered queue into the program: the pump puts the
+// session's events here (and streamClosed at the end). Pushing never
+// blocks, so a program busy drawing never stalls the session's reader.
 type inbox struct {
-	mu       sync.Mutex
-	items    []any
-	bgActive bool
-	wake     chan struct{} // capacity 1: "there is something to read"
-	last     time.Time     // when the program last took a batch
+	mu    sync.Mutex
+	items []any
+	wake  chan struct{} // capacity 1: "there is something to read"
+	last  time.Time     // when the program last took a batch
 }
 
 func newInbox() *inbox { return &inbox{wake: make(chan struct{}, 1)} }
-
-// turnEvent is an event of the turn with the given sequence number.
-type turnEvent struct {
-	turn  int
-	event agent.Event
-}
-
-// turnEnded says the turn's Send returned: the session is free again.
-type turnEnded struct{ turn int }
 
 func (b *inbox) push(it any) {
 	b.mu.Lock()
 	b.items = append(b.items, it)
 	b.mu.Unlock()
-	b.signal()
-}
-
-// pokeBackground notes that a background command printed something. It
-// never blocks (it runs on the command's reader goroutine) and coalesces:
-// the UI only needs to know that something changed.
-func (b *inbox) pokeBackground() {
-	b.mu.Lock()
-	b.bgActive = true
-	b.mu.Unlock()
-	b.signal()
-}
-
-func (b *inbox) signal() {
 	select {
 	case b.wake <- struct{}{}:
 	default:
@@ -62,8 +35,7 @@ func (b *inbox) signal() {
 
 // inboxMsg is a batch of items taken from the inbox, in order.
 type inboxMsg struct {
-	items      []any
-	background bool
+	items []any
 }
 
 // take blocks until something is queued, waits out the rest of the frame
@@ -89,11 +61,11 @@ func (b *inbox) take(ctx context.Context) *inboxMsg {
 			}
 		}
 		b.mu.Lock()
-		msg := &inboxMsg{items: b.items, background: b.bgActive}
-		b.items, b.bgActive = nil, false
+		msg := &inboxMsg{items: b.items}
+		b.items = nil
 		b.last = time.Now()
 		b.mu.Unlock()
-		if len(msg.items) > 0 || msg.background {
+		if len(msg.items) > 0 {
 			return msg
 		}
 	}

@@ -11,13 +11,23 @@ import (
 // resultLines is how many lines of a tool's output the transcript shows.
 const resultLines = 4
 
-// userItem is a prompt the person sent.
-type userItem struct{ text string }
+// userItem is a prompt or a command the person sent, or a prompt a
+// command sent for them (folded: it can be long).
+type userItem struct {
+	text   string
+	folded bool
+}
+
+// foldedUserLines is how many lines a folded prompt shows.
+const foldedUserLines = 3
 
 func (u *userItem) render(r *renderCtx, width int) []string {
 	body := splitLines(lipgloss.Wrap(u.text, max(width-2, 10), ""))
 	if len(body) == 0 {
 		body = []string{""}
+	}
+	if hidden := len(body) - foldedUserLines; u.folded && hidden > 0 {
+		body = append(body[:foldedUserLines], r.st.dim.Render(fmt.Sprintf("… +%d %s", hidden, plural(hidden, "line"))))
 	}
 	out := make([]string, len(body))
 	for i, l := range body {

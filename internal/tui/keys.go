@@ -1,14 +1,11 @@
 package tui
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"time"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // handleKey routes a key press: an open prompt or picker takes it first,
@@ -23,11 +20,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.approvalKey(key)
 	case m.question != nil:
 		return m.questionKey(k)
-	case m.hookPrompt != nil:
-		return m.hookKey(key)
-	case m.confirm != nil:
-		return m.confirmKey(key)
-	case m.picker != nil:
+	case len(m.pickers) > 0:
 		return m.pickerKey(k)
 	}
 	switch key {
@@ -36,10 +29,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			m.menuHidden = true
 			return nil
 		}
-		if m.turn != nil {
-			m.abort("interrupted")
-			m.dropStalePrompts()
-		}
+		m.abort()
 		return nil
 	case "ctrl+r":
 		m.reasoning = !m.reasoning
@@ -110,66 +100,61 @@ func (m *model) afterInputChange() {
 	m.layout()
 }
 
-// interrupt is ctrl-c: stop the foreground command (the turn goes on and
-// the model reads that it was interrupted), else stop the newest
-// background command, else quit.
+// interrupt is ctrl-c: stop the running command (the turn goes on and
+// the model reads that it was stopped), else stop the newest background
+// command, else quit.
 func (m *model) interrupt() tea.Cmd {
-	if m.turn != nil && m.turn.bash != "" && !m.bashAwaitsApproval() {
-		if m.turn.bashStopped {
+	if m.turn != nil && m.turn.exec != "" && !m.execAwaitsApproval() {
+		if m.turn.execStopped {
 			return nil // already stopping; it must not quit meanwhile
 		}
-		if m.app.Session.InterruptTool(m.turn.bash) {
-			m.turn.bashStopped = true
-			m.note(noteNotice, "stopped the command; the turn goes on (esc stops the turn)")
-		} else {
+		if err := m.s.Submit(protocol.Interrupt{CallID: m.turn.exec}); err != nil {
 			m.note(noteNotice, "the command is not running now, so there was nothing to stop (esc stops the turn)")
+			return nil
 		}
+		m.turn.execStopped = true
+		m.note(noteNotice, "stopped the command; the turn goes on (esc stops the turn)")
 		return nil
 	}
-	if m.background > 0 || m.anyBackgroundRunning() {
-		return m.stopNewestBackground()
+	if m.background > 0 && m.canStopBackground() {
+		if err := m.s.Submit(protocol.Command{Line: stopNewestLine}); err != nil {
+			m.note(noteError, "stopping the newest background command: "+err.Error())
+			return nil
+		}
+		m.note(noteNotice, "stopping the newest background command (ctrl-c again stops the next, or quits)")
+		return nil
 	}
 	return m.quit()
 }
 
-// bashAwaitsApproval reports whether the foreground bash call is still at
-// the approval prompt (so it is not running yet).
-func (m *model) bashAwaitsApproval() bool {
-	return m.approval != nil && m.turn != nil && m.approval.ask.req.CallID == m.turn.bash
-}
+// stopNewestLine is the command that stops the newest background command.
+const stopNewestLine = "/bash stop newest"
 
-func (m *model) anyBackgroundRunning() bool {
-	m.countBackground()
-	return m.background > 0
-}
-
-func (m *model) stopNewestBackground() tea.Cmd {
-	bg := m.app.Background()
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		job, err := bg.StopNewest(ctx)
-		return commandResultMsg{apply: func(m *model) tea.Cmd {
-			switch {
-			case errors.Is(err, tools.ErrNoRunningJob):
-				m.note(noteNotice, "no background command is running")
-			case err != nil:
-				m.note(noteError, fmt.Sprintf("stopping background command %d: %v", job.Handle, err))
-			default:
-				m.note(noteSuccess, fmt.Sprintf("stopped background command %d: %s (ctrl-c again stops the next, or quits)", job.Handle, job.Name))
-			}
-			m.countBackground()
-			return nil
-		}}
+// canStopBackground reports whether the session announced the command
+// that stops background commands one by one.
+func (m *model) canStopBackground() bool {
+	name, _, _ := strings.Cut(strings.TrimPrefix(stopNewestLine, "/"), " ")
+	for _, c := range m.commands {
+		if c.Name == name && strings.Contains(c.Args, "stop newest") {
+			return true
+		}
 	}
+	return false
 }
 
-// quit ends the program; Run stops the turn and cleans up.
-func (m *model) quit() tea.Cmd {
-	m.quitting = true
-	m.stopTurn()
-	m.approver.close()
-	return tea.Quit
+// execAwaitsApproval reports whether the running command is still at the
+// approval prompt, open or queued (so it is not running yet).
+func (m *model) execAwaitsApproval() bool {
+	id := m.turn.exec
+	if m.approval != nil && m.approval.ev.CallID == id {
+		return true
+	}
+	for _, e := range m.requests {
+		if a, ok := e.(protocol.ApprovalRequestEvent); ok && a.CallID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *model) approvalKey(key string) tea.Cmd {
@@ -187,8 +172,8 @@ func (m *model) approvalKey(key string) tea.Cmd {
 		m.approval.scroll += m.height / 2
 		return nil
 	}
-	if a, ok := m.approval.answer(key); ok {
-		m.answerApproval(a)
+	if d, ok := m.approval.answer(key); ok {
+		m.answerApproval(d)
 	}
 	return nil
 }
@@ -212,52 +197,6 @@ func (m *model) questionKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	m.touchQuestion()
 	return nil
-}
-
-func (m *model) hookKey(key string) tea.Cmd {
-	p := m.hookPrompt
-	switch key {
-	case "up":
-		p.scroll--
-	case "down":
-		p.scroll++
-	case "pgup":
-		p.scroll -= m.height / 2
-	case "pgdown":
-		p.scroll += m.height / 2
-	case "a", "A", "y", "Y":
-		name, digest := p.status.Name, p.status.Digest
-		if err := m.app.Hooks.ApproveDigest(name, digest); err != nil {
-			m.note(noteError, err.Error())
-		} else {
-			m.note(noteSuccess, fmt.Sprintf("approved hook %s (sha256 %s)", name, shortDigest(digest)))
-		}
-		m.hookPrompt = nil
-		m.nextHookPrompt()
-	case "s", "S", "n", "N", "esc":
-		m.note(noteNotice, fmt.Sprintf("skipped hook %s: it blocks the calls it covers until approved (/hooks approve %s)", p.status.Name, p.status.Name))
-		m.hookPrompt = nil
-		m.nextHookPrompt()
-	}
-	if m.hookPrompt == nil {
-		return m.drainQueue()
-	}
-	return nil
-}
-
-func (m *model) nextHookPrompt() {
-	if m.hookPrompt != nil || len(m.hookQueue) == 0 {
-		return
-	}
-	m.hookPrompt = &hookPrompt{status: m.hookQueue[0]}
-	m.hookQueue = m.hookQueue[1:]
-}
-
-func shortDigest(d string) string {
-	if len(d) > 12 {
-		return d[:12]
-	}
-	return d
 }
 
 func clampSel(sel, n int) int {

@@ -43,27 +43,25 @@ func (m *model) bottom() []string {
 	switch {
 	case m.approval != nil:
 		out = append(out, splitLines(m.approval.view(&m.st, w, modalHeight))...)
-	case m.hookPrompt != nil:
-		out = append(out, splitLines(m.hookPrompt.view(&m.st, w, modalHeight))...)
-	case m.confirm != nil:
-		out = append(out, splitLines(m.confirm.view(&m.st, w, modalHeight))...)
-	case m.picker != nil:
-		out = append(out, splitLines(m.picker.view(&m.st, w, modalHeight))...)
+	case len(m.pickers) > 0 && m.question == nil:
+		out = append(out, splitLines(m.pickers[0].view(&m.st, w, modalHeight))...)
 	case m.menuOpen():
 		out = append(out, m.menuLines(w)...)
 	}
-	for i, q := range m.queue {
-		out = append(out, ansi.Truncate(m.st.dim.Render(fmt.Sprintf("queued %d: %s", i+1, oneLine(q))), w, "…"))
-	}
-	if len(m.queue) > 0 {
+	// Input the session holds behind the running turn. Without a turn the
+	// session is about to start it, so it is not shown as waiting.
+	if m.turn != nil && len(m.pending) > 0 {
+		for i, q := range m.pending {
+			out = append(out, ansi.Truncate(m.st.dim.Render(fmt.Sprintf("queued %d: %s", i+1, oneLine(q.text))), w, "…"))
+		}
 		out = append(out, m.st.dim.Render("  (sent when the turn ends; esc drops the queue)"))
-	}
-	if m.needsKey() {
-		out = append(out, ansi.Truncate(m.st.banner.Render("no API key: set "+m.app.Loaded.Settings.KeyVar+" and restart shiro (or try `shiro demo`)"), w, "…"))
 	}
 	out = append(out, m.st.dim.Render(strings.Repeat("─", w)))
 	out = append(out, splitLines(m.input.View())...)
 	out = append(out, m.statusLine(w))
+	if line := m.tasksLine(w); line != "" {
+		out = append(out, line)
+	}
 	return out
 }
 
@@ -113,19 +111,19 @@ func (m *model) scrollBy(n int) {
 	m.follow = m.offset >= maxOff
 }
 
-// statusLine: model, agent, thinking, tokens, cache hit ratio, a spinner
-// while working, background commands, queue length.
+// statusLine: a spinner and the elapsed time while a turn runs, then
+// the model, agent, thinking, tokens, cache hit ratio and background
+// commands, all as the session reported them.
 func (m *model) statusLine(w int) string {
-	cfg := m.app.Session.Config()
-	u := m.usage()
+	u := m.usage
 	parts := []string{
-		modelName(m),
-		"agent " + cfg.Variant.Name,
-		"think " + string(cfg.Variant.Thinking),
+		modelName(m.info),
+		"agent " + m.info.Agent,
+		"think " + m.info.Thinking,
 		fmt.Sprintf("↑%s ↓%s", compact(u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens), compact(u.OutputTokens)),
 	}
 	if u.CacheReadTokens+u.CacheWriteTokens > 0 {
-		parts = append(parts, fmt.Sprintf("cache %.0f%%", u.HitRatio()*100))
+		parts = append(parts, fmt.Sprintf("cache %.0f%%", hitRatio(u)*100))
 	}
 	if m.background > 0 {
 		parts = append(parts, fmt.Sprintf("%d bg", m.background))
@@ -142,6 +140,39 @@ func (m *model) statusLine(w int) string {
 		left = m.spin.View() + " " + m.st.statusKey.Render(fmt.Sprintf("%s %s", state, elapsed(m.turn.started))) + m.st.status.Render(" · ") + left
 	}
 	return ansi.Truncate(left, w, "…")
+}
+
+// tasksLine is the agent's task list in one line, while any task is open:
+// how many are done, the one in progress and how many are blocked.
+func (m *model) tasksLine(w int) string {
+	if len(m.tasks) == 0 {
+		return ""
+	}
+	var done, blocked int
+	var now string
+	for _, t := range m.tasks {
+		switch t.Status {
+		case "done":
+			done++
+		case "blocked":
+			blocked++
+		case "in_progress":
+			if now == "" {
+				now = t.Content
+			}
+		}
+	}
+	if done == len(m.tasks) {
+		return ""
+	}
+	line := fmt.Sprintf("tasks %d/%d done", done, len(m.tasks))
+	if blocked > 0 {
+		line += fmt.Sprintf(" · %d blocked", blocked)
+	}
+	if now != "" {
+		line += " · now: " + oneLine(now)
+	}
+	return ansi.Truncate(m.st.status.Render(line), w, "…")
 }
 
 // compact writes a token count as 950, 12.3k or 4.1M.

@@ -2,29 +2,23 @@ package tui
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/shiro-neko/shiro/internal/app"
-	"github.com/shiro-neko/shiro/internal/hooks"
-	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // model is the Bubble Tea model of the whole UI. It is only touched on the
-// program's goroutine; everything that happens elsewhere (the turn, the
-// approver, background commands) reaches it through the inbox.
+// program's goroutine; the session's events reach it through the inbox,
+// and everything it asks of the session is an op given to Submit.
 type model struct {
-	ctx      context.Context
-	app      *app.App
-	approver *Approver
-	box      *inbox
-	opts     Options
+	ctx  context.Context
+	s    Session
+	box  *inbox
+	opts Options
 
 	st    styles
 	md    *markdown
@@ -39,55 +33,56 @@ type model struct {
 	offset int
 	follow bool
 
-	turn    *turnState
-	turnSeq int
-	turns   sync.WaitGroup // running turn goroutines
-	queue   []string
+	// What the session said about itself.
+	info       protocol.SessionEvent
+	welcomed   bool // the first SessionEvent arrived and the welcome shows
+	commands   []protocol.CommandInfo
+	usage      protocol.Usage // summed over the turns' DoneEvents
+	background int            // background commands still running
+	tasks      []protocol.Task
+
+	turn *turnState
+	// pending is input the session took but has not started (turns) or
+	// answered (commands) because a turn runs: the queue the person sees.
+	pending []sentInput
+	// firstPrompt waits until the session is described and no choice is
+	// open (Options.FirstPrompt).
+	firstPrompt string
 
 	approval   *approvalPrompt
-	question   *questionPrompt // the ask tool's, drawn under its call
-	questionAt *entry          // that call's transcript entry
-	pending    []pendingPrompt // requests that arrived while one was open
-	hookQueue  []hooks.Status
-	hookPrompt *hookPrompt
-	picker     *picker
-	confirm    *confirmPrompt
+	question   *questionPrompt  // the ask tool's, drawn under its call
+	questionAt *entry           // that call's transcript entry
+	requests   []protocol.Event // approvals and questions behind the open one
+	pickers    []*picker        // choices offered by commands; the first is open
 
 	menuSel    int
 	menuHidden bool // esc closed the menu for the current input
 	reasoning  bool // the reasoning view (ctrl-r)
-	background int  // running background commands
 	quitting   bool
+	ended      bool // the session closed its events
 }
 
-// turnState is the running turn.
+// turnState is the running turn, from its TurnStartEvent to its DoneEvent.
 type turnState struct {
 	id      int
-	cancel  context.CancelFunc
 	started time.Time
-	// bash is the call ID of the foreground bash call, if one runs;
-	// bashStopped is set once ctrl-c has stopped it.
-	bash        string
-	bashStopped bool
+	// exec is the call ID of the running command (a call of kind execute),
+	// if one runs; execStopped is set once ctrl-c has stopped it.
+	exec        string
+	execStopped bool
 	aborted     bool
 }
 
-func newModel(ctx context.Context, a *app.App, approver *Approver, opts Options) *model {
+func newModel(ctx context.Context, s Session, box *inbox, opts Options) *model {
 	m := &model{
-		ctx: ctx, app: a, approver: approver, box: approver.box, opts: opts,
+		ctx: ctx, s: s, box: box, opts: opts,
 		st: newStyles(), md: newMarkdown(), tr: newTranscript(), follow: true,
-		hist: loadHistory(opts.HistoryPath),
+		hist: loadHistory(opts.HistoryPath), firstPrompt: opts.FirstPrompt,
 	}
 	m.input = newInput()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.st.statusKey))
 	m.width, m.height = 80, 24
 	m.layout()
-	m.welcome()
-	m.hookQueue = hooksToReview(a.Hooks)
-	m.nextHookPrompt()
-	if p := strings.TrimSpace(opts.FirstPrompt); p != "" {
-		m.queue = append(m.queue, p)
-	}
 	return m
 }
 
@@ -113,38 +108,11 @@ func newInput() textarea.Model {
 	return in
 }
 
-// welcome opens the transcript with what this session is and, without an
-// API key, what to do about it.
-func (m *model) welcome() {
-	s := m.app.Loaded.Settings
-	m.note(noteInfo, fmt.Sprintf("shiro · %s · %s\n%s\n/help lists commands · esc interrupts · ctrl-c quits",
-		s.Preset.Label, modelName(m), m.app.Env.Root))
-	for _, w := range m.app.Loaded.Warnings() {
-		m.note(noteNotice, w)
-	}
-	for _, p := range m.app.Problems {
-		m.note(noteNotice, p)
-	}
-	if m.hist.broken != nil {
-		m.note(noteNotice, m.hist.broken.Error()+" (history is kept in memory only this session)")
-	}
-}
-
-func modelName(m *model) string {
-	if id := m.app.Session.Config().Model; id != "" {
-		return id
-	}
-	return "(no model set)"
-}
-
-// needsKey reports whether prompts are refused for want of an API key.
-func (m *model) needsKey() bool { return m.app.Loaded.Settings.NeedsKey() }
-
 func (m *model) note(kind noteKind, text string) { m.tr.add(&noteItem{kind: kind, text: text}) }
 
 // Init implements tea.Model.
 func (m *model) Init() tea.Cmd {
-	return tea.Batch(m.listen(), tea.RequestBackgroundColor, bgTick(), m.drainQueue())
+	return tea.Batch(m.listen(), tea.RequestBackgroundColor)
 }
 
 // listen waits for the next batch from the inbox.
@@ -156,14 +124,6 @@ func (m *model) listen() tea.Cmd {
 		}
 		return nil
 	}
-}
-
-// bgTickMsg refreshes the background command count now and then: a
-// command can end without printing anything.
-type bgTickMsg struct{}
-
-func bgTick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return bgTickMsg{} })
 }
 
 // Update implements tea.Model.
@@ -180,6 +140,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case *inboxMsg:
 		cmd := m.applyInbox(msg)
+		if m.ended {
+			return m, cmd
+		}
 		return m, tea.Batch(cmd, m.listen())
 	case spinner.TickMsg:
 		if m.turn == nil {
@@ -188,9 +151,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
-	case bgTickMsg:
-		m.countBackground()
-		return m, bgTick()
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
@@ -214,35 +174,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.scrollBy(3)
 		}
 		return m, nil
-	case commandResultMsg:
-		return m, msg.apply(m)
 	}
 	return m, nil
 }
 
-// commandResultMsg carries the outcome of a command that ran off the
-// program's goroutine (listing models, stopping a background command).
-type commandResultMsg struct{ apply func(*model) tea.Cmd }
-
-func (m *model) countBackground() {
-	bg := m.app.Background()
-	if bg == nil {
-		m.background = 0
-		return
-	}
-	n := 0
-	for _, j := range bg.List() {
-		if j.Running {
-			n++
-		}
-	}
-	m.background = n
-}
-
 // modalOpen reports whether a prompt or picker has the keyboard.
-func (m *model) modalOpen() bool {
-	return m.promptOpen() || m.hookPrompt != nil || m.picker != nil || m.confirm != nil
-}
-
-// usage is the session's token count so far.
-func (m *model) usage() llm.Usage { return m.app.Session.Usage() }
+func (m *model) modalOpen() bool { return m.promptOpen() || len(m.pickers) > 0 }

@@ -1,79 +1,114 @@
 package tui
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/shiro-neko/shiro/internal/agent"
-	"github.com/shiro-neko/shiro/internal/askuser"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// pendingPrompt is a request from an agent goroutine that waits for the
-// person: an approvalAsk or a questionAsk. The Approver lets one through
-// at a time; the model still queues them, because a request whose call
-// was cancelled can be on screen when the next one arrives.
-type pendingPrompt interface {
-	callContext() context.Context
-}
-
-func (a approvalAsk) callContext() context.Context { return a.ctx }
-func (a questionAsk) callContext() context.Context { return a.ctx }
+// Approval requests and the agent's questions are served one at a time,
+// in the order they arrived: a subagent's request or a question waits
+// behind the one that is open, so nothing is answered by a key meant for
+// another prompt.
 
 // promptOpen reports whether an approval or a question waits for the
 // person.
 func (m *model) promptOpen() bool { return m.approval != nil || m.question != nil }
 
-// openPrompt shows a request, or queues it behind the open one.
-func (m *model) openPrompt(p pendingPrompt) {
-	if p.callContext().Err() != nil {
-		return
-	}
+// openRequest shows an ApprovalRequestEvent or a QuestionEvent, or queues
+// it behind the open one.
+func (m *model) openRequest(e protocol.Event) {
 	if m.promptOpen() {
-		m.pending = append(m.pending, p)
+		m.requests = append(m.requests, e)
 		return
 	}
 	m.tr.closeBlocks()
 	m.follow = true
-	switch p := p.(type) {
-	case approvalAsk:
-		m.approval = newApprovalPrompt(p, m.app.Env)
-	case questionAsk:
-		m.question = newQuestionPrompt(p)
-		en, ti := m.tr.tool(p.q.CallID, "ask")
+	switch e := e.(type) {
+	case protocol.ApprovalRequestEvent:
+		m.approval = newApprovalPrompt(e)
+	case protocol.QuestionEvent:
+		m.question = newQuestionPrompt(e)
+		// The question is drawn under its ask call; a call the transcript
+		// has not seen gets a line of its own.
+		en, ti := m.tr.tool(e.CallID, "question")
 		ti.question = m.question
 		m.questionAt = en
 		m.tr.touch(en)
 	}
 }
 
-// nextPrompt opens the next queued request whose call is still waiting.
-func (m *model) nextPrompt() {
-	for len(m.pending) > 0 && !m.promptOpen() {
-		p := m.pending[0]
-		m.pending = m.pending[1:]
-		m.openPrompt(p)
+// nextRequest opens the next queued request.
+func (m *model) nextRequest() {
+	for len(m.requests) > 0 && !m.promptOpen() {
+		e := m.requests[0]
+		m.requests = m.requests[1:]
+		m.openRequest(e)
 	}
 }
 
-// answerApproval sends the person's answer and shows the next prompt.
-func (m *model) answerApproval(a agent.Answer) {
+// requestID is the id of a queued request.
+func requestID(e protocol.Event) string {
+	switch e := e.(type) {
+	case protocol.ApprovalRequestEvent:
+		return e.ID
+	case protocol.QuestionEvent:
+		return e.ID
+	}
+	return ""
+}
+
+// withdraw takes down the request the session no longer needs an answer
+// to (its call or turn ended first), open or queued.
+func (m *model) withdraw(id string) {
+	switch {
+	case m.approval != nil && m.approval.ev.ID == id:
+		m.approval = nil
+	case m.question != nil && m.question.ev.ID == id:
+		m.closeQuestion()
+	default:
+		kept := m.requests[:0]
+		for _, e := range m.requests {
+			if requestID(e) != id {
+				kept = append(kept, e)
+			}
+		}
+		m.requests = kept
+	}
+	m.nextRequest()
+}
+
+// answerApproval submits the person's decision and shows the next prompt.
+func (m *model) answerApproval(d protocol.Decision) {
 	p := m.approval
 	m.approval = nil
-	p.ask.reply <- a // buffered: never blocks
-	if a == agent.AnswerAlways {
-		m.note(noteSuccess, fmt.Sprintf("always allowing %s for this session", strings.Join(p.grants, ", ")))
+	err := m.s.Submit(protocol.Approval{ID: p.ev.ID, Decision: d})
+	switch {
+	case errors.Is(err, protocol.ErrUnknownRequest):
+		m.note(noteNotice, "that request was already closed: its call or turn ended first")
+	case err != nil:
+		m.note(noteError, "the answer did not reach the session: "+err.Error())
+	case d == protocol.Always:
+		m.note(noteSuccess, fmt.Sprintf("always allowing %s for this session", strings.Join(p.ev.Grants, ", ")))
 	}
-	m.nextPrompt()
+	m.nextRequest()
 }
 
-// answerQuestion sends the answer to the ask tool; the call's result then
-// shows it under the call.
-func (m *model) answerQuestion(a askuser.Answer) {
-	p := m.question
+// answerQuestion submits the answer; the call's result then shows it
+// under the call.
+func (m *model) answerQuestion(a protocol.Answer) {
+	a.ID = m.question.ev.ID
 	m.closeQuestion()
-	p.ask.reply <- a // buffered: never blocks
-	m.nextPrompt()
+	err := m.s.Submit(a)
+	switch {
+	case errors.Is(err, protocol.ErrUnknownRequest):
+		m.note(noteNotice, "that question was already closed: its call or turn ended first")
+	case err != nil:
+		m.note(noteError, "the answer did not reach the session: "+err.Error())
+	}
+	m.nextRequest()
 }
 
 // closeQuestion takes the open question off its call's line.
@@ -91,23 +126,4 @@ func (m *model) touchQuestion() {
 	if m.question != nil {
 		m.tr.touch(m.questionAt)
 	}
-}
-
-// dropStalePrompts closes requests whose call was cancelled (esc, the end
-// of the turn): the approver has already answered for them.
-func (m *model) dropStalePrompts() {
-	if m.approval != nil && m.approval.ask.ctx.Err() != nil {
-		m.approval = nil
-	}
-	if m.question != nil && m.question.ask.ctx.Err() != nil {
-		m.closeQuestion()
-	}
-	live := m.pending[:0]
-	for _, p := range m.pending {
-		if p.callContext().Err() == nil {
-			live = append(live, p)
-		}
-	}
-	m.pending = live
-	m.nextPrompt()
 }

@@ -9,14 +9,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/shiro-neko/shiro/internal/askuser"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // questionPrompt is a question of the ask tool, drawn under its call in
 // the transcript: the options, the recommended one first, then a row to
 // type an answer of one's own. With no options only that row is there.
 type questionPrompt struct {
-	ask questionAsk
+	ev protocol.QuestionEvent
 	// sel is the highlighted row: an option, or len(options) for the
 	// typed answer.
 	sel    int
@@ -26,7 +26,7 @@ type questionPrompt struct {
 	hint   string // why the last enter did nothing
 }
 
-func newQuestionPrompt(ask questionAsk) *questionPrompt {
+func newQuestionPrompt(ev protocol.QuestionEvent) *questionPrompt {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = "type here"
@@ -34,13 +34,13 @@ func newQuestionPrompt(ask questionAsk) *questionPrompt {
 	st := in.Styles()
 	st.Cursor.Blink = false
 	in.SetStyles(st)
-	p := &questionPrompt{ask: ask, ticked: make([]bool, len(ask.q.Options)), text: in}
+	p := &questionPrompt{ev: ev, ticked: make([]bool, len(ev.Options)), text: in}
 	p.focusText()
 	return p
 }
 
 // onText reports whether the typed-answer row is highlighted.
-func (p *questionPrompt) onText() bool { return p.sel == len(p.ask.q.Options) }
+func (p *questionPrompt) onText() bool { return p.sel == len(p.ev.Options) }
 
 // focusText gives the text field the keys exactly when its row is
 // highlighted.
@@ -53,17 +53,17 @@ func (p *questionPrompt) focusText() {
 }
 
 func (p *questionPrompt) move(delta int) {
-	p.sel = clampSel(p.sel+delta, len(p.ask.q.Options)+1)
+	p.sel = clampSel(p.sel+delta, len(p.ev.Options)+1)
 	p.focusText()
 }
 
 // key handles a key press. done is true once the person has answered (or
-// dismissed the question with esc).
-func (p *questionPrompt) key(k tea.KeyPressMsg) (a askuser.Answer, done bool) {
+// dismissed the question with esc); the answer's ID is the caller's to set.
+func (p *questionPrompt) key(k tea.KeyPressMsg) (a protocol.Answer, done bool) {
 	p.hint = ""
 	switch k.String() {
 	case "esc":
-		return askuser.Answer{Dismissed: true}, true
+		return protocol.Answer{Dismissed: true}, true
 	case "up", "shift+tab":
 		p.move(-1)
 		return a, false
@@ -74,7 +74,7 @@ func (p *questionPrompt) key(k tea.KeyPressMsg) (a askuser.Answer, done bool) {
 		return p.confirm()
 	case "space":
 		if !p.onText() {
-			if p.ask.q.Multiple {
+			if p.ev.Multiple {
 				p.ticked[p.sel] = !p.ticked[p.sel]
 			}
 			return a, false
@@ -85,7 +85,7 @@ func (p *questionPrompt) key(k tea.KeyPressMsg) (a askuser.Answer, done bool) {
 			return a, false
 		}
 		// Typing on an option starts an answer of one's own.
-		p.sel = len(p.ask.q.Options)
+		p.sel = len(p.ev.Options)
 		p.focusText()
 	}
 	p.text, _ = p.text.Update(k)
@@ -94,15 +94,15 @@ func (p *questionPrompt) key(k tea.KeyPressMsg) (a askuser.Answer, done bool) {
 
 // paste puts pasted text into the typed answer.
 func (p *questionPrompt) paste(msg tea.PasteMsg) {
-	p.sel = len(p.ask.q.Options)
+	p.sel = len(p.ev.Options)
 	p.focusText()
 	p.text, _ = p.text.Update(msg)
 }
 
 // confirm is enter: the highlighted option (or, in a multiple-choice
 // question, the ticked ones), or the typed answer.
-func (p *questionPrompt) confirm() (askuser.Answer, bool) {
-	q := p.ask.q
+func (p *questionPrompt) confirm() (protocol.Answer, bool) {
+	q := p.ev
 	typed := strings.TrimSpace(p.text.Value())
 	var ticked []string
 	for i, t := range p.ticked {
@@ -114,22 +114,22 @@ func (p *questionPrompt) confirm() (askuser.Answer, bool) {
 	case p.onText():
 		if typed == "" && len(ticked) == 0 {
 			p.hint = "type an answer first, or press esc to leave the choice to the agent"
-			return askuser.Answer{}, false
+			return protocol.Answer{}, false
 		}
-		return askuser.Answer{Chosen: ticked, Text: typed}, true
+		return protocol.Answer{Chosen: ticked, Text: typed}, true
 	case q.Multiple:
 		if len(ticked) == 0 {
 			ticked = []string{q.Options[p.sel].Label}
 		}
-		return askuser.Answer{Chosen: ticked, Text: typed}, true
+		return protocol.Answer{Chosen: ticked, Text: typed}, true
 	}
-	return askuser.Answer{Chosen: []string{q.Options[p.sel].Label}}, true
+	return protocol.Answer{Chosen: []string{q.Options[p.sel].Label}}, true
 }
 
 // view draws the question as a box of at most height rows and width
 // columns.
 func (p *questionPrompt) view(st *styles, width, height int) string {
-	q := p.ask.q
+	q := p.ev
 	inner := max(width-4, 10)
 	var body []string
 	var focus span // the highlighted row with its detail
@@ -156,21 +156,21 @@ func (p *questionPrompt) view(st *styles, width, height int) string {
 	if p.hint != "" {
 		footer = st.warn.Render(p.hint) + "\n" + footer
 	}
-	return modal(st, width, height, []string{st.boxTitle.Render(q.Text)}, body, &p.scroll, footer, focus)
+	return modal(st, width, height, []string{st.boxTitle.Render(q.Question)}, body, &p.scroll, footer, focus)
 }
 
 // markWidth is the width of an option's number or tick box and the space
 // after it.
 func (p *questionPrompt) markWidth(numWidth int) int {
-	if p.ask.q.Multiple {
+	if p.ev.Multiple {
 		return len("[x] ")
 	}
 	return numWidth + len(". ")
 }
 
-func (p *questionPrompt) optionLine(st *styles, i int, o askuser.Option, numWidth, inner int) string {
+func (p *questionPrompt) optionLine(st *styles, i int, o protocol.Option, numWidth, inner int) string {
 	mark := fmt.Sprintf("%*d. ", numWidth, i+1)
-	if p.ask.q.Multiple {
+	if p.ev.Multiple {
 		mark = "[ ] "
 		if p.ticked[i] {
 			mark = "[x] "
@@ -189,7 +189,7 @@ func (p *questionPrompt) optionLine(st *styles, i int, o askuser.Option, numWidt
 // textLine is the row for an answer of one's own.
 func (p *questionPrompt) textLine(st *styles, inner int) string {
 	label := "Your answer: "
-	if len(p.ask.q.Options) > 0 {
+	if len(p.ev.Options) > 0 {
 		label = "Something else: "
 	}
 	p.text.SetWidth(max(inner-2-len(label)-1, 8))
@@ -206,13 +206,13 @@ func (p *questionPrompt) textLine(st *styles, inner int) string {
 func (p *questionPrompt) footer(st *styles) string {
 	k := st.keyHint.Render
 	parts := []string{}
-	if len(p.ask.q.Options) > 0 {
+	if len(p.ev.Options) > 0 {
 		parts = append(parts, k("↑/↓")+" move")
 	}
 	switch {
 	case p.onText():
 		parts = append(parts, k("enter")+" send")
-	case p.ask.q.Multiple:
+	case p.ev.Multiple:
 		n := 0
 		for _, t := range p.ticked {
 			if t {

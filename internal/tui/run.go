@@ -1,8 +1,11 @@
 // Package tui is shiro's terminal UI on Bubble Tea: a scrolling
-// transcript, a status line and a multi-line input, with approval prompts
-// for the gate, slash commands and a per-project prompt history. It
-// consumes agent.Event only, through Session.Send; nothing in the core
-// knows about it.
+// transcript, a status line and a multi-line input, with approval prompts,
+// the agent's questions, slash commands and a per-project prompt history.
+//
+// It is a client of the session protocol and nothing else: it submits
+// protocol.Op values and draws the protocol.Event values it reads. It knows
+// no tool, no command and no setting of its own beyond the few commands
+// that only concern the window (/help, /exit).
 package tui
 
 import (
@@ -10,29 +13,33 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/shiro-neko/shiro/internal/app"
-	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/registry"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
+
+// Session is the one thing the UI talks to: ops go in through Submit,
+// events come out of Events until it is closed.
+type Session interface {
+	Submit(op protocol.Op) error
+	Events() <-chan protocol.Event
+}
 
 // Options configure Run.
 type Options struct {
 	// In and Out default to the terminal.
 	In  io.Reader
 	Out io.Writer
-	// HistoryPath is the prompt history file (config.Paths.History); empty
-	// keeps the history in memory.
+	// HistoryPath is the prompt history file; empty keeps the history in
+	// memory.
 	HistoryPath string
-	// FirstPrompt is sent as soon as the UI is up (`shiro "prompt"`), after
-	// any hook approvals.
+	// FirstPrompt is sent as soon as the session has described itself and
+	// no choice offered at start (hooks to approve) is open
+	// (`shiro "prompt"`).
 	FirstPrompt string
-	// Registry is the client /registry uses; nil builds one from the
-	// session's settings.
-	Registry *registry.Client
 	// Program adds Bubble Tea options (a fixed window size, a colour
 	// profile).
 	Program []tea.ProgramOption
@@ -40,11 +47,11 @@ type Options struct {
 
 // Result is what a finished session leaves for the farewell.
 type Result struct {
-	Usage llm.Usage
+	// Usage is the sum of every turn's usage the session reported.
+	Usage protocol.Usage
 }
 
 // Farewell is printed when shiro exits: good bye and the tokens used.
-// Sessions are not saved yet, so there is nothing to resume.
 func (r Result) Farewell() string {
 	u := r.Usage
 	if u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens == 0 {
@@ -52,21 +59,25 @@ func (r Result) Farewell() string {
 	}
 	s := fmt.Sprintf("Good bye.\nTokens this session: %s in · %s out", thousands(u.InputTokens), thousands(u.OutputTokens))
 	if u.CacheReadTokens+u.CacheWriteTokens > 0 {
-		s += fmt.Sprintf(" · cache %s read, %s written (%.0f%% hit)", thousands(u.CacheReadTokens), thousands(u.CacheWriteTokens), u.HitRatio()*100)
+		s += fmt.Sprintf(" · cache %s read, %s written (%.0f%% hit)", thousands(u.CacheReadTokens), thousands(u.CacheWriteTokens), hitRatio(u)*100)
 	}
 	return s + "\n"
 }
 
-// shutdownWait bounds how long Run waits for a cancelled turn to finish
-// (after-turn hooks still run) before returning.
+// shutdownWait bounds how long Run waits, after the person quit, for the
+// session to wind down (an interrupted turn's after-turn hooks still run)
+// and close its events.
 const shutdownWait = 10 * time.Second
 
-// Run shows the UI for the session a until the person quits. approver must
-// be the one the session's gate was built with.
-func Run(ctx context.Context, a *app.App, approver *Approver, opts Options) (Result, error) {
+// Run shows the UI for session s until the person quits. On the way out it
+// interrupts the running turn, submits Shutdown and reads the remaining
+// events (for at most shutdownWait) so the usage in the Result is complete.
+func Run(ctx context.Context, s Session, opts Options) (Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := newModel(ctx, a, approver, opts)
+	box := newInbox()
+	p := startPump(s, box)
+	m := newModel(ctx, s, box, opts)
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if opts.In != nil {
 		popts = append(popts, tea.WithInput(opts.In))
@@ -76,26 +87,94 @@ func Run(ctx context.Context, a *app.App, approver *Approver, opts Options) (Res
 	}
 	popts = append(popts, opts.Program...)
 	_, err := tea.NewProgram(m, popts...).Run()
-	m.shutdown()
+	p.shutdown(s, shutdownWait)
 	switch {
 	case errors.Is(err, tea.ErrInterrupted), errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
 		err = nil
 	}
-	return Result{Usage: a.Session.Usage()}, err
+	return Result{Usage: p.usage()}, err
 }
 
-// shutdown stops the running turn and waits (bounded) for its goroutine,
-// so the session is quiet before the app is closed.
-func (m *model) shutdown() {
-	m.stopTurn()
-	m.approver.close()
-	done := make(chan struct{})
+// pump reads the session's events into the inbox, in order, until the
+// stream closes. It also sums the turns' usage itself, so the farewell
+// counts turns that ended after the program stopped drawing.
+type pump struct {
+	done chan struct{} // closed when the stream has closed
+
+	mu    sync.Mutex
+	total protocol.Usage
+}
+
+// streamClosed tells the program that the session closed its events.
+type streamClosed struct{}
+
+func startPump(s Session, box *inbox) *pump {
+	p := &pump{done: make(chan struct{})}
+	events := s.Events()
 	go func() {
-		m.turns.Wait()
-		close(done)
+		defer close(p.done)
+		for e := range events {
+			if d, ok := e.(protocol.DoneEvent); ok && d.Usage != nil {
+				p.mu.Lock()
+				addUsage(&p.total, *d.Usage)
+				p.mu.Unlock()
+			}
+			box.push(e)
+		}
+		box.push(streamClosed{})
 	}()
+	return p
+}
+
+func (p *pump) usage() protocol.Usage {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.total
+}
+
+// shutdown stops the running turn, tells the session no more input will
+// come and waits (bounded) for its events to close. Errors from Submit
+// only mean the session is closing already.
+func (p *pump) shutdown(s Session, wait time.Duration) {
+	_ = s.Submit(protocol.Interrupt{})
+	_ = s.Submit(protocol.Shutdown{})
+	t := time.NewTimer(wait)
+	defer t.Stop()
 	select {
-	case <-done:
-	case <-time.After(shutdownWait):
+	case <-p.done:
+	case <-t.C:
 	}
+}
+
+// addUsage adds u to total.
+func addUsage(total *protocol.Usage, u protocol.Usage) {
+	total.InputTokens += u.InputTokens
+	total.OutputTokens += u.OutputTokens
+	total.CacheReadTokens += u.CacheReadTokens
+	total.CacheWriteTokens += u.CacheWriteTokens
+}
+
+// hitRatio is the share of prompt tokens read from the provider's cache.
+func hitRatio(u protocol.Usage) float64 {
+	total := u.InputTokens + u.CacheWriteTokens + u.CacheReadTokens
+	if total == 0 {
+		return 0
+	}
+	return float64(u.CacheReadTokens) / float64(total)
+}
+
+// thousands writes n with comma separators.
+func thousands(n int) string {
+	s := fmt.Sprintf("%d", n)
+	if n < 0 {
+		return s
+	}
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // subagentRow is one subagent of a task call: one line under the call
@@ -36,7 +36,7 @@ const descWidth = 36
 
 // subagent applies one progress event to the call's rows. Rows keep the
 // order of the briefs, whatever order their subagents start in.
-func (t *toolItem) subagent(e agent.SubagentEvent) {
+func (t *toolItem) subagent(e protocol.SubagentEvent) {
 	i := slices.IndexFunc(t.subagents, func(r *subagentRow) bool { return r.id == e.ID })
 	if i < 0 {
 		t.subagents = append(t.subagents, &subagentRow{id: e.ID, kind: e.Kind})
@@ -45,13 +45,13 @@ func (t *toolItem) subagent(e agent.SubagentEvent) {
 	}
 	r := t.subagents[i]
 	switch e.Phase {
-	case agent.SubagentStart:
+	case protocol.SubagentStart:
 		r.desc = e.Text
-	case agent.SubagentStep:
+	case protocol.SubagentStep:
 		r.step = e.Text
-	case agent.SubagentEnd:
+	case protocol.SubagentEnd:
 		r.state, r.end = subagentDone, e.Text
-	case agent.SubagentError:
+	case protocol.SubagentError:
 		r.state, r.end = subagentFailed, e.Text
 	}
 }

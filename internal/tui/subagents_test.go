@@ -1,176 +1,74 @@
 package tui
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"iter"
-	"os"
-	"path/filepath"
+	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/shiro-neko/shiro/internal/agent"
-	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
-
-// routedProvider plays a script per conversation, chosen by the
-// conversation's first user message, so the main session and each
-// subagent (which run at once, on one provider) get their own answers in
-// a fixed order. A gate part pauses a response until the test releases
-// it. It keeps every request it was sent.
-type routedProvider struct {
-	mu       sync.Mutex
-	scripts  map[string][][]llm.StreamPart
-	requests []*llm.Request
-	release  chan struct{}
-}
-
-func newRoutedProvider(scripts map[string][][]llm.StreamPart) *routedProvider {
-	return &routedProvider{scripts: scripts, release: make(chan struct{}, 16)}
-}
-
-func (p *routedProvider) Name() string { return "routed" }
-
-func (p *routedProvider) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamPart, error] {
-	return func(yield func(llm.StreamPart, error) bool) {
-		key := ""
-		if len(req.Messages) > 0 {
-			key = req.Messages[0].PlainText()
-		}
-		p.mu.Lock()
-		p.requests = append(p.requests, req)
-		script := p.scripts[key]
-		if len(script) == 0 {
-			p.mu.Unlock()
-			yield(nil, fmt.Errorf("routed provider: no response left for %q", key))
-			return
-		}
-		resp := script[0]
-		p.scripts[key] = script[1:]
-		p.mu.Unlock()
-		for _, part := range resp {
-			if _, ok := part.(gate); ok {
-				select {
-				case <-p.release:
-				case <-ctx.Done():
-					yield(nil, ctx.Err())
-					return
-				}
-				continue
-			}
-			if !yield(part, nil) {
-				return
-			}
-		}
-	}
-}
-
-// systemPrompts returns the system prompt of every request so far.
-func (p *routedProvider) systemPrompts() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := make([]string, len(p.requests))
-	for i, r := range p.requests {
-		var b strings.Builder
-		for _, s := range r.System {
-			b.WriteString(s.Text)
-		}
-		b.WriteString(r.Tail)
-		out[i] = b.String()
-	}
-	return out
-}
-
-func call(id, name string, input any) llm.StreamPart {
-	b, err := json.Marshal(input)
-	if err != nil {
-		panic(err)
-	}
-	return llm.ToolCallDone{ID: id, Name: name, Input: b}
-}
-
-func finish(in, out int) llm.StreamPart {
-	return llm.Finish{Reason: llm.StopEnd, Usage: llm.Usage{InputTokens: in, OutputTokens: out}}
-}
 
 // A batch of explore subagents shows under its task call, one aligned line
 // each: the live step of one that still works beside the summary of one
-// that has finished; /cost then counts their tokens apart.
+// that has finished; the reports fold beneath once the call returns.
 func TestSubagentsShowUnderTheirTaskCall(t *testing.T) {
-	env := newTestEnv(t)
-	if err := os.WriteFile(filepath.Join(env.work, "cache.go"), []byte("package cache\n\nfunc Evict() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
+	s := newFakeSession(t)
+	d := startDriver(t, s, Options{})
+	sub := func(id string, phase protocol.SubagentPhase, text string) protocol.Event {
+		return protocol.SubagentEvent{ID: id, CallID: "t1", Kind: "explore", Phase: phase, Text: text}
 	}
-	const findBrief, testsBrief = "Find where the cache is built.", "Read the cache tests."
-	p := newRoutedProvider(map[string][][]llm.StreamPart{
-		"look into the cache": {
-			{call("t1", "task", map[string]any{"tasks": []map[string]string{
-				{"description": "find the cache code", "prompt": findBrief},
-				{"description": "read the cache tests", "prompt": testsBrief},
-			}}), finish(100, 20)},
-			{llm.TextDelta{Text: "Both reports are in."}, finish(200, 10)},
-		},
-		findBrief: {
-			{call("a1", "glob", map[string]string{"pattern": "**/*.go"}), finish(30, 5)},
-			{llm.TextDelta{Text: "The cache is built in cache.go:1."}, finish(40, 6)},
-		},
-		testsBrief: {
-			{call("b1", "grep", map[string]string{"pattern": "Evict"}), finish(30, 5)},
-			{gate{}, llm.TextDelta{Text: "There are no cache tests yet."}, finish(40, 6)},
-		},
-	})
-	a, ap := env.open(t, replayFlags(t, "turn.jsonl"), p)
-	d := startDriver(t, a, ap, Options{})
-	d.submit("look into the cache")
-
+	s.emit(protocol.TurnStartEvent{Turn: 1, Text: "look into the cache"},
+		protocol.ToolCallEvent{ID: "t1", Name: "task", Title: "find the cache code; read the cache tests", Kind: protocol.KindOther},
+		sub("t1.1", protocol.SubagentStart, "find the cache code"),
+		sub("t1.2", protocol.SubagentStart, "read the cache tests"),
+		sub("t1.1", protocol.SubagentStep, "glob **/*.go"),
+		sub("t1.2", protocol.SubagentStep, "grep Evict"),
+		sub("t1.1", protocol.SubagentResult, "The cache is built in cache.go:1."),
+		sub("t1.1", protocol.SubagentEnd, "finished after 1 tool call"))
 	frame := d.waitText("○ task 2 explore subagents · 1 running",
 		"  ⎿ ● explore  find the cache code   finished after 1 tool call",
 		"    ○ explore  read the cache tests  grep Evict")
 	if strings.Contains(frame, "task find the cache code") {
-		t.Errorf("the task line still lists the descriptions once its subagents show:\n%s", frame)
+		t.Errorf("the task line still shows its title once its subagents show:\n%s", frame)
 	}
-	p.release <- struct{}{}
-	d.waitIdle()
-	d.waitText("● task 2 explore subagents\n",
+	s.emit(sub("t1.2", protocol.SubagentEnd, "finished after 1 tool call"),
+		protocol.ToolResultEvent{ID: "t1", Name: "task", Output: "## find the cache code\nThe cache is built in cache.go:1."},
+		protocol.TextEvent{Text: "Both reports are in."},
+		protocol.DoneEvent{})
+	frame = d.waitDone(1)
+	for _, want := range []string{
+		"● task 2 explore subagents\n",
 		"  ⎿ ● explore  find the cache code   finished after 1 tool call",
 		"    ● explore  read the cache tests  finished after 1 tool call",
 		"    ## find the cache code\n    The cache is built in cache.go:1.",
-		"Both reports are in.")
-
-	d.submit("/cost")
-	d.waitText("subagents (counted apart from the above):",
-		"  replay: prompt tokens 140 (uncached 140, cache write 0, cache read 0); output 22",
-		"prompt tokens: 300 (uncached 300, cache write 0, cache read 0); output 30")
+		"Both reports are in.",
+	} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("frame lacks %q:\n%s", want, frame)
+		}
+	}
 }
 
-// A worker's call that needs approval says who asks; y lets it write.
+// A worker's call that needs approval says who asks and shows the
+// worker's diff; y answers that request.
 func TestWorkerSubagentApprovalSaysWhoAsks(t *testing.T) {
-	env := newTestEnv(t)
-	const brief = "Write notes/todo.txt saying: ship it."
-	p := newRoutedProvider(map[string][][]llm.StreamPart{
-		"note it down": {
-			{call("t1", "task", map[string]string{"description": "write the note", "prompt": brief, "kind": "worker"}), finish(10, 5)},
-			{llm.TextDelta{Text: "The worker wrote it."}, finish(10, 5)},
-		},
-		brief: {
-			{call("w1", "write_file", map[string]string{"path": "notes/todo.txt", "content": "ship it\n"}), finish(10, 5)},
-			{llm.TextDelta{Text: "Wrote notes/todo.txt."}, finish(10, 5)},
-		},
-	})
-	a, ap := env.open(t, replayFlags(t, "turn.jsonl"), p)
-	d := startDriver(t, a, ap, Options{})
-	d.submit("note it down")
+	s := newFakeSession(t)
+	d := startDriver(t, s, Options{})
+	s.emit(protocol.TurnStartEvent{Turn: 1, Text: "note it down"},
+		protocol.ToolCallEvent{ID: "t1", Name: "task", Title: "write the note"},
+		protocol.SubagentEvent{ID: "t1.1", CallID: "t1", Kind: "worker", Phase: protocol.SubagentStart, Text: "write the note"},
+		protocol.SubagentEvent{ID: "t1.1", CallID: "t1", Kind: "worker", Phase: protocol.SubagentStep, Text: "write_file notes/todo.txt"},
+		protocol.ApprovalRequestEvent{ID: "approval-7", CallID: "w1", Name: "write_file", Title: "notes/todo.txt", Kind: protocol.KindEdit,
+			Subagent: "worker", Preview: &protocol.Diff{Path: "notes/todo.txt", After: "ship it\n",
+				Unified: "--- /dev/null\n+++ b/notes/todo.txt\n@@ -0,0 +1 @@\n+ship it\n"}})
 	d.waitText("a worker subagent wants to run write_file", "+ship it",
 		"○ task 1 worker subagent · 1 running", "○ worker  write the note  write_file notes/todo.txt")
 	d.press("y")
-	d.waitIdle()
-	d.waitText("● worker  write the note  finished after 1 tool call", "The worker wrote it.")
-	if got, err := os.ReadFile(filepath.Join(env.work, "notes", "todo.txt")); err != nil || string(got) != "ship it\n" {
-		t.Fatalf("file = %q, %v", got, err)
+	if op := s.nextOp(t); !reflect.DeepEqual(op, protocol.Approval{ID: "approval-7", Decision: protocol.Yes}) {
+		t.Fatalf("op = %#v", op)
 	}
 }
 
@@ -179,35 +77,31 @@ func TestWorkerSubagentApprovalSaysWhoAsks(t *testing.T) {
 // than the screen; a failure says why, and a turn cut off leaves none
 // running.
 func TestSubagentBatchOfEightStaysReadable(t *testing.T) {
-	env := newTestEnv(t)
-	a, ap := env.open(t, replayFlags(t, "turn.jsonl"), nil)
-	d := startDriver(t, a, ap, Options{})
-	var frame string
-	d.inspect(func(m *model) {
-		m.turn = &turnState{id: 99, cancel: func() {}}
-		m.applyEvent(agent.ToolCallEvent{ID: "t", Name: "task", Input: json.RawMessage(`{"tasks":[]}`)})
-		for i := 8; i >= 1; i-- {
-			m.applyEvent(agent.SubagentEvent{ID: fmt.Sprintf("t.%d", i), CallID: "t", Kind: "explore", Phase: agent.SubagentStart,
-				Text: fmt.Sprintf("brief number %d%s", i, strings.Repeat(" with a long tail", i%3))})
-		}
-		for i := 1; i <= 8; i++ {
-			m.applyEvent(agent.SubagentEvent{ID: fmt.Sprintf("t.%d", i), CallID: "t", Kind: "explore", Phase: agent.SubagentStep,
-				Text: fmt.Sprintf("grep pattern%d", i)})
-		}
-		m.applyEvent(agent.SubagentEvent{ID: "t.2", CallID: "t", Kind: "explore", Phase: agent.SubagentResult, Text: "found it"})
-		m.applyEvent(agent.SubagentEvent{ID: "t.2", CallID: "t", Kind: "explore", Phase: agent.SubagentEnd, Text: "finished after 3 tool calls"})
-		m.applyEvent(agent.SubagentEvent{ID: "t.5", CallID: "t", Kind: "explore", Phase: agent.SubagentError, Text: "the model refused"})
-		frame = ansi.Strip(m.frame())
-	})
+	s := newFakeSession(t)
+	d := startDriver(t, s, Options{})
+	events := []protocol.Event{
+		protocol.TurnStartEvent{Turn: 1, Text: "go"},
+		protocol.ToolCallEvent{ID: "t", Name: "task", Input: []byte(`{"tasks":[]}`)},
+	}
+	ev := func(i int, phase protocol.SubagentPhase, text string) protocol.Event {
+		return protocol.SubagentEvent{ID: fmt.Sprintf("t.%d", i), CallID: "t", Kind: "explore", Phase: phase, Text: text}
+	}
+	for i := 8; i >= 1; i-- {
+		events = append(events, ev(i, protocol.SubagentStart, fmt.Sprintf("brief number %d%s", i, strings.Repeat(" with a long tail", i%3))))
+	}
+	for i := 1; i <= 8; i++ {
+		events = append(events, ev(i, protocol.SubagentStep, fmt.Sprintf("grep pattern%d", i)))
+	}
+	events = append(events, ev(2, protocol.SubagentResult, "found it"), ev(2, protocol.SubagentEnd, "finished after 3 tool calls"),
+		ev(5, protocol.SubagentError, "the model refused"))
+	s.emit(events...)
+	frame := d.waitText("○ task 8 explore subagents · 6 running · 1 failed", "grep pattern8")
 	lines := strings.Split(frame, "\n")
 	start := -1
 	for i, l := range lines {
-		if strings.HasPrefix(l, "○ task 8 explore subagents · 6 running · 1 failed") {
+		if strings.HasPrefix(l, "○ task 8 explore subagents") {
 			start = i
 		}
-	}
-	if start < 0 {
-		t.Fatalf("no task summary line:\n%s", frame)
 	}
 	rows := lines[start+1 : start+9]
 	stepCol := -1
@@ -237,11 +131,8 @@ func TestSubagentBatchOfEightStaysReadable(t *testing.T) {
 			t.Errorf("row %d's step starts at column %d, not %d:\n%s", i+1, col, stepCol, strings.Join(rows, "\n"))
 		}
 	}
-	d.inspect(func(m *model) {
-		m.applyEvent(agent.DoneEvent{})
-		m.turn = nil
-		frame = ansi.Strip(m.frame())
-	})
+	s.emit(protocol.DoneEvent{})
+	frame = d.waitDone(1)
 	if strings.Contains(frame, "running") || strings.Count(frame, "failed: stopped") != 6 {
 		t.Fatalf("subagents of a cut-off turn still run:\n%s", frame)
 	}

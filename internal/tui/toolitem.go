@@ -1,14 +1,10 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/shiro-neko/shiro/internal/tools"
 )
 
 // toolState is where a tool call is in its life.
@@ -26,7 +22,7 @@ const (
 // to a few lines beneath.
 type toolItem struct {
 	id, name string
-	arg      string // the key argument (command, path, pattern…)
+	arg      string // the call's title, from the tool (command, path, pattern…)
 	state    toolState
 	live     strings.Builder // bash output while it runs
 	output   string          // the result, or the error text
@@ -132,47 +128,4 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func wrapText(s string, width int) string {
 	return ansi.Wrap(s, max(width, 10), "")
-}
-
-// keyArgument is the one argument that says what a call does: the command
-// for bash, the path for file tools, the pattern for searches (whatever
-// the permission rules match), else the first string argument.
-func keyArgument(reg *tools.Registry, name string, input json.RawMessage) string {
-	if reg != nil {
-		if t, ok := reg.Get(name); ok {
-			m := t.Meta()
-			if m.Commands != nil {
-				if cmds := m.Commands(input); len(cmds) > 0 {
-					return strings.Join(cmds, " ; ")
-				}
-			}
-			if m.Subjects != nil {
-				if subj := m.Subjects(input); len(subj) > 0 {
-					return strings.Join(subj, " ")
-				}
-			}
-		}
-	}
-	return firstString(input)
-}
-
-// firstString returns the first string field of a JSON object, by key
-// order, so unknown tools still get a useful header.
-func firstString(input json.RawMessage) string {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(input, &obj) != nil {
-		return ""
-	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		var s string
-		if json.Unmarshal(obj[k], &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
 }

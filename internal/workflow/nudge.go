@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 
 	"github.com/shiro-neko/shiro/internal/agent"
@@ -28,18 +27,35 @@ func nudges() [MaxNudges]string {
 func trackerFiles() []string { return []string{"TODO.md", "ROADMAP.md"} }
 
 // Nudger reminds the agent to keep the project's task list current. It is
-// an agent.TurnObserver: after a turn that wrote files without calling
-// todo_write or touching the tracker files, in a project whose git root has
-// TODO.md or ROADMAP.md, it returns the next reminder of the ladder, at
+// an agent.TurnObserver: after a turn that wrote files without updating
+// the task list or touching the tracker files, in a project whose git root
+// has TODO.md or ROADMAP.md, it returns the next reminder of the ladder, at
 // most MaxNudges times per session. It runs once per turn, however many
 // model calls and approvals the turn took.
 type Nudger struct {
-	mu    sync.Mutex
-	count int // workflowNudgeCount: reminders sent so far
+	// tasks reports the task list's version, which changes whenever the
+	// list does; a turn that moved it kept the list current.
+	tasks func() uint64
+
+	mu       sync.Mutex
+	count    int    // workflowNudgeCount: reminders sent so far
+	lastSeen uint64 // the task list's version after the previous turn
 }
 
-// NewNudger returns a nudger for one session.
-func NewNudger() *Nudger { return &Nudger{} }
+// NewNudger returns a nudger for one session. tasks reports the task
+// list's version (nil: the list is never counted as updated).
+func NewNudger(tasks func() uint64) *Nudger {
+	n := &Nudger{tasks: tasks}
+	n.lastSeen = n.tasksVersion()
+	return n
+}
+
+func (n *Nudger) tasksVersion() uint64 {
+	if n.tasks == nil {
+		return 0
+	}
+	return n.tasks()
+}
 
 // Count returns how many reminders were sent (for /workflow: n/3).
 func (n *Nudger) Count() int {
@@ -50,11 +66,14 @@ func (n *Nudger) Count() int {
 
 // AfterTurn implements agent.TurnObserver.
 func (n *Nudger) AfterTurn(_ context.Context, t agent.TurnSummary) []string {
-	if !needsNudge(t) {
-		return nil
-	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	version := n.tasksVersion()
+	updated := version != n.lastSeen
+	n.lastSeen = version
+	if updated || !needsNudge(t) {
+		return nil
+	}
 	if n.count >= MaxNudges {
 		return nil
 	}
@@ -66,7 +85,7 @@ func (n *Nudger) AfterTurn(_ context.Context, t agent.TurnSummary) []string {
 // needsNudge decides on one turn. The tracker files are looked for now,
 // not once per session, so a TODO.md created mid-session counts.
 func needsNudge(t agent.TurnSummary) bool {
-	if len(t.FilesWritten) == 0 || t.Interrupted || slices.Contains(t.ToolsCalled, "todo_write") {
+	if len(t.FilesWritten) == 0 || t.Interrupted {
 		return false
 	}
 	root := GitRoot(t.Cwd)

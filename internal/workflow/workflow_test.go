@@ -83,7 +83,7 @@ func wroteTurn(cwd string, files ...string) agent.TurnSummary {
 
 func TestNudgeLadderStopsAfterThree(t *testing.T) {
 	root := repo(t, "TODO.md")
-	n := NewNudger()
+	n := NewNudger(nil)
 	ctx := context.Background()
 	var got []string
 	for range 5 {
@@ -106,7 +106,6 @@ func TestNoNudgeWhen(t *testing.T) {
 	ctx := context.Background()
 	tracked := repo(t, "ROADMAP.md")
 	cases := map[string]agent.TurnSummary{
-		"the turn called todo_write": {Cwd: tracked, ToolsCalled: []string{"edit_file", "todo_write"}, FilesWritten: []string{"a.go"}},
 		"nothing was written":        {Cwd: tracked, ToolsCalled: []string{"read_file", "bash"}},
 		"the turn was interrupted":   {Cwd: tracked, ToolsCalled: []string{"write_file"}, FilesWritten: []string{"a.go"}, Interrupted: true},
 		"the turn edited TODO.md":    {Cwd: tracked, ToolsCalled: []string{"edit_file"}, FilesWritten: []string{"a.go", filepath.Join(tracked, "TODO.md")}},
@@ -115,19 +114,23 @@ func TestNoNudgeWhen(t *testing.T) {
 		"outside git":                wroteTurn(t.TempDir(), "a.go"),
 	}
 	for name, turn := range cases {
-		n := NewNudger()
+		n := NewNudger(nil)
 		if got := n.AfterTurn(ctx, turn); len(got) != 0 || n.Count() != 0 {
 			t.Errorf("%s: nudged %q", name, got)
 		}
 	}
 }
 
-func TestNudgeSkipsTurnsWithTodoWriteWithoutSpendingTheLadder(t *testing.T) {
+// A turn that updated the task list is not nudged, and does not spend a
+// rung of the ladder; the list's version tells, not any tool's name.
+func TestNudgeSkipsTurnsThatUpdatedTheTaskList(t *testing.T) {
 	root := repo(t, "TODO.md")
-	n := NewNudger()
+	var version uint64
+	n := NewNudger(func() uint64 { return version })
 	ctx := context.Background()
 	first := n.AfterTurn(ctx, wroteTurn(root, "a.go"))
-	quiet := n.AfterTurn(ctx, agent.TurnSummary{Cwd: root, ToolsCalled: []string{"write_file", "todo_write"}, FilesWritten: []string{"b.go"}})
+	version++ // the task list changed during the next turn
+	quiet := n.AfterTurn(ctx, wroteTurn(root, "b.go"))
 	second := n.AfterTurn(ctx, wroteTurn(root, "c.go"))
 	if len(first) != 1 || len(quiet) != 0 || len(second) != 1 || !strings.HasPrefix(second[0], "still no update") {
 		t.Fatalf("first %q, quiet %q, second %q", first, quiet, second)

@@ -1,0 +1,174 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
+)
+
+// runCalls passes each call through the gate and runs the allowed ones, in
+// order. Every call gets exactly one result, so the history stays valid.
+func (t *turn) runCalls(calls []llm.ToolCall) []llm.Part {
+	results := make([]llm.Part, 0, len(calls))
+	for _, c := range calls {
+		if t.ctx.Err() != nil {
+			results = append(results, llm.ToolResult{CallID: c.ID, Name: c.Name, Output: interruptedResult, IsError: true})
+			continue
+		}
+		results = append(results, t.runCall(c))
+	}
+	return results
+}
+
+func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
+	defer t.s.trackCall(c.ID)()
+	fail := func(msg string) llm.ToolResult {
+		t.emit(protocol.ToolErrorEvent{ID: c.ID, Name: c.Name, Error: msg})
+		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: msg, IsError: true}
+	}
+	tl, ok := t.s.cfg.Tools.Get(c.Name)
+	if !ok || !slices.Contains(t.offered, c.Name) {
+		t.emit(protocol.ToolCallEvent{ID: c.ID, Name: c.Name, Input: eventInput(c.Input)})
+		return fail(fmt.Sprintf("unknown tool %q: it is not offered in this session", c.Name))
+	}
+	info := tl.Info()
+	// One decode per call: the gate judges, the person sees and the tool
+	// runs this same value. Bad input goes back to the model as an error it
+	// can correct; the turn goes on.
+	prepared, err := tl.Prepare(c.Input)
+	if err != nil {
+		t.emit(protocol.ToolCallEvent{ID: c.ID, Name: c.Name, Input: eventInput(c.Input), Kind: info.Kind})
+		return fail(err.Error())
+	}
+	t.emit(callEvent(c.ID, info, prepared))
+	v := t.gate.Decide(t.ctx, GateCall{Tool: tl, ID: c.ID, Call: prepared, Repeats: t.s.repeats, Subagent: t.s.cfg.Subagent, Approver: t.s.broker})
+	if !v.Allowed {
+		t.emit(protocol.ToolDeniedEvent{ID: c.ID, Name: c.Name, By: v.By, Reason: v.Reason})
+		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: v.Reason, IsError: true}
+	}
+	t.toolsCalled = append(t.toolsCalled, c.Name)
+	t.written = append(t.written, v.Call.Plan().Writes...)
+	t.ranCommands = t.ranCommands || info.Effect == tool.Runs
+	res, alone, err := t.execute(c.ID, info, v.Call)
+	if err != nil {
+		// A call stopped on its own (InterruptTool) leaves the turn going.
+		if !alone && (isCancel(err) || t.ctx.Err() != nil) {
+			t.interrupted = true
+		}
+		return fail(tool.Cap(err.Error()))
+	}
+	out := tool.Cap(res.Output)
+	t.emit(protocol.ToolResultEvent{ID: c.ID, Name: c.Name, Output: out, Diff: res.Diff})
+	return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: out}
+}
+
+// callEvent describes a decoded call for people: what it is, and the paths
+// it touches.
+func callEvent(id string, info *tool.Info, p tool.Prepared) protocol.ToolCallEvent {
+	plan := p.Plan()
+	e := protocol.ToolCallEvent{ID: id, Name: info.Name, Input: eventInput(p.Input()), Title: plan.Title, Kind: info.Kind}
+	e.Locations = slices.Clone(plan.Writes)
+	if info.Subject == tool.PathSubject {
+		for _, s := range plan.Subjects {
+			if !slices.Contains(e.Locations, s) {
+				e.Locations = append(e.Locations, s)
+			}
+		}
+	}
+	return e
+}
+
+// eventInput makes a call's input safe to put in an event: an empty input
+// is {}, and text that is not JSON (a model's malformed arguments) travels
+// as a JSON string rather than breaking the event.
+func eventInput(in json.RawMessage) json.RawMessage {
+	if len(in) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	if json.Valid(in) {
+		return in
+	}
+	b, _ := json.Marshal(string(in))
+	return b
+}
+
+// execute runs one allowed call. alone is true when InterruptTool stopped
+// this call while the turn goes on.
+func (t *turn) execute(id string, info *tool.Info, call tool.Prepared) (res tool.Result, alone bool, err error) {
+	ctx, cancelCause := context.WithCancelCause(t.ctx)
+	defer cancelCause(nil)
+	if !t.s.startCall(id, cancelCause) {
+		return tool.Result{}, true, toolNotStartedError{}
+	}
+	rt := tool.Runtime{CallID: id, Person: t.s.broker, Output: func(chunk string) {
+		t.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk})
+	}}
+	var work *childWork
+	res, err = func() (r tool.Result, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("tool %s crashed: %v", info.Name, p)
+			}
+		}()
+		if d, ok := call.(Delegator); ok {
+			work = &childWork{}
+			return d.Delegate(ctx, rt, t.parent(work))
+		}
+		return call.Run(ctx, rt)
+	}()
+	if work != nil {
+		calls, written := work.take()
+		t.toolsCalled = append(t.toolsCalled, calls...)
+		t.written = append(t.written, written...)
+	}
+	if err != nil && t.stoppedAlone(ctx) {
+		if isCancel(err) {
+			err = toolInterruptedError{}
+		}
+		return res, true, err
+	}
+	return res, false, err
+}
+
+// parent is what this turn lends a delegating call.
+func (t *turn) parent(work *childWork) Parent {
+	s := t.s
+	f := s.filter(t.variant)
+	return Parent{
+		Provider: s.cfg.Provider, Model: t.model, SessionID: s.cfg.SessionID, Cwd: s.cfg.Cwd,
+		Gate: t.gate, Tools: s.cfg.Tools, Filter: f, ReadOnly: f.ReadOnly,
+		CacheSystemPrefix: s.cfg.CacheSystemPrefix,
+		Broker:            s.broker,
+		Emit:              t.emit,
+		AddUsage:          s.addSubagentUsage,
+		NoteWork:          work.note,
+	}
+}
+
+// childWork collects what children did during one delegating call. Children
+// run on their own goroutines, so it is locked; the turn takes it once the
+// call has returned.
+type childWork struct {
+	mu      sync.Mutex
+	calls   []string
+	written []string
+}
+
+func (w *childWork) note(calls, written []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.calls = append(w.calls, calls...)
+	w.written = append(w.written, written...)
+}
+
+func (w *childWork) take() (calls, written []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.calls, w.written
+}

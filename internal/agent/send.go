@@ -1,0 +1,37 @@
+package agent
+
+import (
+	"context"
+	"iter"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
+)
+
+// Send submits a user turn and yields the session's events until that
+// turn's DoneEvent. It is for clients that run one turn at a time and are
+// the session's only reader (tests, the task tool driving a subagent):
+// events of other turns would be taken as this one's. Approvals and
+// questions arrive as events like any other; answer them with Submit,
+// which never blocks, from inside the loop. Cancelling ctx, or stopping the
+// iteration early, interrupts the turn (its remaining events are still
+// drained, so the session stays usable).
+func (s *Session) Send(ctx context.Context, text string) iter.Seq[protocol.Event] {
+	return func(yield func(protocol.Event) bool) {
+		if err := s.Submit(protocol.UserTurn{Text: text}); err != nil {
+			yield(protocol.ErrorEvent{Error: err.Error()})
+			return
+		}
+		stop := context.AfterFunc(ctx, func() { _ = s.Submit(protocol.Interrupt{}) })
+		defer stop()
+		listening := true
+		for e := range s.Events() {
+			if listening && !yield(e) {
+				listening = false
+				_ = s.Submit(protocol.Interrupt{})
+			}
+			if _, done := e.(protocol.DoneEvent); done {
+				return
+			}
+		}
+	}
+}

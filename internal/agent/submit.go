@@ -1,0 +1,259 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
+)
+
+// Submit hands the session one op. It never blocks on the turn: a user
+// turn is queued, an answer is delivered to the waiting call, an interrupt
+// cancels. The error says why an op was refused (a closed session, an
+// answer to a request that is not open, an unknown agent); a refused op
+// changes nothing.
+func (s *Session) Submit(op protocol.Op) error {
+	switch o := op.(type) {
+	case protocol.UserTurn:
+		return s.enqueue(o.Text)
+	case protocol.Approval:
+		return s.broker.answerApproval(o)
+	case protocol.Answer:
+		return s.broker.answerQuestion(o)
+	case protocol.Interrupt:
+		if o.CallID != "" {
+			if !s.InterruptTool(o.CallID) {
+				return fmt.Errorf("interrupt: %q is not the running tool call", o.CallID)
+			}
+			return nil
+		}
+		s.interrupt()
+		return nil
+	case protocol.Configure:
+		return s.configure(o)
+	case protocol.Command:
+		return s.command(o)
+	case protocol.Shutdown:
+		s.shutdown()
+		return nil
+	}
+	return fmt.Errorf("agent: unknown op %T", op)
+}
+
+// queued is a turn, or a command that waits for the turn before it.
+type queued struct {
+	text    string
+	command bool
+}
+
+func (s *Session) enqueue(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return fmt.Errorf("user turn: the text is empty")
+	}
+	return s.push(queued{text: text})
+}
+
+func (s *Session) push(q queued) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return ErrClosed
+	}
+	s.queue = append(s.queue, q)
+	if !s.running {
+		s.running = true
+		s.runner.Add(1)
+		go s.runTurns()
+	}
+	return nil
+}
+
+// runTurns runs queued turns and commands one after another until the
+// queue is empty. Settings changes that waited for a turn apply between
+// items.
+func (s *Session) runTurns() {
+	defer s.runner.Done()
+	for {
+		s.mu.Lock()
+		s.applyPendingLocked()
+		if len(s.queue) == 0 || s.ctx.Err() != nil {
+			s.queue = nil
+			s.running = false
+			closing := s.closing
+			s.mu.Unlock()
+			if closing {
+				s.finishClose()
+			}
+			return
+		}
+		next := s.queue[0]
+		s.queue = s.queue[1:]
+		ctx, stop := context.WithCancel(s.ctx)
+		s.turnStop = stop
+		seq := 0
+		if !next.command {
+			s.turnSeq++
+			seq = s.turnSeq
+			s.inTurn = true
+		}
+		s.mu.Unlock()
+
+		if next.command {
+			s.runCommand(ctx, next.text)
+		} else {
+			s.runTurn(ctx, seq, next.text)
+		}
+		stop()
+		s.mu.Lock()
+		s.turnStop, s.inTurn = nil, false
+		s.mu.Unlock()
+	}
+}
+
+// applyPendingLocked applies a settings change that arrived during a turn
+// and announces the new settings; the caller holds s.mu.
+func (s *Session) applyPendingLocked() {
+	if s.pending == nil {
+		return
+	}
+	c := *s.pending
+	s.pending = nil
+	if err := s.applyConfigure(c); err != nil {
+		s.out.emit(protocol.ErrorEvent{Error: err.Error()})
+		return
+	}
+	s.out.emit(s.describeLocked())
+}
+
+func (s *Session) configure(c protocol.Configure) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	if s.running {
+		// Check it now so the client hears of a mistake at once; apply it
+		// when the turn ends, so a turn never changes model halfway.
+		if err := checkConfigure(c); err != nil {
+			s.mu.Unlock()
+			return err
+		}
+		merged := c
+		if s.pending != nil {
+			merged = mergeConfigure(*s.pending, c)
+		}
+		s.pending = &merged
+		s.mu.Unlock()
+		return nil
+	}
+	err := s.applyConfigure(c)
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	s.out.emit(s.describe())
+	return nil
+}
+
+// mergeConfigure lays a later change over an earlier one.
+func mergeConfigure(a, b protocol.Configure) protocol.Configure {
+	if b.Model != "" {
+		a.Model = b.Model
+	}
+	if b.Agent != "" {
+		a.Agent, a.Thinking = b.Agent, ""
+	}
+	if b.Thinking != "" {
+		a.Thinking = b.Thinking
+	}
+	return a
+}
+
+// interrupt cancels the running turn and drops the queued ones.
+func (s *Session) interrupt() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = nil
+	if s.turnStop != nil {
+		s.turnStop()
+	}
+}
+
+// shutdown stops taking input: nobody is left to answer, queued turns
+// still run, and the event stream closes when they have.
+func (s *Session) shutdown() {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return
+	}
+	s.closing = true
+	running := s.running
+	s.mu.Unlock()
+	if s.cfg.Broker == nil {
+		s.broker.detach()
+	}
+	if !running {
+		s.finishClose()
+	}
+}
+
+// finishClose closes the event stream once.
+func (s *Session) finishClose() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.out.close()
+	s.cancel()
+}
+
+// Wait blocks until the running and queued turns have ended.
+func (s *Session) Wait() { s.runner.Wait() }
+
+// command runs a slash command: at once on its own goroutine when it only
+// shows something, else in its place in the turn queue.
+func (s *Session) command(c protocol.Command) error {
+	if s.cfg.Commands == nil {
+		return fmt.Errorf("%s: this session runs no slash commands", strings.TrimSpace(c.Line))
+	}
+	if !s.cfg.Commands.Immediate(c.Line) {
+		return s.push(queued{text: c.Line, command: true})
+	}
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if closing {
+		return ErrClosed
+	}
+	go s.runCommand(s.ctx, c.Line)
+	return nil
+}
+
+// runCommand runs one command line and reports its outcome. A command
+// whose outcome is a prompt queues that prompt as the next turn.
+func (s *Session) runCommand(ctx context.Context, line string) {
+	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
+	out, err := s.cfg.Commands.Run(ctx, line)
+	ev := protocol.CommandResultEvent{Command: name, Output: out.Output, Choices: out.Choices}
+	if err != nil {
+		ev.Error = err.Error()
+	}
+	s.out.emit(ev)
+	if err == nil && strings.TrimSpace(out.Prompt) != "" {
+		s.mu.Lock()
+		// The prompt goes first in the queue: it is what the command meant
+		// to happen next.
+		s.queue = append([]queued{{text: out.Prompt}}, s.queue...)
+		if !s.running && !s.closing {
+			s.running = true
+			s.runner.Add(1)
+			go s.runTurns()
+		}
+		s.mu.Unlock()
+	}
+}

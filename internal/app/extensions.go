@@ -1,0 +1,127 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/skills"
+)
+
+// Problem is something that did not load. Loading goes on without it, and
+// the person is told once: in the terminal UI, on headless stderr (and as a
+// notice event with --json), by `shiro plugins`, `shiro skills` and `shiro
+// hooks list`.
+type Problem struct {
+	// Kind is what failed to load: skill, plugin, hook, memory,
+	// background.
+	Kind string
+	// Where is the file or folder, when there is one.
+	Where string
+	Err   string
+}
+
+func (p Problem) String() string {
+	if p.Where == "" {
+		return p.Kind + ": " + p.Err
+	}
+	return fmt.Sprintf("%s %s: %s", p.Kind, p.Where, p.Err)
+}
+
+// extensions are the skills and plugins of a session, with what failed to
+// load among them. A value never changes: a reload builds a new one and
+// swaps it in at a turn boundary, so whoever holds one (a running turn, a
+// /skills command on another goroutine) sees a consistent whole, and the
+// problems of an old load are replaced, never piled up.
+type extensions struct {
+	skills   *skills.Catalogue
+	plugins  *plugin.Host
+	problems []Problem
+}
+
+// loadExtensions reads skills and plugins from every source.
+func (a *App) loadExtensions() *extensions {
+	ext := &extensions{}
+	opts := a.opts
+	if opts.NoSkills {
+		ext.skills, _ = skills.Load(skills.Sources{NoBundled: true})
+	} else {
+		cat, problems := skills.Load(skills.Sources{
+			RegistryDir: filepath.Join(opts.Paths.Registry(), "skills"),
+			UserDir:     opts.Paths.Skills(),
+			ProjectDir:  filepath.Join(config.ProjectDir(opts.Cwd), "skills"),
+		})
+		for _, p := range problems {
+			ext.problems = append(ext.problems, Problem{Kind: "skill", Where: p.Path, Err: p.Err})
+		}
+		ext.skills = cat
+	}
+	if opts.NoPlugins {
+		ext.plugins = plugin.NewHost()
+		return ext
+	}
+	deps := plugin.BuiltinDeps{StateDir: stateDir(opts.Paths), Bell: opts.BellOut}
+	// Names were checked when the config loaded, so none is unknown here.
+	enabled, _ := plugin.Resolve(opts.Settings.Plugins, deps)
+	manifests, problems := plugin.LoadManifests(
+		filepath.Join(opts.Paths.Registry(), "plugins"),
+		opts.Paths.Plugins(),
+		filepath.Join(config.ProjectDir(opts.Cwd), "plugins"),
+	)
+	for _, p := range problems {
+		ext.problems = append(ext.problems, Problem{Kind: "plugin", Where: p.Path, Err: p.Err.Error()})
+	}
+	ext.plugins = plugin.NewHost(append(enabled, manifests...)...)
+	return ext
+}
+
+// Problems lists what did not load, current as of the last reload.
+func (a *App) Problems() []Problem {
+	return append(slices.Clone(a.startup), a.ext.Load().problems...)
+}
+
+// RequestReload asks for skills and plugins (registry installs included)
+// to be reloaded when the next turn starts, never halfway through one.
+func (a *App) RequestReload() { a.reload.Store(true) }
+
+// beforeTurn is the session's turn boundary: a pending reload builds new
+// extensions, swaps them in, and hands the session a gate over the new
+// plugins.
+func (a *App) beforeTurn(context.Context) agent.TurnSetup {
+	if !a.reload.Swap(false) {
+		return agent.TurnSetup{}
+	}
+	before := a.ext.Load()
+	next := a.loadExtensions()
+	a.ext.Store(next)
+	a.Prompt.V.Skills.Add(1)
+	a.Prompt.V.Plugins.Add(1)
+	notices := []string{fmt.Sprintf("reloaded extensions: %d skills (was %d), %d plugins",
+		next.skills.Len(), before.skills.Len(), len(next.plugins.Plugins()))}
+	for _, p := range next.problems {
+		notices = append(notices, p.String())
+	}
+	return agent.TurnSetup{Gate: a.gate(next), Notices: notices}
+}
+
+// gate builds the gate over a set of extensions: the same rules, hooks
+// and settings every time, only the plugins change.
+func (a *App) gate(ext *extensions) *agent.Gate {
+	g := &agent.Gate{Plugins: ext.plugins, Rules: a.Loaded.Policy, Yolo: a.opts.Yolo, Cwd: a.Env.Root}
+	if a.Hooks != nil {
+		g.Hooks = hookGate{runner: a.Hooks, cwd: a.Env.Root}
+	}
+	return g
+}
+
+// stateDir is where shiro keeps state, for the protect plugin.
+func stateDir(p config.Paths) string {
+	if abs, err := filepath.Abs(p.State()); err == nil {
+		return abs
+	}
+	return p.State()
+}

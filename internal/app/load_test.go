@@ -1,0 +1,170 @@
+package app_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/app"
+	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/llm/replay"
+	"github.com/shiro-neko/shiro/internal/protocol"
+)
+
+// dirs makes a SHIRO_HOME and a workspace with the given config files
+// (user and project; empty means none).
+func dirs(t *testing.T, user, project string) (getenv func(string) string, work, userFile, projectFile string) {
+	t.Helper()
+	home, work := t.TempDir(), t.TempDir()
+	userFile = filepath.Join(home, ".shiro-neko", "config.json")
+	projectFile = filepath.Join(work, ".shiro", "config.json")
+	for path, body := range map[string]string{userFile: user, projectFile: project} {
+		if body == "" {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"SHIRO_HOME": home, "HOME": home, "SHIRO_API_KEY": "k"}
+	return func(k string) string { return env[k] }, work, userFile, projectFile
+}
+
+// A table that cannot be honoured is an error naming the file and the
+// field, whichever file it is in: never a warning, never a guess.
+func TestLoadRefusesTablesItCannotHonour(t *testing.T) {
+	for _, c := range []struct {
+		name, user, project string
+		inProject           bool
+		want                []string
+	}{
+		{name: "a decision that is not one", user: `{"permission":{"bash":"maybe"}}`,
+			want: []string{`field "permission"`, `"bash": "maybe" is not a decision`, `"allow", "ask" or "deny"`}},
+		{name: "a bad decision in a table", user: `{"permission":{"bash":{"*":"ask","rm *":"dney"}}}`,
+			want: []string{`field "permission"`, `"rm *"`, `"dney"`}},
+		{name: "the project's bad table names the project's file", project: `{"permission":{"read_file":"nope"}}`, inProject: true,
+			want: []string{`field "permission"`, `"nope"`}},
+		{name: "an unknown tool set", user: `{"toolSets":["core","gti"]}`,
+			want: []string{`field "toolSets"`, `"gti"`, "edit-plus"}},
+		{name: "an unknown plugin", project: `{"plugins":["gaurd"]}`, inProject: true,
+			want: []string{`field "plugins"`, `"gaurd"`, "guard"}},
+		{name: "an unknown agent", user: `{"agent":"wizard"}`, want: []string{`field "agent"`, "wizard"}},
+		{name: "an unknown thinking level", user: `{"thinking":"lots"}`, want: []string{`field "thinking"`, "lots"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			getenv, work, userFile, projectFile := dirs(t, c.user, c.project)
+			_, err := app.Load(getenv, work, config.Flags{})
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			file := userFile
+			if c.inProject {
+				file = projectFile
+			}
+			for _, w := range append(c.want, file) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// openHome opens a session with a replay provider in a workspace whose
+// SHIRO_HOME has the given files.
+func openHome(t *testing.T, files map[string]string) *app.App {
+	t.Helper()
+	getenv, work, _, _ := dirs(t, "", "")
+	home := getenv("SHIRO_HOME")
+	for rel, body := range files {
+		p := filepath.Join(home, ".shiro-neko", rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loaded, err := app.Load(getenv, work, config.Flags{Provider: "replay"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns []replay.Response
+	for range 3 {
+		turns = append(turns, replay.Response{})
+	}
+	a, err := app.Open(t.Context(), app.Options{Loaded: loaded, Provider: replay.New("t", turns)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	return a
+}
+
+// Load problems are replaced at a reload, never piled up: one broken skill
+// is one problem however often the extensions are reloaded.
+func TestReloadReplacesProblems(t *testing.T) {
+	a := openHome(t, map[string]string{"skills/broken/SKILL.md": "no front matter here\n"})
+	if n := len(a.Problems()); n != 1 {
+		t.Fatalf("problems at start: %v", a.Problems())
+	}
+	for i := range 2 {
+		a.RequestReload()
+		for e := range a.Session.Send(t.Context(), "go") {
+			if n, ok := e.(protocol.NoticeEvent); ok && i == 0 && !strings.Contains(n.Text, "reloaded") && !strings.Contains(n.Text, "skill") {
+				t.Errorf("unexpected notice %q", n.Text)
+			}
+		}
+		a.Session.Wait()
+	}
+	if n := len(a.Problems()); n != 1 {
+		t.Fatalf("problems after two reloads: %v", a.Problems())
+	}
+}
+
+// A reload swaps in a new snapshot at the turn boundary while front ends
+// read the extensions from their own goroutines; the race detector has
+// the last word on this test.
+func TestReloadIsSafeBesideReaders(t *testing.T) {
+	a := openHome(t, nil)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = app.DescribeSkills(a)
+				_ = app.DescribePlugins(a)
+			}
+		}
+	})
+	for range 3 {
+		a.RequestReload()
+		for range a.Session.Send(t.Context(), "go") {
+		}
+		a.Session.Wait()
+	}
+	close(stop)
+	wg.Wait()
+}
+
+// Problems reach the front end once, as notices, before the first turn.
+func TestProblemsAreAnnounced(t *testing.T) {
+	a := openHome(t, map[string]string{"skills/broken/SKILL.md": "no front matter here\n"})
+	var notices []string
+	for e := range a.Session.Send(t.Context(), "go") {
+		if n, ok := e.(protocol.NoticeEvent); ok {
+			notices = append(notices, n.Text)
+		}
+	}
+	if len(notices) != 1 || !strings.HasPrefix(notices[0], "skill ") {
+		t.Fatalf("notices = %q", notices)
+	}
+}

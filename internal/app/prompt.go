@@ -1,0 +1,82 @@
+package app
+
+import (
+	"context"
+
+	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/memory"
+	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/prompt"
+	"github.com/shiro-neko/shiro/internal/workflow"
+)
+
+func (a *App) promptSources(ctx context.Context, opts Options, v *prompt.Versions) prompt.Sources {
+	s := opts.Settings
+	load := prompt.WorkspaceLoaders{
+		Overview: func(ctx context.Context) string {
+			return prompt.Overview(ctx, a.Env, prompt.DefaultOverviewBytes)
+		},
+	}
+	if !opts.NoInstructions {
+		load.Instructions = func() string { return prompt.LoadInstructions(a.Env.Root) }
+	}
+	if s.WorkflowEnabled {
+		load.Policy = func() string { return workflow.Policy(a.Env.Root, s.DocsDir) }
+	}
+	a.Workspace = prompt.NewWorkspace(ctx, load, v)
+	src := prompt.Sources{
+		Root:         a.Env.Root,
+		Platform:     platform(),
+		Overview:     a.Workspace.Overview,
+		Instructions: a.Workspace.Instructions,
+		Workflow:     a.Workspace.Policy,
+		// Read through the current extensions, so that a reload (which
+		// bumps Versions.Skills and Plugins) is what gets rendered.
+		Skills:     func() string { return a.ext.Load().skills.PromptSection() },
+		Appendices: func() []string { return a.ext.Load().plugins.Appendices() },
+		Notebook:   a.Notebook.Render,
+	}
+	if a.Memory != nil {
+		src.Memory = a.Memory.BootBlock
+	}
+	return src
+}
+
+// openMemory opens the project memory unless --no-memory. A file that
+// cannot be read leaves memory off for the session, with a problem, rather
+// than risk overwriting what earlier sessions learned.
+func (a *App) openMemory(opts Options, v *prompt.Versions) {
+	if opts.NoMemory {
+		return
+	}
+	store, err := memory.Open(opts.Paths.Memory(a.Env.Root), memory.Options{OnChange: func() { v.Memory.Add(1) }})
+	if err != nil {
+		a.startup = append(a.startup, Problem{Kind: "memory", Err: err.Error() + " (memory is off for this session)"})
+		return
+	}
+	a.Memory = store
+}
+
+// pluginObserver runs the current plugins' AfterTurn; each failure becomes
+// a notice.
+type pluginObserver struct{ app *App }
+
+func (p pluginObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []string {
+	var notices []string
+	host := p.app.ext.Load().plugins
+	for _, err := range host.AfterTurn(ctx, plugin.Turn{Cwd: t.Cwd, ToolsCalled: t.ToolsCalled, FilesWritten: t.FilesWritten}) {
+		notices = append(notices, err.Error())
+	}
+	return notices
+}
+
+// workspaceObserver refreshes the prompt's workspace parts after each
+// turn: instruction files and the workflow policy always (a few stats and
+// reads), the overview only when the turn wrote files or ran anything
+// that may have, since a walk costs milliseconds.
+type workspaceObserver struct{ ws *prompt.Workspace }
+
+func (o workspaceObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []string {
+	o.ws.Refresh(ctx, len(t.FilesWritten) > 0 || t.RanCommands)
+	return nil
+}

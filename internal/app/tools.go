@@ -1,0 +1,99 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/shiro-neko/shiro/internal/askuser"
+	"github.com/shiro-neko/shiro/internal/notebook"
+	"github.com/shiro-neko/shiro/internal/prompt"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/skills"
+	"github.com/shiro-neko/shiro/internal/subagent"
+	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools"
+	"github.com/shiro-neko/shiro/internal/tools/bash"
+)
+
+// buildTools assembles the registry: the tool belt, then the tools that
+// belong to the session (task list, memory, skills, the person, subagents)
+// and those plugins add. Which are offered each step is the session's
+// filter's business.
+func (a *App) buildTools(opts Options) error {
+	a.background = bash.NewBackground(opts.Paths.Backgrounds(), a.Env, bash.Hooks{
+		Output: func(id, chunk string) { a.publish(protocol.ToolOutputEvent{ID: id, Chunk: chunk}) },
+		Change: func(j bash.Job, running int) { a.publish(jobEvent(j, running)) },
+	})
+	list := tools.Builtin(tools.Deps{Env: a.Env, Jobs: a.background, CommitModel: commitModel{a: a}})
+	list = append(list, a.Notebook.Tool())
+	if a.Memory != nil {
+		list = append(list, a.Memory.Tools()...)
+	}
+	if !opts.NoSkills {
+		// The live catalogue: a registry install takes effect at the next
+		// turn boundary without rebuilding the tools.
+		list = append(list, skills.Tool(func() *skills.Catalogue { return a.ext.Load().skills }))
+	}
+	list = append(list, a.ext.Load().plugins.Tools()...)
+	list = append(list, askuser.New())
+	if !opts.NoSubagent {
+		list = append(list, a.taskTool(opts))
+	}
+	reg, err := tool.NewRegistry(list...)
+	if err != nil {
+		return fmt.Errorf("assembling tools: %w", err)
+	}
+	a.Tools = reg
+	return nil
+}
+
+// publish sends an event into the session once it exists; what happens
+// before (nothing should) is dropped.
+func (a *App) publish(e protocol.Event) {
+	if s := a.Session; s != nil {
+		s.Publish(e)
+	}
+}
+
+func jobEvent(j bash.Job, running int) protocol.BackgroundEvent {
+	return protocol.BackgroundEvent{ID: j.ID(), Command: j.Command, State: j.State(), ExitCode: j.ExitCode, Running: running}
+}
+
+// taskTool builds the task tool. Explore subagents run on subagentModel
+// when it is set. A worker needs a person to answer its approvals, so it
+// is offered only in an attended session. The workspace overview in
+// subagent prompts is walked once, when the first subagent starts, so a
+// session that never delegates never pays for it.
+func (a *App) taskTool(opts Options) tool.Tool {
+	env := a.Env
+	overview := sync.OnceValue(func() string {
+		return prompt.Overview(context.Background(), env, prompt.DefaultOverviewBytes)
+	})
+	return subagent.New(subagent.Config{
+		ExploreModel:    opts.Settings.SubagentModel,
+		ApprovalChannel: opts.Attended,
+		Overview:        overview,
+		Platform:        platform(),
+	})
+}
+
+// reapBackground stops background commands an earlier shiro left running.
+func (a *App) reapBackground() {
+	rep, err := bash.Reap(a.opts.Paths.Backgrounds())
+	switch {
+	case err != nil:
+		a.startup = append(a.startup, Problem{Kind: "background", Where: a.opts.Paths.Backgrounds(), Err: err.Error()})
+	case len(rep.Killed) > 0:
+		a.startup = append(a.startup, Problem{Kind: "background", Err: fmt.Sprintf("stopped %d command(s) left running by an earlier shiro", len(rep.Killed))})
+	}
+}
+
+// tasksChanged is the notebook's change callback: the prompt's task list
+// is stale, and the front end hears the new list.
+func (a *App) tasksChanged(versions *prompt.Versions) func([]notebook.Todo) {
+	return func(todos []notebook.Todo) {
+		versions.Notebook.Add(1)
+		a.publish(notebook.TasksEvent(todos))
+	}
+}

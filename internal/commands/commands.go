@@ -1,0 +1,191 @@
+// Package commands is shiro's slash commands, run on the session's side of
+// the protocol: a front end submits `/cost` as a Command op and gets the
+// output back as an event, so the terminal UI, headless mode
+// (`shiro -p /cost`) and an editor run the same commands the same way. A
+// command that needs a decision answers with choices — command lines the
+// person may pick — instead of opening a dialog of its own.
+package commands
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/hooks"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/registry"
+	"github.com/shiro-neko/shiro/internal/tool"
+)
+
+// Host is what the commands act on: the running session and the parts of
+// the composition root around it. The app implements it.
+type Host interface {
+	Session() *agent.Session
+	Tools() *tool.Registry
+	// ProviderLabel names the provider preset, for /cost and /model.
+	ProviderLabel() string
+	// ListModels asks the provider for its models; warning says when the
+	// preset's own list was used instead.
+	ListModels(ctx context.Context) (models []string, warning string, err error)
+	// CacheLines is the prompt-cache part of /cost.
+	CacheLines() []string
+	Tasks() []protocol.Task
+	DescribeSkills() string
+	DescribePlugins() string
+	Grants() []string
+	// Hooks is nil when hooks are off.
+	Hooks() *hooks.Runner
+	Registry() *registry.Client
+	// Jobs is nil when background commands are unavailable.
+	Jobs() Jobs
+	// Reload asks for skills and plugins to be reloaded at the next turn.
+	Reload()
+	// Init is /init's side: whether the project lacks the workflow files,
+	// writing them, and the prompt that has the agent write AGENTS.md.
+	NeedsScaffold() bool
+	Scaffold() (written, kept []string, err error)
+	InitPrompt(scaffolded bool) string
+}
+
+// Jobs are the session's background commands.
+type Jobs interface {
+	List() []Job
+	Stop(ctx context.Context, handle int) (Job, error)
+}
+
+// Job is one background command.
+type Job struct {
+	Handle  int
+	Name    string
+	Command string
+	Status  string
+	Running bool
+}
+
+// command is one slash command. One table drives the listing, /help and
+// the parser, so they cannot disagree.
+type command struct {
+	name    string
+	args    string
+	summary string
+	aliases []string
+	// immediate commands only show something or change settings the
+	// session itself applies at the turn boundary, so they run at once;
+	// the others wait for the running turn.
+	immediate bool
+	run       func(ctx context.Context, h Host, args string) (agent.CommandOutcome, error)
+}
+
+func table() []command {
+	return []command{
+		{name: "help", summary: "list commands", aliases: []string{"?"}, immediate: true, run: runHelp},
+		{name: "agent", args: "[name]", summary: "switch agent: default, quick, deep, plan, review", immediate: true, run: runAgent},
+		{name: "think", args: "[level]", summary: "thinking level: off, low, medium, high, max", immediate: true, run: runThink},
+		{name: "model", args: "[id]", summary: "switch model (no id: pick from the provider's list)", immediate: true, run: runModel},
+		{name: "models", summary: "list the provider's models to pick one", immediate: true, run: runModels},
+		{name: "cost", summary: "tokens, cache reads and writes, prompt memo, subagents", immediate: true, run: runCost},
+		{name: "tools", summary: "the tools offered this turn and their sets", immediate: true, run: runTools},
+		{name: "todos", summary: "the task list", immediate: true, run: runTodos},
+		{name: "skills", summary: "skills: name, origin, description", immediate: true, run: runSkills},
+		{name: "plugins", summary: "active plugins in chain order and load problems", immediate: true, run: runPlugins},
+		{name: "hooks", args: "[review | approve NAME [DIGEST] | revoke NAME]", summary: "external hooks and their approval state", immediate: true, run: runHooks},
+		{name: "permissions", summary: "what `always` has granted this session", immediate: true, run: runPermissions},
+		{name: "bash", args: "[list | stop ID | stop newest | stop all]", summary: "background commands", immediate: true, run: runBash},
+		{name: "registry", args: "[list | installed | search Q | add NAME | remove NAME]", summary: "skills and plugins from the registry", immediate: true, run: runRegistry},
+		{name: "init", args: "[scaffold | no-scaffold]", summary: "write AGENTS.md for this project (and the tracker files, if you like)", run: runInit},
+		{name: "clear", summary: "start over: clear the conversation", run: runClear},
+	}
+}
+
+// Set is the commands of one session; it implements agent.Commander.
+type Set struct {
+	host Host
+	cmds []command
+}
+
+// New makes the command set over h.
+func New(h Host) *Set { return &Set{host: h, cmds: table()} }
+
+// List implements agent.Commander.
+func (s *Set) List() []protocol.CommandInfo {
+	out := make([]protocol.CommandInfo, len(s.cmds))
+	for i, c := range s.cmds {
+		out[i] = protocol.CommandInfo{Name: c.name, Args: c.args, Summary: c.summary, Immediate: c.immediate}
+	}
+	return out
+}
+
+// Immediate implements agent.Commander: an unknown command runs at once,
+// so its error arrives at once.
+func (s *Set) Immediate(line string) bool {
+	name, _ := Parse(line)
+	c, ok := s.lookup(name)
+	return !ok || c.immediate
+}
+
+// Run implements agent.Commander.
+func (s *Set) Run(ctx context.Context, line string) (agent.CommandOutcome, error) {
+	name, args := Parse(line)
+	c, ok := s.lookup(name)
+	if !ok {
+		return agent.CommandOutcome{}, fmt.Errorf("unknown command /%s: /help lists the commands", name)
+	}
+	return c.run(ctx, s.host, args)
+}
+
+func (s *Set) lookup(name string) (command, bool) {
+	for _, c := range s.cmds {
+		if c.name == name {
+			return c, true
+		}
+		for _, a := range c.aliases {
+			if a == name {
+				return c, true
+			}
+		}
+	}
+	return command{}, false
+}
+
+// Parse splits "/name args" into the lower-cased name and the trimmed
+// arguments.
+func Parse(line string) (name, args string) {
+	line = strings.TrimPrefix(strings.TrimSpace(line), "/")
+	name, args, _ = strings.Cut(line, " ")
+	return strings.ToLower(name), strings.TrimSpace(args)
+}
+
+func runHelp(_ context.Context, _ Host, _ string) (agent.CommandOutcome, error) {
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	rows := table()
+	width := 0
+	labels := make([]string, len(rows))
+	for i, c := range rows {
+		labels[i] = "/" + c.name
+		if c.args != "" {
+			labels[i] += " " + c.args
+		}
+		width = max(width, len(labels[i]))
+	}
+	for i, c := range rows {
+		fmt.Fprintf(&b, "  %-*s  %s", width, labels[i], c.summary)
+		if len(c.aliases) > 0 {
+			fmt.Fprintf(&b, " (also /%s)", strings.Join(c.aliases, ", /"))
+		}
+		b.WriteString("\n")
+	}
+	return text(strings.TrimRight(b.String(), "\n")), nil
+}
+
+// text is an outcome that only shows something.
+func text(s string) agent.CommandOutcome { return agent.CommandOutcome{Output: s} }
+
+// sortedCopy returns s sorted, leaving s alone.
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}

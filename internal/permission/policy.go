@@ -1,0 +1,96 @@
+package permission
+
+// Policy is the rules layer of the gate as a session uses it: your rules,
+// the project's rules, and the grants of `always` answers. The project's
+// rules are a second layer that can only make a decision stricter: a cloned
+// repository may add deny or ask rules, never loosen yours. Grants lift an
+// ask of your rules; they never lift a deny, and never a project's ask.
+type Policy struct {
+	user    *Rules
+	project *Rules // nil when the project has none
+	grants  *Grants
+}
+
+// NewPolicy layers project over user; either may be nil (no rules: the
+// defaults).
+func NewPolicy(user, project *Rules) *Policy {
+	if user == nil {
+		user = Default()
+	}
+	return &Policy{user: user, project: project, grants: &Grants{}}
+}
+
+// Check decides a call: your rules, with the session's grants, and then
+// the project's, whose verdict replaces yours only where it is stricter.
+func (p *Policy) Check(q Query) Result {
+	res := p.user.Check(q, p.grants)
+	if p.project == nil || res.Decision == Deny {
+		return res
+	}
+	if pres, ok := p.project.tightening(q); ok && pres.Decision.rank() > res.Decision.rank() {
+		return pres
+	}
+	return res
+}
+
+// Grant records an `always` answer for the session and returns what it
+// granted, as "tool pattern" strings.
+func (p *Policy) Grant(q Query) []string {
+	gs := p.user.GrantFor(q, p.grants)
+	p.grants.Add(gs...)
+	return grantStrings(gs)
+}
+
+// GrantPreview returns what Grant would grant.
+func (p *Policy) GrantPreview(q Query) []string {
+	return grantStrings(p.user.GrantFor(q, p.grants))
+}
+
+// Grants lists the session's grants, for /permissions. They are never
+// written to disk.
+func (p *Policy) Grants() []string { return grantStrings(p.grants.List()) }
+
+func grantStrings(gs []Grant) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.String()
+	}
+	return out
+}
+
+// tightening is the verdict of rules used as a layer that can only make a
+// decision stricter, as a project's are: only what its entries say counts.
+// ok is false when no entry names the tool (its default would otherwise
+// turn every allowed read into an ask), and a table's asks that no rule
+// settled do not count either: a command no rule matched, or an allow rule
+// that does not cover a redirection or an assignment. A line the table
+// cannot be checked against (unparsed, or run-time commands) counts only
+// when the table has an ask or deny rule it might have met.
+func (r *Rules) tightening(q Query) (Result, bool) {
+	ev := r.evaluate(q, nil)
+	if ev.entry.Source != SourceConfig {
+		return Result{}, false
+	}
+	return ev.fold(func(v verdict) bool {
+		if ev.entry.Rules == nil {
+			return true // a single decision says the same of every call
+		}
+		switch v.cause {
+		case CauseNone:
+			return true
+		case CauseUnparsed, CauseOpaque:
+			return restricts(ev.entry.Rules)
+		}
+		return false
+	})
+}
+
+// restricts reports whether a table has a rule that asks or denies.
+func restricts(rules []Rule) bool {
+	for _, r := range rules {
+		if r.Decision != Allow {
+			return true
+		}
+	}
+	return false
+}

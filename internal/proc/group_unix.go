@@ -1,0 +1,105 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+)
+
+const groupsSupported = true
+
+// stop stops the command's whole group: SIGTERM, grace, SIGKILL.
+func (p *Process) stop() { stopGroup(p.pid, p.spec.Grace) }
+
+// stopGroup asks group pgid to stop (SIGTERM), gives it grace to do so,
+// and kills what is left (SIGKILL). A zero grace kills at once.
+func stopGroup(pgid int, grace time.Duration) {
+	if grace > 0 {
+		_ = signalGroup(pgid, syscall.SIGTERM)
+		// A stopped process acts on SIGTERM only once it is continued.
+		_ = signalGroup(pgid, syscall.SIGCONT)
+		if awaitGroupGone(pgid, grace) {
+			return
+		}
+	}
+	_ = signalGroup(pgid, syscall.SIGKILL)
+}
+
+// signalGroup signals every process in group pgid. Group ids 0 and 1 are
+// refused: kill(0) means the caller's own group and kill(-1) every process
+// the user owns.
+func signalGroup(pgid int, sig syscall.Signal) error {
+	if pgid <= 1 {
+		return fmt.Errorf("refusing to signal process group %d", pgid)
+	}
+	return syscall.Kill(-pgid, sig)
+}
+
+func signalProcess(pid int, sig syscall.Signal) error {
+	if pid <= 1 {
+		return fmt.Errorf("refusing to signal process %d", pid)
+	}
+	return syscall.Kill(pid, sig)
+}
+
+// processExists reports whether pid names a process (EPERM means it exists
+// but belongs to someone else).
+func processExists(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// groupRunning reports whether group pgid still has a running member. The
+// common answer costs one syscall; only when kill finds members are they
+// listed, because zombies do not count: an orphan waits to be reaped by
+// init, which may take its time, and it would keep a dead group "running".
+func groupRunning(pgid int) bool {
+	if pgid <= 1 {
+		return false
+	}
+	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	members, err := liveGroupMembers(pgid)
+	if err != nil {
+		return true // cannot tell; assume running so that the caller stops it
+	}
+	return len(members) > 0
+}
+
+// awaitGroupGone polls until group pgid has no running member or grace has
+// passed. The kernel offers no notification for a group becoming empty.
+func awaitGroupGone(pgid int, grace time.Duration) bool {
+	deadline := time.Now().Add(grace)
+	pause := 2 * time.Millisecond
+	for {
+		if !groupRunning(pgid) {
+			return true
+		}
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		time.Sleep(min(pause, time.Until(deadline)))
+		pause = min(2*pause, 50*time.Millisecond)
+	}
+}
+
+// resourceSignalName names the signals of exceeded limits and bad system
+// calls, which not every system has.
+func resourceSignalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGSYS:
+		return "SIGSYS"
+	case syscall.SIGXCPU:
+		return "SIGXCPU"
+	case syscall.SIGXFSZ:
+		return "SIGXFSZ"
+	}
+	return ""
+}

@@ -1,0 +1,248 @@
+package proc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"time"
+)
+
+// ErrUnsupported is returned by Start where there are no process groups,
+// unless Spec.AllowWithoutGroups.
+var ErrUnsupported = errors.New(runtime.GOOS + " has no process groups, so a command could not be stopped as a whole")
+
+// Process is a started command. A goroutine of its own sees it through the
+// rest of its life (see the package documentation); Wait returns how it
+// ended.
+type Process struct {
+	spec  Spec
+	pid   int
+	cmd   *exec.Cmd
+	out   *streams
+	guard *watchdog // nil without Spec.DieWithParent
+
+	exited chan struct{} // closed once the leader has exited and been reaped
+	state  *os.ProcessState
+
+	done   chan struct{} // closed once result is set
+	result Result
+}
+
+// Run starts spec and waits for it: Start, then Wait.
+func Run(ctx context.Context, spec Spec) (Result, error) {
+	p, err := Start(ctx, spec)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.Wait(), nil
+}
+
+// Start launches spec and returns at once. When ctx ends before the
+// command does, its group is stopped and Result.Stopped is ctx's cause. An
+// error means nothing was left running.
+func Start(ctx context.Context, spec Spec) (*Process, error) {
+	if err := spec.validate(); err != nil {
+		return nil, err
+	}
+	if !groupsSupported && !spec.AllowWithoutGroups {
+		return nil, ErrUnsupported
+	}
+	x, err := spec.launch()
+	if err != nil {
+		return nil, err
+	}
+	p := &Process{spec: spec, exited: make(chan struct{}), done: make(chan struct{})}
+	if spec.DieWithParent {
+		if p.guard, err = startWatchdog(); err != nil {
+			return nil, err
+		}
+	}
+	if p.out, err = openStreams(spec); err != nil {
+		p.guard.stop()
+		return nil, err
+	}
+	err = p.spawn(ctx, x)
+	p.out.closeChildEnds() // the child has its copies; ours would keep EOF away
+	if err != nil {
+		p.guard.stop()
+		p.out.closeAll()
+		return nil, explainStartError(x, err)
+	}
+	p.out.start()
+	if err := p.guard.arm(p.pid); err != nil {
+		// Nothing would stop the command if shiro died: do not run it.
+		p.abandon()
+		return nil, fmt.Errorf("arm the watchdog for %s: %w", x.Argv[0], err)
+	}
+	go p.supervise(ctx)
+	return p, nil
+}
+
+// PID is the leader's process id, which is also its group id.
+func (p *Process) PID() int { return p.pid }
+
+// Done is closed once the command has ended completely (Wait would not
+// block).
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Wait blocks until the command has ended completely: the leader has
+// exited, its group is gone and its output has ended or been cut off.
+func (p *Process) Wait() Result {
+	<-p.done
+	return p.result
+}
+
+// spawn starts the command from a goroutine locked to its OS thread, and
+// keeps it locked until the leader has been reaped. Pdeathsig is tied to
+// the thread that forked the child, not to the process, and the Go runtime
+// destroys a thread when a goroutine exits while locked to it (any library
+// may do that). Holding the thread ourselves makes it live exactly as long
+// as the child, so the signal fires on shiro's death and at no other time.
+func (p *Process) spawn(ctx context.Context, x Exec) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cmd, err := startRetrying(ctx, func() *exec.Cmd { return p.command(x) })
+		if err != nil {
+			started <- err
+			return
+		}
+		p.cmd, p.pid = cmd, cmd.Process.Pid
+		started <- nil
+		_ = cmd.Wait() // only *os.File streams: returns when the leader exits
+		p.state = cmd.ProcessState
+		close(p.exited)
+	}()
+	return <-started
+}
+
+func (p *Process) command(x Exec) *exec.Cmd {
+	cmd := exec.Command(x.Argv[0], x.Argv[1:]...)
+	cmd.Dir = x.Dir
+	cmd.Env = x.Env
+	// Nil interfaces, not nil *os.File values, mean /dev/null to exec.
+	if p.out.stdin != nil {
+		cmd.Stdin = p.out.stdin
+	}
+	if p.out.stdout != nil {
+		cmd.Stdout = p.out.stdout
+	}
+	if p.out.stderr != nil {
+		cmd.Stderr = p.out.stderr
+	}
+	cmd.SysProcAttr = sysProcAttr(p.spec)
+	return cmd
+}
+
+// explainStartError names a missing working directory, which exec reports
+// as if the program were missing ("fork/exec /bin/sh: no such file or
+// directory").
+func explainStartError(x Exec, err error) error {
+	if x.Dir != "" {
+		if _, statErr := os.Stat(x.Dir); statErr != nil {
+			return fmt.Errorf("start %s: working directory: %w", x.Argv[0], statErr)
+		}
+	}
+	return err
+}
+
+// textBusyAttempts bounds the retries of a start that failed with ETXTBSY.
+const textBusyAttempts = 8
+
+// startRetrying starts a fresh command, retrying briefly on ETXTBSY: an
+// executable written a moment ago (a hook's verified copy) may still be
+// open for writing in a child that another goroutine of this program was
+// forking at that instant (https://go.dev/issue/22315). An exec.Cmd cannot
+// be started twice, hence the constructor.
+func startRetrying(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+	for attempt := 1; ; attempt++ {
+		cmd := newCmd()
+		err := cmd.Start()
+		if err == nil {
+			return cmd, nil
+		}
+		if !errors.Is(err, syscall.ETXTBSY) || attempt == textBusyAttempts {
+			return nil, err
+		}
+		pause := time.NewTimer(time.Duration(attempt) * 5 * time.Millisecond)
+		select {
+		case <-pause.C:
+		case <-ctx.Done():
+			pause.Stop()
+			return nil, err
+		}
+	}
+}
+
+// supervise sees the command through: it waits for the leader to exit or
+// to be stopped, sweeps the group, retires the watchdog and ends the
+// output.
+func (p *Process) supervise(ctx context.Context) {
+	defer close(p.done)
+	var timeout <-chan time.Time
+	if p.spec.Timeout > 0 {
+		t := time.NewTimer(p.spec.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var stopped error
+	select {
+	case <-p.exited:
+	case <-timeout:
+		stopped = ErrTimedOut
+	case <-ctx.Done():
+		stopped = context.Cause(ctx)
+	}
+	if stopped != nil {
+		select {
+		case <-p.exited:
+			stopped = nil // it had finished by itself meanwhile
+		default:
+			p.stop()
+		}
+	}
+	<-p.exited
+
+	held := false
+	if stopped == nil && p.spec.Linger > 0 {
+		held = !p.out.awaitEnd(p.spec.Linger)
+	}
+	// The group is signalled only while it has members, and a group id is
+	// not reused while any process still carries it, so no signal can
+	// reach a stranger's group. The one gap: if shiro dies in the instant
+	// between the group emptying and the watchdog being stopped, and the
+	// kernel hands the id to a new group within that instant (it would
+	// have to go through every other free pid first), the watchdog would
+	// kill that group.
+	leftovers := groupRunning(p.pid)
+	if leftovers {
+		p.stop()
+	}
+	p.guard.stop()
+	if !p.out.finish(p.spec.drain()) {
+		held = true
+	}
+	p.result = Result{
+		Exit:       exitOf(p.state),
+		Stopped:    stopped,
+		Leftovers:  leftovers && stopped == nil,
+		OutputHeld: held,
+	}
+}
+
+// abandon kills a command that must not run after all and waits for it.
+func (p *Process) abandon() {
+	p.spec.Grace = 0
+	p.stop()
+	<-p.exited
+	if groupRunning(p.pid) {
+		p.stop()
+	}
+	p.guard.stop()
+	p.out.finish(p.spec.drain())
+}

@@ -1,0 +1,229 @@
+package protocol
+
+import "encoding/json"
+
+// Event is one thing a session reports. Each variant's JSON names its type
+// in "type"; TypeOf returns it.
+type Event interface{ eventType() string }
+
+// TypeOf returns the event's "type" as it appears in JSON.
+func TypeOf(e Event) string { return e.eventType() }
+
+// SessionEvent describes the session: it is the first event of every
+// session and follows every settings change, so a front end never guesses
+// which model or agent the next turn uses.
+type SessionEvent struct {
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	Provider  string `json:"provider,omitempty"`
+	Model     string `json:"model"`
+	Agent     string `json:"agent"`
+	Thinking  string `json:"thinking"`
+	// Attended is true when someone can answer approvals and questions;
+	// otherwise every call that needs approval is decided by policy.
+	Attended bool `json:"attended"`
+	// Agents are the agent variants a Configure op may name.
+	Agents []AgentInfo `json:"agents,omitempty"`
+}
+
+// CommandsEvent lists the slash commands a Command op may run. It follows
+// the session event, and comes again when the list changes (a reload
+// brought custom commands).
+type CommandsEvent struct {
+	Commands []CommandInfo `json:"commands"`
+}
+
+// TurnStartEvent opens a turn: the text is the user's message as the
+// session took it (a front end that queued input learns here that it went).
+type TurnStartEvent struct {
+	Turn int    `json:"turn"`
+	Text string `json:"text"`
+}
+
+// TextEvent is a chunk of the assistant's answer.
+type TextEvent struct {
+	Text string `json:"text"`
+}
+
+// ReasoningEvent is a chunk of the model's visible thinking.
+type ReasoningEvent struct {
+	Text string `json:"text"`
+}
+
+// ToolStartEvent announces a tool call before its arguments finish.
+type ToolStartEvent struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// ToolCallEvent is a tool call with complete arguments, before the gate.
+// Title is a short line for people ("edit internal/app/app.go") and Kind
+// what sort of thing the call does; both come from the tool itself.
+// Locations are the workspace paths it names.
+type ToolCallEvent struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Title     string          `json:"title,omitempty"`
+	Kind      ToolKind        `json:"kind,omitempty"`
+	Locations []string        `json:"locations,omitempty"`
+}
+
+// ToolOutputEvent is a live output chunk of a running tool (bash). A
+// background command's chunks carry the id "bg<handle>".
+type ToolOutputEvent struct {
+	ID    string `json:"id"`
+	Chunk string `json:"chunk"`
+}
+
+// ToolResultEvent is a tool's successful result. Diff is the change it
+// made, as a unified diff, when it edited a file.
+type ToolResultEvent struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Output string `json:"output"`
+	Diff   *Diff  `json:"diff,omitempty"`
+}
+
+// ToolErrorEvent is a tool that ran, or could not start, and failed.
+type ToolErrorEvent struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Error string `json:"error"`
+}
+
+// ToolDeniedEvent is a call the gate refused; the tool never ran. By names
+// the layer that refused: guard, plugin:<name>, hook:<name>, rule, repeat,
+// user or headless.
+type ToolDeniedEvent struct {
+	ID     string `json:"id,omitempty"`
+	Name   string `json:"name"`
+	By     string `json:"by"`
+	Reason string `json:"reason"`
+}
+
+// ApprovalRequestEvent asks the person whether a call may run. The answer
+// is an Approval op carrying the same ID. Preview is what the call will
+// change, computed by the code that will apply it.
+type ApprovalRequestEvent struct {
+	ID     string          `json:"id"`
+	CallID string          `json:"callId"`
+	Name   string          `json:"name"`
+	Input  json.RawMessage `json:"input"`
+	Title  string          `json:"title,omitempty"`
+	Kind   ToolKind        `json:"kind,omitempty"`
+	// Pattern is the permission rule that asked, empty for a default.
+	Pattern string `json:"pattern,omitempty"`
+	// Repeated marks the third identical call of a turn.
+	Repeated bool `json:"repeated,omitempty"`
+	// Grants is what answering "always" would allow for the session.
+	Grants []string `json:"grants,omitempty"`
+	// Subagent names the subagent kind making the call, if any.
+	Subagent string `json:"subagent,omitempty"`
+	Preview  *Diff  `json:"preview,omitempty"`
+}
+
+// QuestionEvent puts the ask tool's question to the person. The answer is
+// an Answer op carrying the same ID.
+type QuestionEvent struct {
+	ID       string   `json:"id"`
+	CallID   string   `json:"callId"`
+	Question string   `json:"question"`
+	Options  []Option `json:"options,omitempty"`
+	Multiple bool     `json:"multiple,omitempty"`
+}
+
+// WithdrawnEvent closes an approval request or question nobody needs an
+// answer to any more (its call or turn ended first).
+type WithdrawnEvent struct {
+	ID string `json:"id"`
+}
+
+// BackgroundEvent reports a background command starting or ending. ID is
+// the one its output chunks carry ("bg<handle>"); Running counts the
+// session's background commands still running after this change.
+type BackgroundEvent struct {
+	ID      string `json:"id"`
+	Command string `json:"command"`
+	// State is running, exited or stopped.
+	State    string `json:"state"`
+	ExitCode int    `json:"exitCode,omitempty"`
+	Running  int    `json:"running"`
+}
+
+// TasksEvent is the task list after the model changed it.
+type TasksEvent struct {
+	Tasks []Task `json:"tasks"`
+}
+
+// CompactedEvent reports that the history sent to the model was pruned.
+type CompactedEvent struct {
+	Before int `json:"before"`
+	After  int `json:"after"`
+}
+
+// NoticeEvent is something the person should know that is not an error.
+type NoticeEvent struct {
+	Text string `json:"text"`
+}
+
+// ErrorEvent is a failure of the turn (model, stream or refusal).
+type ErrorEvent struct {
+	Error string `json:"error"`
+}
+
+// SubagentEvent is progress of one subagent run by a delegating tool (the
+// task tool). ID names the subagent ("<call id>.<n>") and CallID the
+// parent's task call. Phases come in the order start (Text is the
+// description), step per tool call (the tool and its key argument), then
+// result (the report's first line) and end (a summary), or error.
+type SubagentEvent struct {
+	ID     string        `json:"id"`
+	CallID string        `json:"callId"`
+	Kind   string        `json:"kind"`
+	Phase  SubagentPhase `json:"phase"`
+	Text   string        `json:"text"`
+}
+
+// CommandResultEvent is the output of a slash command run with a Command
+// op (or offered by the session unasked, such as hooks waiting for
+// approval at start). Error is set when the command failed; Output may
+// still say why. Choices, when present, are what the person may pick next:
+// each is a command line to submit.
+type CommandResultEvent struct {
+	Command string   `json:"command"`
+	Output  string   `json:"output"`
+	Error   string   `json:"error,omitempty"`
+	Choices []Choice `json:"choices,omitempty"`
+}
+
+// DoneEvent ends every turn. Usage is nil when the turn was aborted or
+// refused before the model answered; its members then stay out of JSON.
+// Reason says why the turn ended.
+type DoneEvent struct {
+	*Usage
+	Reason StopReason `json:"reason,omitempty"`
+}
+
+func (SessionEvent) eventType() string         { return "session" }
+func (CommandsEvent) eventType() string        { return "commands" }
+func (TurnStartEvent) eventType() string       { return "turn-start" }
+func (TextEvent) eventType() string            { return "text" }
+func (ReasoningEvent) eventType() string       { return "reasoning" }
+func (ToolStartEvent) eventType() string       { return "tool-start" }
+func (ToolCallEvent) eventType() string        { return "tool-call" }
+func (ToolOutputEvent) eventType() string      { return "tool-output" }
+func (ToolResultEvent) eventType() string      { return "tool-result" }
+func (ToolErrorEvent) eventType() string       { return "tool-error" }
+func (ToolDeniedEvent) eventType() string      { return "tool-denied" }
+func (ApprovalRequestEvent) eventType() string { return "approval-request" }
+func (QuestionEvent) eventType() string        { return "question" }
+func (WithdrawnEvent) eventType() string       { return "withdrawn" }
+func (TasksEvent) eventType() string           { return "tasks" }
+func (BackgroundEvent) eventType() string      { return "background" }
+func (CompactedEvent) eventType() string       { return "compacted" }
+func (NoticeEvent) eventType() string          { return "notice" }
+func (ErrorEvent) eventType() string           { return "error" }
+func (SubagentEvent) eventType() string        { return "subagent" }
+func (CommandResultEvent) eventType() string   { return "command-result" }
+func (DoneEvent) eventType() string            { return "done" }

@@ -1,0 +1,80 @@
+package protocol
+
+import "errors"
+
+// Op is one request from a front end to a session.
+type Op interface{ opType() string }
+
+// OpType returns the op's "type" as it appears in JSON.
+func OpType(o Op) string { return o.opType() }
+
+// UserTurn is the person's next message. A turn submitted while another
+// runs is queued and starts when that one ends.
+type UserTurn struct {
+	Text string `json:"text"`
+}
+
+// Approval answers the ApprovalRequestEvent with the same ID.
+type Approval struct {
+	ID       string   `json:"id"`
+	Decision Decision `json:"answer"`
+	// Reason, on a "no", is told to the model instead of the default.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Answer answers the QuestionEvent with the same ID: the chosen option
+// labels, or a typed text, or Dismissed when the person declined to choose
+// (the model then decides on its own).
+type Answer struct {
+	ID        string   `json:"id"`
+	Chosen    []string `json:"chosen,omitempty"`
+	Text      string   `json:"text,omitempty"`
+	Dismissed bool     `json:"dismissed,omitempty"`
+}
+
+// Interrupt stops the running turn and drops queued turns. With CallID it
+// stops only that tool call (bash kills its processes) and the turn goes
+// on, so the model reads that the call was stopped.
+type Interrupt struct {
+	CallID string `json:"callId,omitempty"`
+}
+
+// Configure changes settings for the turns that follow; an empty field
+// leaves that setting alone. A change submitted during a turn applies when
+// it ends.
+type Configure struct {
+	Model    string `json:"model,omitempty"`
+	Agent    string `json:"agent,omitempty"`
+	Thinking string `json:"thinking,omitempty"`
+}
+
+// Command runs a slash command ("/cost", "/tools") and answers with a
+// CommandResultEvent. Commands that change the conversation wait for the
+// running turn like a UserTurn.
+type Command struct {
+	Line string `json:"line"`
+}
+
+// Shutdown says no more input will come: nobody is left to answer
+// approvals or questions (they are decided by the session's policy from
+// now on), queued turns still run, and then the event stream closes. To
+// stop at once, submit an Interrupt first.
+type Shutdown struct{}
+
+func (UserTurn) opType() string  { return "user" }
+func (Approval) opType() string  { return "approval" }
+func (Answer) opType() string    { return "answer" }
+func (Interrupt) opType() string { return "interrupt" }
+func (Configure) opType() string { return "configure" }
+func (Command) opType() string   { return "command" }
+func (Shutdown) opType() string  { return "shutdown" }
+
+// Errors a session's Submit returns, shared by every implementation so
+// clients can tell them apart.
+var (
+	// ErrClosed: the session is shutting down and takes no more input.
+	ErrClosed = errors.New("the session is closed")
+	// ErrUnknownRequest: an answer names no open request (answered
+	// already, withdrawn because its call or turn ended, or never asked).
+	ErrUnknownRequest = errors.New("no open request has that id (it was answered, withdrawn, or never asked)")
+)

@@ -1,0 +1,124 @@
+package protocol
+
+import "fmt"
+
+// Usage is the tokens of a turn (or a session), cache counters included.
+type Usage struct {
+	InputTokens      int `json:"inputTokens"`
+	OutputTokens     int `json:"outputTokens"`
+	CacheReadTokens  int `json:"cacheReadTokens"`
+	CacheWriteTokens int `json:"cacheWriteTokens"`
+}
+
+// Diff is a change to one file: the whole text before and after (for
+// clients that render their own diff, such as an editor) and the unified
+// diff (for everyone else). Before is empty for a new file.
+type Diff struct {
+	Path    string `json:"path"`
+	Before  string `json:"before"`
+	After   string `json:"after"`
+	Unified string `json:"unified"`
+	// Truncated is set when Before and After were left out because the
+	// file is too large to carry; Unified still shows the change.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// ToolKind is what sort of thing a tool call does, for people and editors:
+// the kinds of the Agent Client Protocol, which front ends map to icons.
+type ToolKind string
+
+const (
+	KindRead    ToolKind = "read"
+	KindEdit    ToolKind = "edit"
+	KindDelete  ToolKind = "delete"
+	KindMove    ToolKind = "move"
+	KindSearch  ToolKind = "search"
+	KindExecute ToolKind = "execute"
+	KindThink   ToolKind = "think"
+	KindFetch   ToolKind = "fetch"
+	KindOther   ToolKind = "other"
+)
+
+// Option is one choice of a question.
+type Option struct {
+	Label string `json:"label"`
+	// Detail explains the choice in a line; it may be empty.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Task is one entry of the agent's task list.
+type Task struct {
+	Content string `json:"content"`
+	// Status is pending, in_progress, done or blocked.
+	Status string `json:"status"`
+	Note   string `json:"note,omitempty"`
+}
+
+// SubagentPhase is the stage a SubagentEvent reports.
+type SubagentPhase string
+
+const (
+	SubagentStart  SubagentPhase = "start"
+	SubagentStep   SubagentPhase = "step"
+	SubagentResult SubagentPhase = "result"
+	SubagentEnd    SubagentPhase = "end"
+	SubagentError  SubagentPhase = "error"
+)
+
+// AgentInfo is one agent variant.
+type AgentInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	ReadOnly    bool   `json:"readOnly,omitempty"`
+}
+
+// CommandInfo describes one slash command.
+type CommandInfo struct {
+	Name string `json:"name"`
+	// Args is the usage of its arguments, empty when it takes none.
+	Args    string `json:"args,omitempty"`
+	Summary string `json:"summary"`
+	// Immediate commands run at once, even during a turn; the others wait
+	// for the running turn like a user turn.
+	Immediate bool `json:"immediate,omitempty"`
+}
+
+// Choice is one thing a person may pick after a command: picking it
+// submits Line as a Command op.
+type Choice struct {
+	Label  string `json:"label"`
+	Detail string `json:"detail,omitempty"`
+	Line   string `json:"line"`
+}
+
+// StopReason is why a turn ended.
+type StopReason string
+
+const (
+	// StopEnd: the model finished its answer.
+	StopEnd StopReason = "end"
+	// StopInterrupted: the turn was interrupted (Interrupt, shutdown).
+	StopInterrupted StopReason = "interrupted"
+	// StopStepLimit: the agent's step cap ended the turn.
+	StopStepLimit StopReason = "step-limit"
+	// StopError: the model or the stream failed; an ErrorEvent says why.
+	StopError StopReason = "error"
+)
+
+// Decision is the person's answer to an approval request.
+type Decision string
+
+const (
+	// Yes allows this one call.
+	Yes Decision = "yes"
+	// Always allows it and grants the session what the request's Grants
+	// list, so similar calls stop asking.
+	Always Decision = "always"
+	// No denies the call; the model is told.
+	No Decision = "no"
+)
+
+// String describes a compaction for people.
+func (e CompactedEvent) String() string {
+	return fmt.Sprintf("history pruned from ~%d to ~%d tokens", e.Before, e.After)
+}

@@ -1,0 +1,109 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
+)
+
+// Def defines a tool over its typed input In, a struct whose json tags name
+// the members and whose `jsonschema:"…"` tags describe them. The schema the
+// model sees is derived from In, and every call is decoded against that same
+// schema, so the two cannot drift apart. Fields without `omitempty` are
+// required.
+type Def[In any] struct {
+	// Info describes the tool; its Schema is filled in from In.
+	Info
+	// Shape adjusts the derived schema where Go types say too little:
+	// enums, bounds, item limits. It may be nil.
+	Shape func(s *jsonschema.Schema)
+	// Check validates a decoded input beyond its schema (a path that must
+	// not be empty, a range that must be ordered). It may be nil.
+	Check func(in *In) error
+	// Plan says what a call touches. It may be nil for a tool with no
+	// subjects, writes or commands.
+	Plan func(in *In) Plan
+	// Preview computes the change a call will make, with the code that
+	// will make it. It may be nil.
+	Preview func(ctx context.Context, in *In) (*protocol.Diff, error)
+	// Run executes a call.
+	Run func(ctx context.Context, rt Runtime, in *In) (Result, error)
+}
+
+// New makes a Tool of d. The schema is derived the first time it is
+// needed, so building a registry costs nothing until a request is made. An
+// input type that has no JSON schema is a programming error: New's tool
+// panics on first use, and every tool's test catches it.
+func New[In any](d Def[In]) Tool {
+	t := &typed[In]{def: d}
+	t.load = sync.OnceValues(func() (*Info, *jsonschema.Resolved) {
+		info := d.Info
+		s, resolved, err := schemaFor[In](d.Shape)
+		if err != nil {
+			panic("tool " + d.Name + ": " + err.Error())
+		}
+		info.Schema = s
+		return &info, resolved
+	})
+	return t
+}
+
+type typed[In any] struct {
+	def  Def[In]
+	load func() (*Info, *jsonschema.Resolved)
+}
+
+func (t *typed[In]) Info() *Info {
+	info, _ := t.load()
+	return info
+}
+
+func (t *typed[In]) Prepare(input json.RawMessage) (Prepared, error) {
+	_, resolved := t.load()
+	in := new(In)
+	input, err := decodeStrict(input, resolved, in)
+	if err != nil {
+		return nil, err
+	}
+	if t.def.Check != nil {
+		if err := t.def.Check(in); err != nil {
+			return nil, asInputError(err)
+		}
+	}
+	p := &prepared[In]{def: &t.def, in: in, input: input}
+	if t.def.Preview != nil {
+		return &previewing[In]{p}, nil
+	}
+	return p, nil
+}
+
+type prepared[In any] struct {
+	def   *Def[In]
+	in    *In
+	input json.RawMessage
+}
+
+func (p *prepared[In]) Input() json.RawMessage { return p.input }
+
+func (p *prepared[In]) Plan() Plan {
+	if p.def.Plan == nil {
+		return Plan{}
+	}
+	return p.def.Plan(p.in)
+}
+
+func (p *prepared[In]) Run(ctx context.Context, rt Runtime) (Result, error) {
+	return p.def.Run(ctx, rt, p.in)
+}
+
+// previewing is a prepared call of a tool that has a Preview, so that only
+// those calls satisfy Previewer.
+type previewing[In any] struct{ *prepared[In] }
+
+func (p *previewing[In]) Preview(ctx context.Context) (*protocol.Diff, error) {
+	return p.def.Preview(ctx, p.in)
+}

@@ -1,0 +1,163 @@
+package bash
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
+)
+
+// oldSchemas are the schemas the tools had when they were written by hand.
+// The derived ones must say the same: the same members, descriptions,
+// bounds and required set.
+var oldSchemas = map[string]string{
+	"bash": `{"type":"object","properties":{` +
+		`"command":{"type":"string","description":"The command line to run."},` +
+		`"timeout":{"type":"integer","minimum":1000,"maximum":600000,"description":"Milliseconds before the command and everything it started are killed (default 120000). Ignored with background."},` +
+		`"background":{"type":"boolean","description":"Start the command and return at once with a handle."},` +
+		`"name":{"type":"string","description":"A short label for a background command."}},` +
+		`"required":["command"],"additionalProperties":false}`,
+	"bash_status": handleSchema,
+	"bash_stop":   handleSchema,
+	"run_checks": `{"type":"object","properties":{` +
+		`"target":{"type":"string","description":"only commands containing this"},` +
+		`"timeout":{"type":"integer","minimum":5000,"maximum":600000,"description":"ms each, default 120000"}},` +
+		`"additionalProperties":false}`,
+}
+
+const handleSchema = `{"type":"object","properties":{` +
+	`"handle":{"type":"integer","minimum":1,"description":"The handle bash returned for a background command."}},` +
+	`"required":["handle"],"additionalProperties":false}`
+
+func allTools() []tool.Tool {
+	return append(Tools(nil, NewBackground("", nil, Hooks{})), Checks(nil)...)
+}
+
+func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
+	ts := allTools()
+	if len(ts) != len(oldSchemas) {
+		t.Fatalf("%d tools, want %d", len(ts), len(oldSchemas))
+	}
+	if _, err := tool.NewRegistry(ts...); err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range ts {
+		info := tl.Info()
+		old, found := oldSchemas[info.Name]
+		if !found {
+			t.Errorf("unexpected tool %s", info.Name)
+			continue
+		}
+		var got, want any
+		if err := json.Unmarshal(info.Schema, &got); err != nil {
+			t.Errorf("%s: the schema is not JSON: %v", info.Name, err)
+			continue
+		}
+		if err := json.Unmarshal([]byte(old), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: schema\n got %s\nwant %s", info.Name, info.Schema, old)
+		}
+		if _, err := tool.SchemaOf(info.Schema); err != nil {
+			t.Errorf("%s: the schema does not resolve: %v", info.Name, err)
+		}
+	}
+}
+
+func TestInfo(t *testing.T) {
+	want := map[string]struct {
+		set     tool.Set
+		effect  tool.Effect
+		kind    protocol.ToolKind
+		subject tool.SubjectKind
+	}{
+		"bash":        {tool.SetCore, tool.Runs, protocol.KindExecute, tool.CommandSubject},
+		"bash_status": {tool.SetCore, tool.Reads, protocol.KindRead, tool.NoSubject},
+		"bash_stop":   {tool.SetCore, tool.Runs, protocol.KindExecute, tool.NoSubject},
+		"run_checks":  {tool.SetExtra, tool.Runs, protocol.KindExecute, tool.CommandSubject},
+	}
+	for _, tl := range allTools() {
+		info := tl.Info()
+		w := want[info.Name]
+		if info.Set != w.set || info.Effect != w.effect || info.Kind != w.kind || info.Subject != w.subject || info.Interactive {
+			t.Errorf("%s: info %+v", info.Name, info)
+		}
+		if info.Description == "" || !strings.HasPrefix(info.Guidance, info.Name+": ") {
+			t.Errorf("%s: description %q, guidance %q", info.Name, info.Description, info.Guidance)
+		}
+	}
+	if Tools(nil, nil)[0].Info().Name != "bash" || len(Tools(nil, nil)) != 1 {
+		t.Error("without a Background, only bash is offered")
+	}
+	// The description names the shell and how it is run: never as a login
+	// shell.
+	env := testEnv(t, nil)
+	env.Shell = "zsh"
+	if d := Tools(env, nil)[0].Info().Description; !strings.HasPrefix(d, "Run a shell command with `zsh -c` in the workspace root.") {
+		t.Errorf("description %q", d)
+	}
+	if d := Tools(nil, nil)[0].Info().Description; !strings.Contains(d, "`bash -c`") || strings.Contains(d, "-lc") {
+		t.Errorf("description %q", d)
+	}
+}
+
+func TestPlans(t *testing.T) {
+	bg := NewBackground("", nil, Hooks{})
+	bg.jobs = append(bg.jobs, &bgJob{handle: 3, name: "npm run dev"})
+	ts := append(Tools(nil, bg), Checks(nil)...)
+	long := strings.Repeat("x", 100)
+	for _, c := range []struct {
+		tool, input        string
+		subjects, commands []string
+		title              string
+	}{
+		{"bash", `{"command":"git status && rm -rf x","timeout":5000}`, []string{"git status && rm -rf x"}, []string{"git status && rm -rf x"}, "git status && rm -rf x"},
+		{"bash", `{"command":"  make\n  make test\n","background":true,"name":"m"}`, []string{"  make\n  make test\n"}, []string{"  make\n  make test\n"}, "make …"},
+		{"bash", `{"command":"echo\tone\r"}`, []string{"echo\tone\r"}, []string{"echo\tone\r"}, "echo one"},
+		{"bash", `{"command":"` + long + `"}`, []string{long}, []string{long}, strings.Repeat("x", 79) + " …"},
+		{"bash_status", `{"handle":3}`, nil, nil, "3 npm run dev"},
+		{"bash_status", `{"handle":9}`, nil, nil, "9"},
+		{"bash_stop", `{"handle":3}`, nil, nil, "3 npm run dev"},
+		{"run_checks", `{"target":"lint"}`, nil, nil, "lint"},
+	} {
+		p, err := named(t, ts, c.tool).Prepare([]byte(c.input))
+		if err != nil {
+			t.Errorf("%s %s: %v", c.tool, c.input, err)
+			continue
+		}
+		plan := p.Plan()
+		if !slices.Equal(plan.Subjects, c.subjects) || !slices.Equal(plan.Commands, c.commands) || plan.Writes != nil || plan.Title != c.title {
+			t.Errorf("%s %s: plan %+v, want subjects %q commands %q title %q", c.tool, c.input, plan, c.subjects, c.commands, c.title)
+		}
+	}
+
+	env := testEnv(t, map[string]string{"AGENTS.md": "Run `make test` and `make lint`."})
+	p, err := Checks(env)[0].Prepare([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"make test", "make lint"}
+	if plan := p.Plan(); !slices.Equal(plan.Subjects, want) || !slices.Equal(plan.Commands, want) || plan.Title != "make test; make lint" {
+		t.Errorf("run_checks plan %+v", plan)
+	}
+}
+
+// TestSchemaBytes logs what each tool costs in every request, before
+// (the hand-written schema) and after (the derived one).
+func TestSchemaBytes(t *testing.T) {
+	oldDescription := map[string]int{"bash": 1} // `bash -lc` became `bash -c`
+	total, totalOld := 0, 0
+	for _, tl := range allTools() {
+		info := tl.Info()
+		now := len(info.Name) + len(info.Description) + len(info.Schema)
+		before := len(info.Name) + len(info.Description) + oldDescription[info.Name] + len(oldSchemas[info.Name])
+		total, totalOld = total+now, totalOld+before
+		t.Logf("%-12s %4d -> %4d bytes", info.Name, before, now)
+	}
+	t.Logf("%-12s %4d -> %4d bytes", "all", totalOld, total)
+}

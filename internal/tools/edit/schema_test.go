@@ -1,0 +1,118 @@
+package edit
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
+)
+
+// oldSchemas are the schemas the tools had when they were written by hand;
+// the derived ones must say the same.
+var oldSchemas = map[string]string{
+	"edit_file": `{"type":"object","properties":{` +
+		`"path":{"type":"string"},` +
+		`"oldString":{"type":"string","description":"Exact text to replace; must be unique unless replaceAll"},` +
+		`"newString":{"type":"string"},` +
+		`"replaceAll":{"type":"boolean","description":"Replace every occurrence"}},` +
+		`"required":["path","oldString","newString"],"additionalProperties":false}`,
+	"multi_edit": `{"type":"object","properties":{"path":{"type":"string"},` +
+		`"edits":{"type":"array","minItems":1,"items":{"type":"object","properties":{` +
+		`"oldString":{"type":"string"},"newString":{"type":"string"},"replaceAll":{"type":"boolean"}},` +
+		`"required":["oldString","newString"],"additionalProperties":false}}},` +
+		`"required":["path","edits"],"additionalProperties":false}`,
+	"insert_lines": `{"type":"object","properties":{"path":{"type":"string"},"line":{"type":"integer","minimum":1},"text":{"type":"string"}},` +
+		`"required":["path","line","text"],"additionalProperties":false}`,
+	"delete_lines": `{"type":"object","properties":{"path":{"type":"string"},"start":{"type":"integer","minimum":1},"end":{"type":"integer","minimum":1}},` +
+		`"required":["path","start","end"],"additionalProperties":false}`,
+	"replace_lines": `{"type":"object","properties":{"path":{"type":"string"},"start":{"type":"integer","minimum":1},"end":{"type":"integer","minimum":1},"text":{"type":"string"}},` +
+		`"required":["path","start","end","text"],"additionalProperties":false}`,
+	"append_file":  `{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"}},"required":["path","text"],"additionalProperties":false}`,
+	"prepend_file": `{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"}},"required":["path","text"],"additionalProperties":false}`,
+}
+
+func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
+	ts := Tools(nil)
+	if len(ts) != len(oldSchemas) {
+		t.Fatalf("%d tools, want %d", len(ts), len(oldSchemas))
+	}
+	if _, err := tool.NewRegistry(ts...); err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range ts {
+		info := tl.Info()
+		old, found := oldSchemas[info.Name]
+		if !found {
+			t.Errorf("unexpected tool %s", info.Name)
+			continue
+		}
+		var got, want any
+		if err := json.Unmarshal(info.Schema, &got); err != nil {
+			t.Errorf("%s: the schema is not JSON: %v", info.Name, err)
+			continue
+		}
+		if err := json.Unmarshal([]byte(old), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: schema\n got %s\nwant %s", info.Name, info.Schema, old)
+		}
+	}
+}
+
+func TestInfo(t *testing.T) {
+	sets := map[string]tool.Set{"edit_file": tool.SetCore, "multi_edit": tool.SetEditPlus}
+	for _, tl := range Tools(nil) {
+		info := tl.Info()
+		want, found := sets[info.Name]
+		if !found {
+			want = tool.SetExtra
+		}
+		if info.Set != want || info.Effect != tool.Writes || info.Kind != protocol.KindEdit || info.Subject != tool.PathSubject || info.Interactive {
+			t.Errorf("%s: info %+v", info.Name, info)
+		}
+		if info.Guidance == "" || info.Description == "" {
+			t.Errorf("%s: no guidance or description", info.Name)
+		}
+		// Every byte is sent with every request. The line tools came from
+		// the extra set, held to 400; edit_file and multi_edit to 550.
+		limit := 550
+		if info.Set == tool.SetExtra {
+			limit = 400
+		}
+		if n := len(info.Name) + len(info.Description) + len(info.Schema); n > limit {
+			t.Errorf("%s: name+description+schema is %d bytes, keep it under %d", info.Name, n, limit)
+		}
+	}
+}
+
+func TestPlans(t *testing.T) {
+	for _, c := range []struct {
+		tool, input, title string
+	}{
+		{"edit_file", `{"path":"x/y.go","oldString":"a","newString":"b"}`, "x/y.go"},
+		{"multi_edit", `{"path":"x/y.go","edits":[{"oldString":"a","newString":"b"}]}`, "x/y.go"},
+		{"insert_lines", `{"path":"x/y.go","line":4,"text":"t"}`, "x/y.go:4"},
+		{"delete_lines", `{"path":"x/y.go","start":2,"end":3}`, "x/y.go:2-3"},
+		{"replace_lines", `{"path":"x/y.go","start":2,"end":3,"text":"t"}`, "x/y.go:2-3"},
+		{"append_file", `{"path":"x/y.go","text":"t"}`, "x/y.go"},
+		{"prepend_file", `{"path":"x/y.go","text":"t"}`, "x/y.go"},
+	} {
+		p, err := toolNamed(t, nil, c.tool).Prepare([]byte(c.input))
+		if err != nil {
+			t.Errorf("%s: %v", c.tool, err)
+			continue
+		}
+		plan := p.Plan()
+		want := []string{"x/y.go"}
+		if !slices.Equal(plan.Subjects, want) || !slices.Equal(plan.Writes, want) || plan.Commands != nil || plan.Title != c.title {
+			t.Errorf("%s: plan %+v, want title %q", c.tool, plan, c.title)
+		}
+		if _, previews := p.(tool.Previewer); !previews {
+			t.Errorf("%s: no preview", c.tool)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package fileop
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
+)
+
+// titleMax is the most characters a Plan's title shows of an argument.
+const titleMax = 80
+
+// Title makes an argument fit a Plan's title, one line: control
+// characters become spaces and a long text is cut with an ellipsis.
+func Title(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return textedit.Cut(s, titleMax)
+}

@@ -1,0 +1,126 @@
+package nav
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
+)
+
+// testWorkspace is a workspace and the package's tools bound to it, built
+// once so that a test compiles the language rules once, as a session
+// does.
+type testWorkspace struct {
+	*workspace.Env
+	tools []tool.Tool
+}
+
+func bind(env *workspace.Env) *testWorkspace { return &testWorkspace{Env: env, tools: Tools(env)} }
+
+// newEnv makes a workspace with files (a name ending in / is an empty
+// directory).
+func newEnv(t testing.TB, files map[string]string) *testWorkspace {
+	t.Helper()
+	env := wstest.Env(t, files)
+	// A home of its own keeps the user's login scripts and git config out
+	// of the programs env_info runs.
+	env.ShellEnv = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	return bind(env)
+}
+
+// fixtureEnv is a workspace holding a copy of testdata/symbols.
+func fixtureEnv(t testing.TB) *testWorkspace {
+	t.Helper()
+	entries, err := os.ReadDir("testdata/symbols")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("testdata/symbols", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(b)
+	}
+	return newEnv(t, files)
+}
+
+// toolNamed finds one of the workspace's tools by name.
+func toolNamed(t testing.TB, env *testWorkspace, name string) tool.Tool {
+	t.Helper()
+	for _, tl := range env.tools {
+		if tl.Info().Name == name {
+			return tl
+		}
+	}
+	t.Fatalf("no tool %s", name)
+	return nil
+}
+
+// encode marshals a call's input; nil is a call without arguments (an
+// empty input, as a provider passes it).
+func encode(t testing.TB, input any) json.RawMessage {
+	t.Helper()
+	if input == nil {
+		return nil
+	}
+	raw, err := json.Marshal(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// call prepares and runs one call as a session would, without the gate.
+func call(t testing.TB, env *testWorkspace, name string, input any) (string, error) {
+	t.Helper()
+	res, err := tool.Invoke(t.Context(), toolNamed(t, env, name), encode(t, input), tool.Runtime{CallID: "1"})
+	return res.Output, err
+}
+
+func mustCall(t testing.TB, env *testWorkspace, name string, input any) string {
+	t.Helper()
+	out, err := call(t, env, name, input)
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, input, err)
+	}
+	return out
+}
+
+// mustFail runs a call that must fail when it runs (not when it is
+// prepared), and returns the error text.
+func mustFail(t testing.TB, env *testWorkspace, name string, input any) string {
+	t.Helper()
+	out, err := call(t, env, name, input)
+	if err == nil {
+		t.Fatalf("%s %v: want an error, got %q", name, input, out)
+	}
+	var ie *tool.InputError
+	if errors.As(err, &ie) {
+		t.Fatalf("%s %v: refused as input (%v), want a failure of the run", name, input, err)
+	}
+	return err.Error()
+}
+
+// mustRefuse prepares a call that must be refused before it runs, and
+// returns the refusal's own text (without the "invalid arguments: "
+// framing the model also sees).
+func mustRefuse(t testing.TB, env *testWorkspace, name string, input any) string {
+	t.Helper()
+	_, err := toolNamed(t, env, name).Prepare(encode(t, input))
+	var ie *tool.InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("%s %v: err = %v, want an input error", name, input, err)
+	}
+	if !strings.HasPrefix(err.Error(), "invalid arguments: ") {
+		t.Fatalf("%s %v: %q lacks the framing", name, input, err)
+	}
+	return ie.Err.Error()
+}

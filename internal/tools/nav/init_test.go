@@ -1,0 +1,71 @@
+package nav
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/tool"
+)
+
+// The package does no work when it is loaded: every shiro start, even
+// `shiro --version`, would pay for it. The runtime's init trace of this
+// very test binary must not list the package (it lists only packages with
+// init work). Test files count too: keep package-level variables out of
+// them.
+func TestNoInitWork(t *testing.T) {
+	if os.Getenv("NAV_INITTRACE_CHILD") == "1" {
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoInitWork$")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "NAV_INITTRACE_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "init runtime @") {
+		t.Skip("this runtime prints no init trace")
+	}
+	for line := range strings.Lines(string(out)) {
+		if strings.HasPrefix(line, "init github.com/shiro-neko/shiro/internal/tools/nav @") {
+			t.Errorf("the package does work at init: %s", line)
+		}
+	}
+}
+
+// Building the tools compiles no language rule; the first symbol call
+// compiles them, once for every tool of the set.
+func TestLanguageRulesAreBuiltOnFirstUse(t *testing.T) {
+	env := newEnv(t, map[string]string{"a.go": "package a\n\nfunc F() {}\n"})
+	var builds atomic.Int32
+	tools := withRules(env.Env, func() []*language {
+		builds.Add(1)
+		return buildLanguages()
+	})
+	for _, tl := range tools {
+		_ = tl.Info()
+	}
+	if n := builds.Load(); n != 0 {
+		t.Fatalf("building the tools compiled the rules %d times", n)
+	}
+	byName := map[string]tool.Tool{}
+	for _, tl := range tools {
+		byName[tl.Info().Name] = tl
+	}
+	for _, c := range []struct{ name, input, want string }{
+		{"find_symbol", `{"name":"F"}`, "a.go:3: func F() {}"},
+		{"outline", `{"path":"a.go"}`, "3: func F() {}"},
+		{"read_symbol", `{"path":"a.go","name":"F"}`, "a.go:3-3\n3: func F() {}"},
+	} {
+		res, err := tool.Invoke(t.Context(), byName[c.name], json.RawMessage(c.input), tool.Runtime{})
+		if err != nil || res.Output != c.want {
+			t.Fatalf("%s: %q, %v", c.name, res.Output, err)
+		}
+	}
+	if n := builds.Load(); n != 1 {
+		t.Fatalf("the rules were compiled %d times, want once", n)
+	}
+}

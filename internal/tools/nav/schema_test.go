@@ -1,0 +1,149 @@
+package nav
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/workspace"
+)
+
+// handWritten returns the schemas the tools carried before theirs were
+// derived from the input types: the derived ones must say the same. (A
+// function, not a variable: the package must do no work at init.)
+func handWritten() map[string]string {
+	return map[string]string{
+		"tree": `{"type":"object","properties":{"path":{"type":"string"},` +
+			`"depth":{"type":"integer","minimum":1,"maximum":6,"description":"default 3"}},` +
+			`"additionalProperties":false}`,
+		"find_symbol": `{"type":"object","properties":{` +
+			`"name":{"type":"string"},` +
+			`"include":{"type":"string","description":"glob, e.g. *.go"}},` +
+			`"required":["name"],"additionalProperties":false}`,
+		"outline":     `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`,
+		"read_symbol": `{"type":"object","properties":{"path":{"type":"string"},"name":{"type":"string"}},"required":["path","name"],"additionalProperties":false}`,
+		"env_info":    `{"type":"object","properties":{},"additionalProperties":false}`,
+	}
+}
+
+// TestSchemasSayWhatTheHandWrittenOnesSaid compares the derived schemas
+// with the old ones member by member: types, descriptions, bounds, the
+// required set and the refusal of unknown members. `go test -run Schemas
+// -v` prints the bytes each tool costs on every request before and after.
+func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
+	old := handWritten()
+	tools := Tools(&workspace.Env{Root: t.TempDir()})
+	if len(tools) != len(old) {
+		t.Fatalf("%d tools, %d old schemas", len(tools), len(old))
+	}
+	for _, tl := range tools {
+		info := tl.Info()
+		was, ok := old[info.Name]
+		if !ok {
+			t.Errorf("%s: no old schema to compare with", info.Name)
+			continue
+		}
+		got, want := members(t, info.Schema), members(t, json.RawMessage(was))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: schema\n got %s\nwant %s", info.Name, info.Schema, was)
+		}
+		before := len(info.Name) + len(info.Description) + len(was)
+		after := len(info.Name) + len(info.Description) + len(info.Schema)
+		t.Logf("%-12s %4d -> %4d bytes", info.Name, before, after)
+		if after > 400 {
+			t.Errorf("%s costs %d bytes on every request; keep it under 400", info.Name, after)
+		}
+	}
+}
+
+// members decodes a schema for comparison.
+func members(t *testing.T, schema json.RawMessage) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(schema, &m); err != nil {
+		t.Fatalf("schema %s is not JSON: %v", schema, err)
+	}
+	return m
+}
+
+// TestInfo pins what the tools say about themselves: the model's and the
+// prompt's text as they were, and the effect, kind and subject the gate
+// and front ends read.
+func TestInfo(t *testing.T) {
+	want := map[string]struct {
+		set      tool.Set
+		kind     protocol.ToolKind
+		subject  tool.SubjectKind
+		desc     string
+		guidance string
+	}{
+		"tree": {tool.SetExtra, protocol.KindRead, tool.PathSubject,
+			"Indented tree of a directory; ignored files hidden.",
+			"tree: the shape of a directory."},
+		"find_symbol": {tool.SetNav, protocol.KindSearch, tool.NoSubject,
+			"Find where a function, type, class or constant is declared. Name may be Owner.member.",
+			"find_symbol: jump to a declaration by name (faster than grep)."},
+		"outline": {tool.SetExtra, protocol.KindRead, tool.PathSubject,
+			"List a source file's declarations as `line: text`.",
+			"outline: a file's declarations before reading it whole."},
+		"read_symbol": {tool.SetExtra, protocol.KindRead, tool.PathSubject,
+			"Read one definition (with its doc comment) from a file by name; name may be Owner.member.",
+			"read_symbol: read just one function or type from a file."},
+		"env_info": {tool.SetExtra, protocol.KindRead, tool.NoSubject,
+			"Platform, workspace, and versions of go, node, python3, git and rg.",
+			"env_info: which toolchains are installed."},
+	}
+	tools := Tools(&workspace.Env{Root: t.TempDir()})
+	if _, err := tool.NewRegistry(tools...); err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
+		i := tl.Info()
+		w, ok := want[i.Name]
+		if !ok {
+			t.Errorf("unexpected tool %s", i.Name)
+			continue
+		}
+		if i.Set != w.set || i.Kind != w.kind || i.Subject != w.subject || i.Effect != tool.Reads || i.Interactive {
+			t.Errorf("%s: set %q kind %q subject %d effect %v interactive %v", i.Name, i.Set, i.Kind, i.Subject, i.Effect, i.Interactive)
+		}
+		if i.Description != w.desc || i.Guidance != w.guidance {
+			t.Errorf("%s: description %q guidance %q", i.Name, i.Description, i.Guidance)
+		}
+	}
+}
+
+func TestPlans(t *testing.T) {
+	env := bind(&workspace.Env{Root: t.TempDir()})
+	for _, c := range []struct {
+		tool, input string
+		want        tool.Plan
+	}{
+		{"tree", ``, tool.Plan{Subjects: []string{"."}, Title: "."}},
+		{"tree", `{"path":"","depth":2}`, tool.Plan{Subjects: []string{"."}, Title: "."}},
+		{"tree", `{"path":"src/app"}`, tool.Plan{Subjects: []string{"src/app"}, Title: "src/app"}},
+		{"find_symbol", `{"name":" Server.Start "}`, tool.Plan{Title: "Server.Start"}},
+		{"find_symbol", `{"name":"area","include":"*.rs"}`, tool.Plan{Title: "area in *.rs"}},
+		{"outline", `{"path":"a/b.go"}`, tool.Plan{Subjects: []string{"a/b.go"}, Title: "a/b.go"}},
+		{"read_symbol", `{"path":"a/b.go","name":"Map"}`, tool.Plan{Subjects: []string{"a/b.go"}, Title: "Map in a/b.go"}},
+		{"env_info", ``, tool.Plan{}},
+		{"env_info", `{}`, tool.Plan{}},
+	} {
+		p, err := toolNamed(t, env, c.tool).Prepare(json.RawMessage(c.input))
+		if err != nil {
+			t.Errorf("%s %s: %v", c.tool, c.input, err)
+			continue
+		}
+		if got := p.Plan(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %s: plan %+v, want %+v", c.tool, c.input, got, c.want)
+		}
+		if _, ok := p.(tool.Previewer); ok {
+			t.Errorf("%s changes no file but offers a preview", c.tool)
+		}
+	}
+	if _, err := toolNamed(t, env, "env_info").Prepare(json.RawMessage(`{"verbose":true}`)); err == nil {
+		t.Error("env_info accepted a member it does not have")
+	}
+}

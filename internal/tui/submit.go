@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
+)
+
+// sentInput is input the session took and has not started (a turn) or
+// answered (a command that waits for the running turn).
+type sentInput struct {
+	text    string
+	command bool
+	name    string // the command's name, for matching its result
+}
+
+// submit handles what the person sent from the input: a slash command or
+// a prompt. Both go to the session at once; it queues them behind the
+// running turn, and the UI shows them as queued until they start.
+func (m *model) submit(text string) tea.Cmd {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	if err := m.hist.add(text); err != nil {
+		m.note(noteNotice, "could not save the prompt history: "+err.Error())
+	}
+	if strings.HasPrefix(text, "/") {
+		return m.runCommand(text)
+	}
+	m.sendPrompt(text)
+	return nil
+}
+
+// sendPrompt submits a user turn. It shows in the transcript when the
+// session starts it (TurnStartEvent); until then it is queued.
+func (m *model) sendPrompt(text string) {
+	if err := m.s.Submit(protocol.UserTurn{Text: text}); err != nil {
+		m.note(noteError, "not sent: "+err.Error())
+		return
+	}
+	m.pending = append(m.pending, sentInput{text: text})
+	m.follow = true
+}
+
+// takePending removes the first queued input that match accepts.
+func (m *model) takePending(match func(sentInput) bool) (sentInput, bool) {
+	for i, s := range m.pending {
+		if match(s) {
+			m.pending = append(m.pending[:i:i], m.pending[i+1:]...)
+			return s, true
+		}
+	}
+	return sentInput{}, false
+}
+
+// busy reports whether the session is working on something of ours, so a
+// command that waits for turns would be queued behind it.
+func (m *model) busy() bool { return m.turn != nil || len(m.pending) > 0 }
+
+// abort is esc: the session stops the running turn and drops what was
+// queued behind it.
+func (m *model) abort() {
+	if !m.busy() {
+		return
+	}
+	if err := m.s.Submit(protocol.Interrupt{}); err != nil {
+		m.note(noteError, "could not interrupt: "+err.Error())
+		return
+	}
+	why := "interrupted"
+	if m.turn != nil {
+		m.turn.aborted = true
+	}
+	if n := len(m.pending); n > 0 {
+		why += fmt.Sprintf("; dropped %d queued %s", n, plural(n, "input"))
+	}
+	m.pending = nil
+	m.note(noteNotice, why)
+}
+
+// sendFirstPrompt sends Options.FirstPrompt once the session has described
+// itself and no choice offered at start (hooks to approve) is open.
+func (m *model) sendFirstPrompt() tea.Cmd {
+	if m.firstPrompt == "" || !m.welcomed || m.modalOpen() || m.quitting {
+		return nil
+	}
+	p := strings.TrimSpace(m.firstPrompt)
+	m.firstPrompt = ""
+	if p != "" {
+		m.sendPrompt(p)
+	}
+	return nil
+}
+
+// quit ends the program; Run then interrupts the session, shuts it down
+// and reads its last events.
+func (m *model) quit() tea.Cmd {
+	m.quitting = true
+	return tea.Quit
+}
