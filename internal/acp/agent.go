@@ -59,8 +59,7 @@ func (a *server) NewSession(ctx context.Context, req acp.NewSessionRequest) (acp
 	}
 	servers := mcpServers(req.McpServers, a.cfg.log)
 	if len(servers) > 0 {
-		a.cfg.log.Info("acp: the client's MCP servers are handed to the session, but shiro does not connect MCP servers yet",
-			"servers", serverNames(servers))
+		a.cfg.log.Info("acp: the session connects the client's MCP servers", "servers", serverNames(servers))
 	}
 	if a.isClosing() {
 		return acp.NewSessionResponse{}, internalError("the agent is shutting down")

@@ -38,9 +38,9 @@ func (s *session) handle(e protocol.Event) {
 	case protocol.CompactedEvent:
 		s.send(acp.UpdateAgentMessageText(paragraph(e.String())))
 	case protocol.CommandResultEvent:
-		if text := commandText(e); strings.TrimSpace(text) != "" {
-			s.send(acp.UpdateAgentMessageText(paragraph(text)))
-		}
+		s.commandAnswered(e)
+	case protocol.CommandsEvent:
+		s.commandsChanged(e)
 	case protocol.ToolCallEvent:
 		s.toolCalled(e)
 	case protocol.ToolOutputEvent:
@@ -63,9 +63,8 @@ func (s *session) handle(e protocol.Event) {
 		s.askQuestion(e)
 	case protocol.WithdrawnEvent:
 		s.withdraw(e.ID)
-	case protocol.ToolStartEvent, protocol.CommandsEvent:
-		// A call is shown once its arguments are complete (ToolCallEvent);
-		// slash commands are not offered over ACP yet.
+	case protocol.ToolStartEvent:
+		// A call is shown once its arguments are complete (ToolCallEvent).
 	default:
 		s.log.Debug("acp: event not forwarded", "type", protocol.TypeOf(e))
 	}

@@ -285,7 +285,7 @@ func TestNewSessionChecksTheWorkspaceAndPassesMCPServers(t *testing.T) {
 	if got.Cwd != cwd || !reflect.DeepEqual(got.MCPServers, want) {
 		t.Fatalf("opened with %+v", got)
 	}
-	if log := w.log.String(); !strings.Contains(log, "does not connect MCP servers yet") || !strings.Contains(log, "docs") {
+	if log := w.log.String(); !strings.Contains(log, "connects the client's MCP servers") || !strings.Contains(log, "docs") {
 		t.Fatalf("log = %s", log)
 	}
 }

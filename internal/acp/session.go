@@ -48,6 +48,8 @@ type session struct {
 	mode   string
 	modes  []protocol.AgentInfo
 	ended  bool // the event stream has closed
+	// commands are the names of the session's slash commands.
+	commands map[string]bool
 }
 
 // promptTurn is one prompt's view of its turn.
@@ -61,7 +63,9 @@ type promptTurn struct {
 	usage   *protocol.Usage
 	// lost: the session ended before the turn did.
 	lost bool
-	done chan struct{}
+	// command: the prompt is a slash command still waiting for its result.
+	command bool
+	done    chan struct{}
 }
 
 func newSession(id acp.SessionId, inner Session, first protocol.SessionEvent, peer client, forward context.Context, log *slog.Logger) *session {
@@ -121,6 +125,11 @@ func (s *session) run(ctx context.Context, p *promptTurn, text string) (acp.Prom
 	}
 	defer func() { <-s.slot }()
 
+	var op protocol.Op = protocol.UserTurn{Text: text}
+	line, isCommand := s.commandLine(text)
+	if isCommand {
+		op = protocol.Command{Line: line}
+	}
 	s.mu.Lock()
 	s.unqueueLocked(p)
 	switch {
@@ -132,8 +141,9 @@ func (s *session) run(ctx context.Context, p *promptTurn, text string) (acp.Prom
 		return acp.PromptResponse{}, internalError("session %s has ended; create a new one with session/new", s.id)
 	}
 	s.current = p
+	p.command = isCommand
 	s.mu.Unlock()
-	if err := s.inner.Submit(protocol.UserTurn{Text: text}); err != nil {
+	if err := s.inner.Submit(op); err != nil {
 		s.mu.Lock()
 		if s.current == p {
 			s.current = nil

@@ -32,7 +32,7 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 		t.emit(protocol.ToolErrorEvent{ID: c.ID, Name: c.Name, Error: msg})
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: msg, IsError: true}
 	}
-	tl, ok := t.s.cfg.Tools.Get(c.Name)
+	tl, ok := t.tools.Get(c.Name)
 	if !ok || !slices.Contains(t.offered, c.Name) {
 		t.emit(protocol.ToolCallEvent{ID: c.ID, Name: c.Name, Input: eventInput(c.Input)})
 		return fail(fmt.Sprintf("unknown tool %q: it is not offered in this session", c.Name))
@@ -42,19 +42,24 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	// runs this same value. Bad input goes back to the model as an error it
 	// can correct; the turn goes on.
 	prepared, err := tl.Prepare(c.Input)
+	if err == nil {
+		tl, prepared, err = forwarded(tl, prepared)
+	}
 	if err != nil {
 		t.emit(protocol.ToolCallEvent{ID: c.ID, Name: c.Name, Input: eventInput(c.Input), Kind: info.Kind})
 		return fail(err.Error())
 	}
+	info = tl.Info()
 	t.emit(callEvent(c.ID, info, prepared))
 	v := t.gate.Decide(t.ctx, GateCall{Tool: tl, ID: c.ID, Call: prepared, Repeats: t.s.repeats, Subagent: t.s.cfg.Subagent, Approver: t.s.broker})
 	if !v.Allowed {
 		t.emit(protocol.ToolDeniedEvent{ID: c.ID, Name: c.Name, By: v.By, Reason: v.Reason})
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: v.Reason, IsError: true}
 	}
-	t.toolsCalled = append(t.toolsCalled, c.Name)
+	t.toolsCalled = append(t.toolsCalled, info.Name)
 	t.written = append(t.written, v.Call.Plan().Writes...)
 	t.ranCommands = t.ranCommands || info.Effect == tool.Runs
+	t.beforeChange(info)
 	res, alone, err := t.execute(c.ID, info, v.Call)
 	if err != nil {
 		// A call stopped on its own (InterruptTool) leaves the turn going.
@@ -66,6 +71,31 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	out := tool.Cap(res.Output)
 	t.emit(protocol.ToolResultEvent{ID: c.ID, Name: c.Name, Output: out, Diff: res.Diff})
 	return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: out}
+}
+
+// Forwarder is a prepared call that stands for a call of another tool (the
+// MCP meta tool that calls a server tool by name). The turn judges and runs
+// the call it forwards to, so plugins, hooks, rules and the repeat guard
+// see the real tool, never the stand-in.
+type Forwarder interface {
+	Forward() (tool.Tool, tool.Prepared, error)
+}
+
+// forwarded follows a Forwarder to the call it stands for; other calls are
+// returned as they are. A forwarded call may not forward again.
+func forwarded(tl tool.Tool, p tool.Prepared) (tool.Tool, tool.Prepared, error) {
+	f, ok := p.(Forwarder)
+	if !ok {
+		return tl, p, nil
+	}
+	target, call, err := f.Forward()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, again := call.(Forwarder); again {
+		return nil, nil, &tool.InputError{Err: fmt.Errorf("%s cannot forward to another forwarding call", tl.Info().Name)}
+	}
+	return target, call, nil
 }
 
 // callEvent describes a decoded call for people: what it is, and the paths
@@ -141,13 +171,14 @@ func (t *turn) parent(work *childWork) Parent {
 	s := t.s
 	f := s.filter(t.variant)
 	return Parent{
-		Provider: s.cfg.Provider, Model: t.model, SessionID: s.cfg.SessionID, Cwd: s.cfg.Cwd,
-		Gate: t.gate, Tools: s.cfg.Tools, Filter: f, ReadOnly: f.ReadOnly,
+		Provider: t.provider, Model: t.model, SessionID: s.ID(), Cwd: s.cfg.Cwd,
+		Gate: t.gate, Tools: t.tools, Filter: f, ReadOnly: f.ReadOnly,
 		CacheSystemPrefix: s.cfg.CacheSystemPrefix,
 		Broker:            s.broker,
 		Emit:              t.emit,
 		AddUsage:          s.addSubagentUsage,
 		NoteWork:          work.note,
+		Spend:             s.childSpend(),
 	}
 }
 

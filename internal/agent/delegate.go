@@ -47,6 +47,9 @@ type Parent struct {
 	// NoteWork adds a child's tool calls and written files to the parent
 	// turn's summary, so after-turn plugins and hooks see a worker's edits.
 	NoteWork func(toolsCalled, filesWritten []string)
+	// Spend is the parent's prices and what is left of its ceilings, for
+	// a child's own Config.
+	Spend Spend
 }
 
 // VariantSpec is implemented by tools whose offer depends on the agent
@@ -98,4 +101,5 @@ func (s *Session) addSubagentUsage(model string, u llm.Usage) {
 	total := s.subUsage[model]
 	total.Add(u)
 	s.subUsage[model] = total
+	s.chargeLocked(model, u, true)
 }

@@ -98,6 +98,8 @@ type options struct {
 	variant  agent.Variant
 	provider llm.Provider
 	observe  []agent.TurnObserver
+	spend    agent.Spend
+	maxSteps int
 }
 
 type harness struct {
@@ -188,7 +190,7 @@ func newHarnessTools(t testing.TB, o options, ts []tool.Tool, responses ...repla
 		Provider: provider, Model: "test-model", SessionID: "s1", Cwd: t.TempDir(), Tools: reg, Gate: gate,
 		Prompter: staticPrompter{stable: "You are a test.", volatile: ""},
 		Filter:   tool.Filter{Sets: tool.DefaultSets()}, Attended: o.attended, Variant: o.variant,
-		Observers: o.observe,
+		Observers: o.observe, Spend: o.spend, MaxSteps: o.maxSteps,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -55,27 +55,43 @@ func estimateTokens(m llm.Message) int {
 // history itself. Over it, reasoning is dropped from earlier turns first,
 // then tool output older than the last N messages, for the widest N that
 // fits. The stored history is never changed.
-func pruneForWire(h []llm.Message, sizes *sizeCache, limit int) (wire []llm.Message, before, after int) {
+//
+// A message pruned at one step is pruned the same way at the next (the
+// cut points only move forward), so memo hands back the same sealed
+// message, and the adapters reuse its encoding: a long session that prunes
+// still costs the same per step.
+func pruneForWire(h []llm.Message, sizes *sizeCache, memo *pruneMemo, limit int) (wire []llm.Message, before, after int) {
 	before = sizes.total(h)
 	if before <= limit {
 		return h, before, before
 	}
 	lastUser := lastUserText(h)
-	noReasoning := make([]llm.Message, len(h))
-	for i, m := range h {
+	form := func(i, cut int) pruneKind {
+		k := asIs
 		if i < lastUser {
-			m = withoutReasoning(m)
+			k = noReasoning
 		}
-		noReasoning[i] = m
+		if i < cut && h[i].Role == llm.RoleTool {
+			k = noReasoningNoOutput
+		}
+		return k
 	}
-	if n := sumTokens(noReasoning); n <= limit {
-		return noReasoning, before, n
+	build := func(cut int) ([]llm.Message, int) {
+		out := make([]llm.Message, len(h))
+		total := 0
+		for i := range h {
+			var tokens int
+			out[i], tokens = memo.get(i, h[i], form(i, cut), sizes.tokens[i])
+			total += tokens
+		}
+		return out, total
 	}
-	var best []llm.Message
-	bestTokens := 0
+	best, bestTokens := build(0)
+	if bestTokens <= limit {
+		return best, before, bestTokens
+	}
 	for _, keep := range keepLadder() {
-		best = pruneToolOutput(noReasoning, len(noReasoning)-keep)
-		bestTokens = sumTokens(best)
+		best, bestTokens = build(len(h) - keep)
 		if bestTokens <= limit {
 			break
 		}
@@ -83,12 +99,54 @@ func pruneForWire(h []llm.Message, sizes *sizeCache, limit int) (wire []llm.Mess
 	return best, before, bestTokens
 }
 
-func sumTokens(h []llm.Message) int {
-	n := 0
-	for _, m := range h {
-		n += estimateTokens(m)
+// pruneKind is what pruning did to one message.
+type pruneKind uint8
+
+const (
+	asIs pruneKind = iota
+	noReasoning
+	noReasoningNoOutput
+)
+
+// pruneMemo keeps the pruned form of each history message, with its
+// estimated size, by index. The history is append-only within a session,
+// so entries stay valid until SetHistory.
+type pruneMemo struct{ forms []prunedForm }
+
+type prunedForm struct {
+	kind   pruneKind
+	msg    llm.Message
+	tokens int
+	set    bool
+}
+
+// get returns message i of the history (m) in the form kind, and its
+// estimated tokens; tokens is m's own estimate.
+func (p *pruneMemo) get(i int, m llm.Message, kind pruneKind, tokens int) (llm.Message, int) {
+	if kind == asIs {
+		return m, tokens
 	}
-	return n
+	for len(p.forms) <= i {
+		p.forms = append(p.forms, prunedForm{})
+	}
+	if f := p.forms[i]; f.set && f.kind == kind {
+		return f.msg, f.tokens
+	}
+	pruned := withoutReasoning(m)
+	if kind == noReasoningNoOutput {
+		pruned = withoutToolOutput(pruned)
+	}
+	f := prunedForm{kind: kind, msg: pruned.Sealed(), tokens: tokens, set: true}
+	if !samePart(pruned, m) {
+		f.tokens = estimateTokens(pruned)
+	}
+	p.forms[i] = f
+	return f.msg, f.tokens
+}
+
+// samePart reports whether pruning left m as it was: the same parts.
+func samePart(pruned, m llm.Message) bool {
+	return len(pruned.Parts) == len(m.Parts) && (len(m.Parts) == 0 || &pruned.Parts[0] == &m.Parts[0])
 }
 
 // lastUserText is the index of the latest message typed by the person;
@@ -103,7 +161,18 @@ func lastUserText(h []llm.Message) int {
 	return 0
 }
 
+// withoutReasoning is m without its reasoning parts; m itself when it has
+// none, so that its sealed encoding still serves.
 func withoutReasoning(m llm.Message) llm.Message {
+	has := false
+	for _, p := range m.Parts {
+		if _, ok := p.(llm.Reasoning); ok {
+			has = true
+		}
+	}
+	if !has {
+		return m
+	}
 	parts := make([]llm.Part, 0, len(m.Parts))
 	for _, p := range m.Parts {
 		if _, ok := p.(llm.Reasoning); !ok {
@@ -116,23 +185,25 @@ func withoutReasoning(m llm.Message) llm.Message {
 	return llm.Message{Role: m.Role, Parts: parts}
 }
 
-// pruneToolOutput replaces the output of tool results before index cut.
-func pruneToolOutput(h []llm.Message, cut int) []llm.Message {
-	out := make([]llm.Message, len(h))
-	for i, m := range h {
-		if i >= cut || m.Role != llm.RoleTool {
-			out[i] = m
-			continue
+// withoutToolOutput replaces the output of m's long tool results; m
+// itself when none is long.
+func withoutToolOutput(m llm.Message) llm.Message {
+	long := false
+	for _, p := range m.Parts {
+		if r, ok := p.(llm.ToolResult); ok && len(r.Output) > len(prunedOutput) {
+			long = true
 		}
-		parts := make([]llm.Part, len(m.Parts))
-		for j, p := range m.Parts {
-			if r, ok := p.(llm.ToolResult); ok && len(r.Output) > len(prunedOutput) {
-				r.Output = prunedOutput
-				p = r
-			}
-			parts[j] = p
-		}
-		out[i] = llm.Message{Role: m.Role, Parts: parts}
 	}
-	return out
+	if !long {
+		return m
+	}
+	parts := make([]llm.Part, len(m.Parts))
+	for j, p := range m.Parts {
+		if r, ok := p.(llm.ToolResult); ok && len(r.Output) > len(prunedOutput) {
+			r.Output = prunedOutput
+			p = r
+		}
+		parts[j] = p
+	}
+	return llm.Message{Role: m.Role, Parts: parts}
 }

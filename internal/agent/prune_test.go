@@ -26,7 +26,7 @@ func bigHistory(n int, output string) []llm.Message {
 func TestPruneKeepsPairsAndHead(t *testing.T) {
 	h := bigHistory(100, strings.Repeat("x", 4000))
 	var sizes sizeCache
-	wire, before, after := pruneForWire(h, &sizes, 20000)
+	wire, before, after := pruneForWire(h, &sizes, &pruneMemo{}, 20000)
 	if after >= before {
 		t.Fatalf("nothing pruned: %d -> %d", before, after)
 	}
@@ -66,7 +66,7 @@ func TestPruneDropsEarlierReasoningFirst(t *testing.T) {
 	h = append(h, llm.UserText("next"))
 	var sizes sizeCache
 	total := sizes.total(h)
-	wire, _, after := pruneForWire(h, &sizes, total-100)
+	wire, _, after := pruneForWire(h, &sizes, &pruneMemo{}, total-100)
 	for _, m := range wire {
 		for _, p := range m.Parts {
 			if _, ok := p.(llm.Reasoning); ok {
@@ -85,7 +85,7 @@ func TestPruneDropsEarlierReasoningFirst(t *testing.T) {
 func TestUnderTheLimitTheHistoryIsSentAsIs(t *testing.T) {
 	h := bigHistory(3, "x")
 	var sizes sizeCache
-	wire, before, after := pruneForWire(h, &sizes, 1_000_000)
+	wire, before, after := pruneForWire(h, &sizes, &pruneMemo{}, 1_000_000)
 	if before != after || &wire[0] != &h[0] {
 		t.Fatal("a small history must not be copied or changed")
 	}

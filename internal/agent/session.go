@@ -46,10 +46,20 @@ type TurnSummary struct {
 }
 
 // TurnSetup is what BeforeTurn hands the next turn: a new gate when
-// extensions were reloaded (nil keeps the current one) and notices to show.
+// extensions were reloaded (nil keeps the current one), a new tool registry
+// when the tools changed (MCP servers connected, or one's tool list
+// changed; nil keeps the current one) and notices to show.
+//
+// A new Provider (chosen with /provider) replaces the session's from that
+// turn on, with the name of the preset it came from and the model to use
+// with it; the session then describes itself again.
 type TurnSetup struct {
-	Gate    *Gate
-	Notices []string
+	Gate         *Gate
+	Tools        *tool.Registry
+	Notices      []string
+	Provider     llm.Provider
+	ProviderName string
+	Model        string
 }
 
 // Commander runs slash commands submitted with Command ops.
@@ -65,12 +75,17 @@ type Commander interface {
 }
 
 // CommandOutcome is what a command produced: output to show, choices to
-// offer, and a prompt to run as the next turn (a custom command that
-// expands to a prompt, /init).
+// offer or a value to type, and a prompt to run as the next turn (a custom
+// command that expands to a prompt, /init), on Model when it names one.
 type CommandOutcome struct {
 	Output  string
 	Choices []protocol.Choice
+	Field   *protocol.Field
 	Prompt  string
+	Model   string
+	// Line, when set, is how the result reports the line that ran: a line
+	// that carried a secret (a pasted API key) is reported without it.
+	Line string
 }
 
 // Config assembles a session.
@@ -116,6 +131,40 @@ type Config struct {
 	// Broker is the parent's, for a subagent: its approvals and questions
 	// reach the parent's front end. Nil for a main session.
 	Broker *Broker
+	// ExpandTurn, when set, rewrites a user turn's text before it enters
+	// the history (MCP resources attached with @server:uri); the turn-start
+	// event keeps what the person typed. Notices are shown before the turn.
+	ExpandTurn func(ctx context.Context, text string) (expanded string, notices []string)
+	// Recorder keeps every message as it enters the history (the session
+	// store); nil keeps the conversation in memory only.
+	Recorder Recorder
+	// Checkpoints snapshots the workspace at each turn's edges (/undo);
+	// nil takes none.
+	Checkpoints Checkpointer
+	// History is the conversation to continue (a resumed session). It is
+	// made valid first (see ValidHistory), and front ends hear it as a
+	// HistoryEvent after the session event.
+	History []llm.Message
+	// Spend prices usage and holds the spend ceilings (spend.go).
+	Spend Spend
+	// MaxSteps, when positive, is the step cap of every turn (--max-steps,
+	// config maxSteps) in place of the agent variant's own.
+	MaxSteps int
+	// ContextWindow is a model's context window in tokens from the model
+	// catalogue, zero when unknown; nil knows none.
+	ContextWindow func(model string) int
+	// OutputLimit is a model's output limit in tokens from the model
+	// catalogue, zero when unknown; requests carry it so the adapter keeps
+	// its budget under it. Nil knows none.
+	OutputLimit func(model string) int
+	// CompactAt is the share of the context window the next request may
+	// fill before the older history is compacted into a summary (config
+	// compactAt); zero is defaultCompactAt, and 1 or more turns automatic
+	// compaction off. /compact works either way (compact.go).
+	CompactAt float64
+	// CompactKeep is how many of the latest exchanges compaction keeps
+	// verbatim (0: defaultCompactKeep).
+	CompactKeep int
 }
 
 // VolatilePlacement is where the volatile part of the system prompt (task
@@ -145,15 +194,21 @@ type Session struct {
 	out    *outbox
 	broker *broker
 	gate   atomic.Pointer[Gate]
+	tools  atomic.Pointer[tool.Registry]
 
 	mu       sync.Mutex
+	id       string // the conversation's id: cfg.SessionID, or the one resumed
+	provider llm.Provider
+	provName string
 	model    string
 	variant  Variant
 	pending  *protocol.Configure // settings waiting for the turn to end
 	history  []llm.Message
 	sizes    sizeCache
+	pruned   pruneMemo
 	usage    llm.Usage
 	subUsage map[string]llm.Usage
+	spend    ledger
 	repeats  *RepeatGuard
 	current  *currentCall // the tool call being decided or run
 	queue    []queued     // turns and commands waiting for the running turn
@@ -161,9 +216,14 @@ type Session struct {
 	inTurn   bool         // a turn (not a queued command) is running
 	turnStop context.CancelFunc
 	turnSeq  int
+	direct   int  // calls made for the session itself (RunCall), for their ids
+	showing  int  // commands running beside the queue (immediate ones)
 	closing  bool // Shutdown was submitted
 	closed   bool // the outbox is closed
 	runner   sync.WaitGroup
+	// recordFailing is set while the recorder fails, so that the person
+	// hears of it once.
+	recordFailing bool
 }
 
 // Start builds a session and starts serving it: the first event is a
@@ -179,9 +239,12 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if cfg.PruneTokens <= 0 {
 		cfg.PruneTokens = defaultPruneTokens
 	}
-	s := &Session{cfg: cfg, out: newOutbox(), model: cfg.Model, variant: cfg.Variant, repeats: NewRepeatGuard()}
+	s := &Session{cfg: cfg, out: newOutbox(), id: cfg.SessionID, provider: cfg.Provider, provName: cfg.ProviderName, model: cfg.Model,
+		variant: cfg.Variant, repeats: NewRepeatGuard()}
+	s.setHistoryLocked(ValidHistory(cfg.History))
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.gate.Store(cfg.Gate)
+	s.tools.Store(cfg.Tools)
 	if cfg.Broker != nil {
 		s.broker = cfg.Broker
 	} else {
@@ -191,6 +254,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if cfg.Commands != nil {
 		s.out.emit(protocol.CommandsEvent{Commands: cfg.Commands.List()})
 	}
+	s.emitHistory()
 	context.AfterFunc(s.ctx, func() { _ = s.Submit(protocol.Shutdown{}) })
 	return s, nil
 }
@@ -217,7 +281,7 @@ func (s *Session) describe() protocol.SessionEvent {
 
 func (s *Session) describeLocked() protocol.SessionEvent {
 	return protocol.SessionEvent{
-		SessionID: s.cfg.SessionID, Cwd: s.cfg.Cwd, Provider: s.cfg.ProviderName,
+		SessionID: s.id, Cwd: s.cfg.Cwd, Provider: s.provName,
 		Model: s.model, Agent: s.variant.Name, Thinking: string(s.variant.Thinking),
 		Attended: s.cfg.Attended && !s.closing, Agents: agentInfos(),
 	}
@@ -233,17 +297,19 @@ func (s *Session) History() []llm.Message {
 	return slices.Clone(s.history)
 }
 
-// SetHistory replaces the conversation (resuming a saved session, /clear).
-// It refuses while a turn runs; a command queued behind turns runs
-// between them, where it may.
+// SetHistory replaces the conversation (/clear); the recorder keeps that it
+// was replaced. To continue another stored conversation, use Resume. It
+// refuses while a turn runs; a command queued behind turns runs between
+// them, where it may.
 func (s *Session) SetHistory(h []llm.Message) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.inTurn {
+		s.mu.Unlock()
 		return errors.New("a turn is running; wait for it to end")
 	}
-	s.history = slices.Clone(h)
-	s.sizes = sizeCache{}
+	s.setHistoryLocked(h)
+	s.mu.Unlock()
+	s.recordReplace(h)
 	return nil
 }
 
@@ -261,6 +327,13 @@ func (s *Session) Model() string {
 	return s.model
 }
 
+// Provider is the provider the next turn uses, and its preset's name.
+func (s *Session) Provider() (llm.Provider, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.provider, s.provName
+}
+
 // Variant is the agent variant the next turn uses.
 func (s *Session) Variant() Variant {
 	s.mu.Lock()
@@ -274,6 +347,10 @@ func (s *Session) Config() Config { return s.cfg }
 // Gate is the gate the current (or next) turn decides calls with.
 func (s *Session) Gate() *Gate { return s.gate.Load() }
 
+// Tools is the registry the current (or next) turn offers tools from: the
+// one the session started with, or the last one a TurnSetup brought.
+func (s *Session) Tools() *tool.Registry { return s.tools.Load() }
+
 // filter is the tool filter of a step: the configured sets, the variant's
 // read-only flag, and what nobody can answer withheld.
 func (s *Session) filter(v Variant) tool.Filter {
@@ -286,14 +363,13 @@ func (s *Session) filter(v Variant) tool.Filter {
 // ActiveTools returns the tools offered at the next step. The request and
 // the prompt both come from this one list, so they never disagree.
 func (s *Session) ActiveTools() []tool.Tool {
-	return s.cfg.Tools.Active(s.filter(s.Variant()))
+	return s.Tools().Active(s.filter(s.Variant()))
 }
 
-func (s *Session) appendMessage(m llm.Message) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.history = append(s.history, m)
-}
+// appendMessage stores m, sealed: the history never changes a message, so
+// each adapter encodes it once however many requests carry it. The
+// recorder keeps it before the next step.
+func (s *Session) appendMessage(m llm.Message) { s.appendStep(m, "", llm.Usage{}) }
 
 // checkConfigure refuses a settings change that names an unknown agent or
 // thinking level.

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -41,10 +42,12 @@ func (s *Session) Submit(op protocol.Op) error {
 	return fmt.Errorf("agent: unknown op %T", op)
 }
 
-// queued is a turn, or a command that waits for the turn before it.
+// queued is a turn, or a command that waits for the turn before it. A
+// turn a command queued may name its own model.
 type queued struct {
 	text    string
 	command bool
+	model   string
 }
 
 func (s *Session) enqueue(text string) error {
@@ -80,7 +83,7 @@ func (s *Session) runTurns() {
 		if len(s.queue) == 0 || s.ctx.Err() != nil {
 			s.queue = nil
 			s.running = false
-			closing := s.closing
+			closing := s.closing && s.showing == 0
 			s.mu.Unlock()
 			if closing {
 				s.finishClose()
@@ -102,7 +105,7 @@ func (s *Session) runTurns() {
 		if next.command {
 			s.runCommand(ctx, next.text)
 		} else {
-			s.runTurn(ctx, seq, next.text)
+			s.runTurn(ctx, seq, next.text, next.model)
 		}
 		stop()
 		s.mu.Lock()
@@ -189,12 +192,12 @@ func (s *Session) shutdown() {
 		return
 	}
 	s.closing = true
-	running := s.running
+	busy := s.running || s.showing > 0
 	s.mu.Unlock()
 	if s.cfg.Broker == nil {
 		s.broker.detach()
 	}
-	if !running {
+	if !busy {
 		s.finishClose()
 	}
 }
@@ -225,12 +228,24 @@ func (s *Session) command(c protocol.Command) error {
 		return s.push(queued{text: c.Line, command: true})
 	}
 	s.mu.Lock()
-	closing := s.closing
-	s.mu.Unlock()
-	if closing {
+	if s.closing {
+		s.mu.Unlock()
 		return ErrClosed
 	}
-	go s.runCommand(s.ctx, c.Line)
+	// The stream stays open until the command has answered, even if a
+	// shutdown comes meanwhile.
+	s.showing++
+	s.mu.Unlock()
+	go func() {
+		s.runCommand(s.ctx, c.Line)
+		s.mu.Lock()
+		s.showing--
+		last := s.closing && s.showing == 0 && !s.running
+		s.mu.Unlock()
+		if last {
+			s.finishClose()
+		}
+	}()
 	return nil
 }
 
@@ -239,16 +254,19 @@ func (s *Session) command(c protocol.Command) error {
 func (s *Session) runCommand(ctx context.Context, line string) {
 	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
 	out, err := s.cfg.Commands.Run(ctx, line)
-	ev := protocol.CommandResultEvent{Command: name, Output: out.Output, Choices: out.Choices}
+	ev := protocol.CommandResultEvent{Command: name, Output: out.Output, Choices: out.Choices, Field: out.Field,
+		Line: cmp.Or(out.Line, strings.TrimSpace(line))}
+	follows := err == nil && strings.TrimSpace(out.Prompt) != ""
 	if err != nil {
 		ev.Error = err.Error()
 	}
+	ev.Turn = follows
 	s.out.emit(ev)
-	if err == nil && strings.TrimSpace(out.Prompt) != "" {
+	if follows {
 		s.mu.Lock()
 		// The prompt goes first in the queue: it is what the command meant
 		// to happen next.
-		s.queue = append([]queued{{text: out.Prompt}}, s.queue...)
+		s.queue = append([]queued{{text: out.Prompt, model: out.Model}}, s.queue...)
 		if !s.running && !s.closing {
 			s.running = true
 			s.runner.Add(1)

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // interruptedResult is the synthetic result of a call that never finished,
@@ -23,6 +25,11 @@ type turn struct {
 	model   string
 	variant Variant
 	gate    *Gate
+	// provider is the turn's model provider, fixed when the turn starts.
+	provider llm.Provider
+	// tools is the registry of the whole turn: a new one takes effect at
+	// the next turn boundary, never between a request and its calls.
+	tools *tool.Registry
 
 	usage       llm.Usage
 	modelCalls  int // completed model calls, whose usage is known
@@ -40,33 +47,73 @@ type turn struct {
 	// stop says why the turn ended when it was not simply the model
 	// finishing (interruption is told apart in finish).
 	stop protocol.StopReason
+	// ceiling is the config key of the spend ceiling that stopped the turn.
+	ceiling string
+	// seq, typed and historyStart describe the turn to the checkpointer;
+	// checkpointed is set once its snapshot before a change was taken.
+	seq          int
+	typed        string
+	historyStart int
+	checkpointed bool
+	// wireTokens estimates the messages of the last request built;
+	// compactFailed is set once automatic compaction failed this turn.
+	wireTokens    int
+	compactFailed bool
 }
 
 func (t *turn) emit(e protocol.Event) { t.s.out.emit(e) }
 
 // runTurn runs one turn for text; the last event it emits is DoneEvent.
-func (s *Session) runTurn(ctx context.Context, seq int, text string) {
-	t := &turn{s: s, ctx: ctx, model: s.Model(), variant: s.Variant(), seenIDs: map[string]bool{}}
+//
+// model, when set, is this turn's model alone (a custom command's).
+func (s *Session) runTurn(ctx context.Context, seq int, text, model string) {
+	t := &turn{s: s, ctx: ctx, seenIDs: map[string]bool{}}
 	if s.cfg.BeforeTurn != nil {
 		setup := s.cfg.BeforeTurn(ctx)
 		if setup.Gate != nil {
 			s.gate.Store(setup.Gate)
 		}
+		if setup.Tools != nil {
+			s.tools.Store(setup.Tools)
+		}
+		if setup.Provider != nil {
+			s.swapProvider(setup)
+		}
 		for _, n := range setup.Notices {
 			t.emit(protocol.NoticeEvent{Text: n})
 		}
 	}
+	// Settings are read after BeforeTurn, which may have changed them.
+	t.provider, _ = s.Provider()
+	t.model, t.variant = cmp.Or(model, s.Model()), s.Variant()
 	t.gate = s.gate.Load()
-	t.emit(protocol.TurnStartEvent{Turn: seq, Text: text})
+	t.tools = s.tools.Load()
+	typed := text
+	if s.cfg.ExpandTurn != nil {
+		var notices []string
+		text, notices = s.cfg.ExpandTurn(ctx, text)
+		for _, n := range notices {
+			t.emit(protocol.NoticeEvent{Text: n})
+		}
+	}
+	t.emit(protocol.TurnStartEvent{Turn: seq, Text: typed})
+	t.seq, t.typed, t.historyStart = seq, typed, s.historyLen()
 	s.appendMessage(llm.UserText(text))
 	s.repeats.Reset()
+	s.startTurnSpend()
 	defer t.finish()
 
 	maxSteps := t.variant.MaxSteps
+	if s.cfg.MaxSteps > 0 {
+		maxSteps = s.cfg.MaxSteps
+	}
 	for step := 0; ; step++ {
 		if step >= maxSteps {
 			t.stop = protocol.StopStepLimit
-			t.emit(protocol.NoticeEvent{Text: fmt.Sprintf("step limit reached: the %s agent stops after %d steps. Send another message to continue.", t.variant.Name, maxSteps)})
+			t.emit(protocol.NoticeEvent{Text: fmt.Sprintf("step limit reached: the %s agent stops after %d steps (--max-steps or config maxSteps change it). Send another message to continue.", t.variant.Name, maxSteps)})
+			return
+		}
+		if t.overCeiling() {
 			return
 		}
 		msg, ok := t.modelStep()
@@ -90,10 +137,10 @@ func (s *Session) runTurn(ctx context.Context, seq int, text string) {
 // assistant message. It returns false when the turn must end.
 func (t *turn) modelStep() (llm.Message, bool) {
 	s := t.s
-	req := t.request()
+	req := t.autoCompact(t.request())
 	var acc llm.Accumulator
 	var streamErr error
-	for part, err := range s.cfg.Provider.Stream(t.ctx, req) {
+	for part, err := range t.provider.Stream(t.ctx, req) {
 		if err != nil {
 			streamErr = err
 			break
@@ -102,28 +149,35 @@ func (t *turn) modelStep() (llm.Message, bool) {
 		t.emitPart(part)
 	}
 	msg := t.uniqueIDs(acc.Message())
+	var stepUsage llm.Usage
 	if fin, ok := acc.Finish(); ok {
+		stepUsage = fin.Usage
 		t.modelCalls++
 		t.usage.Add(fin.Usage)
 		s.mu.Lock()
 		s.usage.Add(fin.Usage)
+		s.chargeLocked(t.model, fin.Usage, false)
 		s.mu.Unlock()
 	}
-	if streamErr != nil || t.ctx.Err() != nil {
+	if streamErr != nil && t.ctx.Err() == nil {
+		// A response that failed part-way (a cut stream, a stall, an error
+		// event) is not stored: half a message, perhaps with a call the
+		// model never finished, would mislead the next request. The
+		// person saw what streamed, and the error says why it stopped.
+		t.stop = protocol.StopError
+		t.emit(protocol.ErrorEvent{Error: streamErr.Error()})
+		return msg, false
+	}
+	if t.ctx.Err() != nil {
 		t.keepPartial(msg)
-		if streamErr != nil && t.ctx.Err() == nil {
-			t.stop = protocol.StopError
-			t.emit(protocol.ErrorEvent{Error: streamErr.Error()})
-		} else {
-			t.interrupted = true
-		}
+		t.interrupted = true
 		return msg, false
 	}
 	if len(msg.Parts) == 0 {
 		// An empty answer is stored as empty text so roles still alternate.
 		msg.Parts = []llm.Part{llm.Text{Text: ""}}
 	}
-	s.appendMessage(msg)
+	s.appendStep(msg, t.model, stepUsage)
 	return msg, true
 }
 
@@ -148,8 +202,9 @@ func (t *turn) uniqueIDs(msg llm.Message) llm.Message {
 	return msg
 }
 
-// keepPartial stores what a cut-off response produced. Completed tool calls
-// get a synthetic result so the history stays valid for the next request.
+// keepPartial stores what an interrupted response produced: the person
+// stopped it and may refer to it. Completed tool calls get a synthetic
+// result so the history stays valid for the next request.
 func (t *turn) keepPartial(msg llm.Message) {
 	if len(msg.Parts) == 0 {
 		return
@@ -187,11 +242,12 @@ func (t *turn) emitPart(p llm.StreamPart) {
 // request builds the model request for the next step from live state.
 func (t *turn) request() *llm.Request {
 	s := t.s
-	active := s.cfg.Tools.Active(s.filter(t.variant))
+	active := t.tools.Active(s.filter(t.variant))
 	stable, volatile := s.cfg.Prompter.Prompt(active, t.variant.Appendix)
 	s.mu.Lock()
-	wire, before, after := pruneForWire(s.history, &s.sizes, s.cfg.PruneTokens)
+	wire, before, after := pruneForWire(s.history, &s.sizes, &s.pruned, s.cfg.PruneTokens)
 	s.mu.Unlock()
+	t.wireTokens = after
 	if before != after && !t.compacted {
 		t.compacted = true
 		t.emit(protocol.CompactedEvent{Before: before, After: after})
@@ -207,9 +263,12 @@ func (t *turn) request() *llm.Request {
 		Messages:      wire,
 		Tools:         specs,
 		Thinking:      t.variant.Thinking,
-		SessionID:     s.cfg.SessionID,
+		SessionID:     s.ID(),
 		CacheMessages: s.cfg.CacheSystemPrefix,
 		Tail:          volatile,
+	}
+	if s.cfg.OutputLimit != nil {
+		req.OutputLimit = s.cfg.OutputLimit(t.model)
 	}
 	if s.cfg.VolatilePlacement == VolatileSystemBlock && volatile != "" {
 		req.System = append(req.System, llm.SystemBlock{Text: volatile})
@@ -222,7 +281,7 @@ func (t *turn) request() *llm.Request {
 func (t *turn) finish() {
 	s := t.s
 	summary := TurnSummary{
-		SessionID:    s.cfg.SessionID,
+		SessionID:    s.ID(),
 		Cwd:          s.cfg.Cwd,
 		ToolsCalled:  slices.Clone(t.toolsCalled),
 		FilesWritten: slices.Clone(t.written),
@@ -232,13 +291,14 @@ func (t *turn) finish() {
 	}
 	// Observers run even when the turn was cancelled: after-turn hooks and
 	// plugins see every turn. They get a fresh context for the same reason.
+	t.checkpointEnd()
 	obsCtx := context.WithoutCancel(t.ctx)
 	for _, o := range s.cfg.Observers {
 		for _, n := range o.AfterTurn(obsCtx, summary) {
 			t.emit(protocol.NoticeEvent{Text: n})
 		}
 	}
-	done := protocol.DoneEvent{Reason: t.stop}
+	done := protocol.DoneEvent{Reason: t.stop, Ceiling: t.ceiling}
 	switch {
 	case t.interrupted:
 		done.Reason = protocol.StopInterrupted
@@ -250,6 +310,9 @@ func (t *turn) finish() {
 			InputTokens: t.usage.InputTokens, OutputTokens: t.usage.OutputTokens,
 			CacheReadTokens: t.usage.CacheReadTokens, CacheWriteTokens: t.usage.CacheWriteTokens,
 		}
+		if usd, known := s.turnCost(); known {
+			done.CostUSD = &usd
+		}
 	}
 	t.emit(done)
 }
@@ -257,4 +320,18 @@ func (t *turn) finish() {
 // isCancel reports whether err comes from a cancelled context.
 func isCancel(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// swapProvider makes the provider a TurnSetup brought the session's from
+// now on, and announces the new settings.
+func (s *Session) swapProvider(setup TurnSetup) {
+	s.mu.Lock()
+	s.provider = setup.Provider
+	s.provName = cmp.Or(setup.ProviderName, s.provName)
+	if setup.Model != "" {
+		s.model = setup.Model
+	}
+	ev := s.describeLocked()
+	s.mu.Unlock()
+	s.out.emit(ev)
 }

@@ -2,24 +2,25 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os/exec"
 	"runtime"
 	"sync/atomic"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/catalog"
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/hooks"
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/mcp"
 	"github.com/shiro-neko/shiro/internal/memory"
 	"github.com/shiro-neko/shiro/internal/notebook"
 	"github.com/shiro-neko/shiro/internal/prompt"
 	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/sandbox"
+	"github.com/shiro-neko/shiro/internal/store"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tools/bash"
 	"github.com/shiro-neko/shiro/internal/workflow"
@@ -40,6 +41,21 @@ type Options struct {
 	Provider llm.Provider
 	// BellOut is where the bell plugin rings (stderr).
 	BellOut io.Writer
+	// NoMCP starts no MCP server (--no-mcp); MCPConfigFiles are more
+	// servers' files (--mcp-config); MCPServers are the editor's (ACP).
+	NoMCP          bool
+	MCPConfigFiles []string
+	MCPServers     []mcp.Def
+	// Store keeps every step of the session as it completes; nil uses the
+	// one at Paths.SessionsDB(), opened on the first step.
+	Store *store.Store
+	// Continue takes up the newest stored session of the workspace (-c);
+	// Resume the one its id, or a prefix of it, names (-r ID). Neither
+	// starts a new session. PickSession offers the workspace's sessions
+	// to resume as choices at start (-r without an id).
+	Continue    bool
+	Resume      string
+	PickSession bool
 }
 
 // App is a running session and everything it owns.
@@ -57,13 +73,26 @@ type App struct {
 	// workflow policy, refreshed after every turn.
 	Workspace *prompt.Workspace
 	Loaded    Loaded
+	// Sandbox confines every command the session runs (Env.Launcher).
+	Sandbox *sandbox.Sandbox
+	// MCP runs the session's MCP servers; nil under --no-mcp.
+	MCP        *mcp.Manager
+	mcpPrompts string // the prompt commands last announced
 
 	ext        atomic.Pointer[extensions]
 	reload     atomic.Bool
 	startup    []Problem
 	background *bash.Background
+	nudger     *workflow.Nudger // nil when workflow.enabled is false
+	ux         *uxParts
+	sessions   *sessionKeeper
 	opts       Options
 	provider   llm.Provider
+
+	// checkpoints snapshot the workspace at each turn's edges (/undo).
+	checkpoints *checkpointer
+	// catalog prices models and knows their context windows (cost.go).
+	catalog *catalog.Catalog
 }
 
 // Open assembles a session in the working directory of opts and starts it:
@@ -79,10 +108,19 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		env.Ripgrep = rg
 	}
 	a.Env = env
+	if err := a.openSandbox(); err != nil {
+		return nil, err
+	}
 	a.reapBackground()
 
 	versions := &prompt.Versions{}
-	nb, err := notebook.Open(opts.Paths.Notebook(env.Root), a.tasksChanged(versions))
+	begin, err := a.openSessions(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	// The task list belongs to the session: a new one starts empty, a
+	// resumed one gets its own back, and the store keeps it.
+	nb, err := notebook.Open("", a.sessions.keepTasks(a.tasksChanged(versions)))
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +130,11 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err := a.buildTools(opts); err != nil {
 		return nil, err
 	}
+	if err := a.openMCP(opts); err != nil {
+		return nil, err
+	}
 
-	sessionID := uuid.Must(uuid.NewV7()).String()
+	sessionID := begin.id
 	observers := []agent.TurnObserver{pluginObserver{app: a}}
 	if !opts.NoPlugins && s.HooksEnabled {
 		a.openHooks(opts, sessionID)
@@ -113,21 +154,32 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	a.provider = provider
 	a.Prompt = prompt.NewBuilder(a.promptSources(ctx, opts, versions), versions)
-	observers = append(observers, workspaceObserver{ws: a.Workspace})
+	a.openUX()
+	a.checkpoints = &checkpointer{a: a}
+	a.catalog = newCatalog(opts.Loaded)
+	a.ux.cmds = commands.New(host{a})
+	observers = append(observers, workspaceObserver{ws: a.Workspace}, uxObserver{a: a})
 	if s.WorkflowEnabled {
-		observers = append(observers, workflow.NewNudger(versions.Notebook.Load))
+		a.nudger = workflow.NewNudger(versions.Notebook.Load)
+		observers = append(observers, a.nudger)
 	}
 	a.Session, err = agent.Start(ctx, agent.Config{
 		Provider: provider, Model: s.Model, ProviderName: s.Preset.ID, SessionID: sessionID, Cwd: env.Root,
 		Tools: a.Tools, Gate: a.gate(a.ext.Load()), Prompter: a.Prompt, Variant: variant,
 		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent}, Attended: opts.Attended,
-		CacheSystemPrefix: s.CacheSystemPrefix, Observers: observers, BeforeTurn: a.beforeTurn,
-		Commands: commands.New(host{a}),
+		CacheSystemPrefix: s.CacheSystemPrefix, Observers: observers, BeforeTurn: a.turnSetup,
+		Commands: a.ux.cmds, ExpandTurn: a.expandMentions,
+		Recorder: a.sessions, History: begin.history(), Checkpoints: a.checkpoints,
+		Spend: a.spend(), MaxSteps: s.MaxSteps, ContextWindow: a.contextWindow, OutputLimit: a.outputLimit, CompactAt: s.CompactAt,
 	})
 	if err != nil {
 		return nil, err
 	}
 	a.announce()
+	if err := a.sessions.started(ctx, begin, opts.PickSession); err != nil {
+		a.Close()
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -138,8 +190,12 @@ func (a *App) announce() {
 		a.Session.Publish(protocol.NoticeEvent{Text: p.String()})
 	}
 	if s := a.Loaded.Settings; s.NeedsKey() {
-		a.Session.Publish(protocol.NoticeEvent{Text: missingKey(s.Preset.ID, s.KeyVar, a.Loaded.Paths.ConfigFile())})
+		a.Session.Publish(protocol.NoticeEvent{Text: s.MissingKey(a.Loaded.Paths.ConfigFile())})
+		if a.opts.Attended {
+			a.announceSetup()
+		}
 	}
+	a.announceMCP()
 	if a.Hooks != nil && a.opts.Attended {
 		if review := commands.HookReview(a.Hooks); len(review.Choices) > 0 {
 			a.Session.Publish(protocol.CommandResultEvent{Command: "hooks", Output: review.Output, Choices: review.Choices})
@@ -155,6 +211,13 @@ func (a *App) Close() {
 		_ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
+	}
+	if a.ux != nil {
+		a.ux.diag.Stop()
+	}
+	a.sessions.close()
+	if a.MCP != nil {
+		a.MCP.Close()
 	}
 	if a.background == nil {
 		return
@@ -176,12 +239,6 @@ func startVariant(s config.Settings) (agent.Variant, error) {
 		v.Thinking = llm.Thinking(s.Thinking)
 	}
 	return v, nil
-}
-
-// missingKey is the one line that says which key is missing and where to
-// put it.
-func missingKey(preset, keyVar, configFile string) string {
-	return fmt.Sprintf("no API key for %s: set %s (or SHIRO_API_KEY, or apiKey in %s)", preset, keyVar, configFile)
 }
 
 func platform() string { return runtime.GOOS + "/" + runtime.GOARCH }

@@ -51,15 +51,20 @@ func (a *App) loadExtensions() *extensions {
 		ext.skills, _ = skills.Load(skills.Sources{NoBundled: true})
 	} else {
 		cat, problems := skills.Load(skills.Sources{
-			RegistryDir: filepath.Join(opts.Paths.Registry(), "skills"),
-			UserDir:     opts.Paths.Skills(),
-			ProjectDir:  filepath.Join(config.ProjectDir(opts.Cwd), "skills"),
+			RegistryDir:      filepath.Join(opts.Paths.Registry(), "skills"),
+			UserDir:          opts.Paths.Skills(),
+			ProjectDir:       filepath.Join(config.ProjectDir(opts.Cwd), "skills"),
+			ClaudeUserDir:    filepath.Join(opts.Paths.ClaudeDir(), "skills"),
+			ClaudeProjectDir: filepath.Join(opts.Cwd, ".claude", "skills"),
 		})
 		for _, p := range problems {
 			ext.problems = append(ext.problems, Problem{Kind: "skill", Where: p.Path, Err: p.Err})
 		}
 		ext.skills = cat
 	}
+	// The read tools may read the folders of the skills in use, and only
+	// those, even outside the workspace.
+	a.Env.SetReadOnlyRoots(ext.skills.Folders())
 	if opts.NoPlugins {
 		ext.plugins = plugin.NewHost()
 		return ext
@@ -81,7 +86,7 @@ func (a *App) loadExtensions() *extensions {
 
 // Problems lists what did not load, current as of the last reload.
 func (a *App) Problems() []Problem {
-	return append(slices.Clone(a.startup), a.ext.Load().problems...)
+	return append(append(slices.Clone(a.startup), a.ext.Load().problems...), a.commandProblems()...)
 }
 
 // RequestReload asks for skills and plugins (registry installs included)
@@ -91,9 +96,9 @@ func (a *App) RequestReload() { a.reload.Store(true) }
 // beforeTurn is the session's turn boundary: a pending reload builds new
 // extensions, swaps them in, and hands the session a gate over the new
 // plugins.
-func (a *App) beforeTurn(context.Context) agent.TurnSetup {
+func (a *App) beforeTurn(ctx context.Context) agent.TurnSetup {
 	if !a.reload.Swap(false) {
-		return agent.TurnSetup{}
+		return a.mcpTurn(ctx, agent.TurnSetup{})
 	}
 	before := a.ext.Load()
 	next := a.loadExtensions()
@@ -105,7 +110,7 @@ func (a *App) beforeTurn(context.Context) agent.TurnSetup {
 	for _, p := range next.problems {
 		notices = append(notices, p.String())
 	}
-	return agent.TurnSetup{Gate: a.gate(next), Notices: notices}
+	return a.mcpTurn(ctx, agent.TurnSetup{Gate: a.gate(next), Notices: notices})
 }
 
 // gate builds the gate over a set of extensions: the same rules, hooks

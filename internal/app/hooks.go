@@ -24,13 +24,14 @@ func (a *App) openHooks(opts Options, sessionID string) {
 	a.Hooks = hooks.NewRunner(set, trust, hooks.Options{
 		DefaultTimeout: opts.Settings.HookTimeout, CacheDir: opts.Paths.HookCache(),
 		SessionID: sessionID, ProjectDir: a.Env.Root, Validate: a.checkRewrite,
+		Launcher: a.Env.Launcher,
 	})
 }
 
 // checkRewrite checks a hook's rewritten input the way the model's input is
 // checked: the tool decodes it strictly against its own schema.
 func (a *App) checkRewrite(name string, input json.RawMessage) error {
-	t, ok := a.Tools.Get(name)
+	t, ok := a.currentTools().Get(name)
 	if !ok {
 		return fmt.Errorf("unknown tool %q", name)
 	}

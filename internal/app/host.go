@@ -21,11 +21,11 @@ import (
 type host struct{ a *App }
 
 func (h host) Session() *agent.Session { return h.a.Session }
-func (h host) Tools() *tool.Registry   { return h.a.Tools }
-func (h host) ProviderLabel() string   { return h.a.Loaded.Settings.Preset.Label }
+func (h host) Tools() *tool.Registry   { return h.a.currentTools() }
+func (h host) ProviderLabel() string   { return h.a.settings().Preset.Label }
 
 func (h host) ListModels(ctx context.Context) ([]string, string, error) {
-	return ListModels(ctx, h.a.Loaded.Settings)
+	return ListModels(ctx, h.a.settings())
 }
 
 func (h host) CacheLines() []string {
@@ -68,6 +68,8 @@ func (h host) Scaffold() (written, kept []string, err error) {
 }
 
 func (h host) InitPrompt(scaffolded bool) string { return workflow.InitPrompt(scaffolded) }
+
+func (h host) Workflow() commands.WorkflowState { return h.a.workflowState() }
 
 // jobs adapts the background manager to the commands.
 type jobs struct{ bg *bash.Background }

@@ -16,6 +16,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/sandbox"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
@@ -32,6 +33,9 @@ type Loaded struct {
 	// Sets are the tool sets to offer.
 	Sets     []tool.Set
 	warnings []string
+	// getenv is the environment the settings were read from; /provider
+	// looks for keys in it.
+	getenv func(string) string
 }
 
 // Warnings returns what loading found worth telling the person.
@@ -61,6 +65,9 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 	if err != nil {
 		return Loaded{}, err
 	}
+	if err := checkMCP(userPath, user); err != nil {
+		return Loaded{}, err
+	}
 	projectRules, err := checkFile(projectPath, project)
 	if err != nil {
 		return Loaded{}, err
@@ -69,8 +76,8 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 	if err != nil {
 		return Loaded{}, err
 	}
-	l := Loaded{Settings: s, Paths: paths, Cwd: cwd, warnings: append(warns, pwarns...)}
-	l.Policy = permission.NewPolicy(userRules, projectRules)
+	l := Loaded{Settings: s, Paths: paths, Cwd: cwd, warnings: append(warns, pwarns...), getenv: getenv}
+	l.Policy = permission.NewPolicy(userRules, projectRules, permission.WithPathResolver(permission.WorkspaceResolver(cwd)))
 	l.Sets = tool.DefaultSets()
 	if s.ToolSets != nil {
 		// Each file's list was checked above; the merged one is valid.
@@ -81,6 +88,11 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 	if flags.Agent != "" {
 		if _, err := agent.VariantNamed(flags.Agent); err != nil {
 			return Loaded{}, fmt.Errorf("--agent: %w", err)
+		}
+	}
+	if flags.Sandbox != "" {
+		if _, err := sandbox.ParseMode(flags.Sandbox); err != nil {
+			return Loaded{}, fmt.Errorf("--sandbox: %w", err)
 		}
 	}
 	return l, nil
@@ -97,6 +109,11 @@ func checkFile(path string, f config.File) (*permission.Rules, error) {
 			return nil, field("permission", err)
 		}
 		rules = r
+	}
+	if f.Sandbox != nil {
+		if _, err := sandbox.ParseMode(f.Sandbox.Mode); err != nil {
+			return nil, field("sandbox.mode", err)
+		}
 	}
 	if f.ToolSets != nil {
 		if _, err := tool.ParseSets(*f.ToolSets); err != nil {

@@ -46,11 +46,15 @@ func baseProvider(s config.Settings) (llm.Provider, error) {
 			// version accepts everything this adapter sends.
 			version = anthropic.CompatibleVersion
 		}
-		return anthropic.New(anthropic.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, Version: version}), nil
+		return anthropic.New(anthropic.Config{BaseURL: s.BaseURL, APIKey: s.APIKey, Version: version, IdleTimeout: s.IdleTimeout}), nil
 	case llm.ProtocolOpenAI:
 		official := openai.IsOfficial(s.BaseURL)
-		return openai.New(openai.Config{Name: s.Preset.ID, BaseURL: s.BaseURL, APIKey: s.APIKey,
-			ResponsesFallback: official, ReasoningEffort: official}), nil
+		api, err := openai.ParseAPI(s.ProviderAPI)
+		if err != nil {
+			return nil, fmt.Errorf("provider.api: %w", err)
+		}
+		return openai.New(openai.Config{Name: s.Preset.ID, BaseURL: s.BaseURL, APIKey: s.APIKey, IdleTimeout: s.IdleTimeout,
+			API: api, ResponsesFallback: official, ReasoningEffort: official}), nil
 	case llm.ProtocolReplay:
 		if s.Cassette == "" {
 			return nil, fmt.Errorf("--provider replay needs --cassette FILE (a cassette written by --record)")

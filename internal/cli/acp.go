@@ -2,7 +2,7 @@ package cli
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"log/slog"
 	"sync"
 
@@ -38,11 +38,17 @@ func newACPCommand(stdio IO) *cobra.Command {
 				if err != nil {
 					return nil, err
 				}
+				if o.yolo {
+					if err := loaded.CheckYolo(); err != nil {
+						return nil, err
+					}
+				}
 				if loaded.Settings.NeedsKey() {
-					return nil, fmt.Errorf("no API key for %s: set %s (or SHIRO_API_KEY, or apiKey in %s)", loaded.Settings.Preset.ID, loaded.Settings.KeyVar, loaded.Paths.ConfigFile())
+					return nil, errors.New(loaded.Settings.MissingKey(loaded.Paths.ConfigFile()))
 				}
 				opts := o.appOptions(loaded)
 				opts.Attended = true
+				opts.MCPServers = acpMCPServers(req.MCPServers)
 				a, err := app.Open(ctx, opts)
 				if err != nil {
 					return nil, err
@@ -64,5 +70,7 @@ func newACPCommand(stdio IO) *cobra.Command {
 	f.StringVar(&o.baseURL, "base-url", "", "API root including /v1")
 	f.StringVar(&o.cassette, "cassette", "", "with --provider replay: the cassette to answer from")
 	f.BoolVar(&o.yolo, "yolo", false, "approve every call that would ask; guards, hooks and deny rules still apply")
+	mcpFlags(f, &o)
+	sandboxFlag(f, &o)
 	return cmd
 }

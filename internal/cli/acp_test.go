@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -69,6 +70,16 @@ func TestACPCommandServesAnEditor(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(work, "notes.txt")); err != nil || string(b) != "from the editor\n" {
 		t.Fatalf("notes.txt = %q, %v", b, err)
 	}
+	// A slash command from the editor's menu runs as a command: the
+	// cassette has no third answer, so a turn to the model would fail.
+	before := ed.said()
+	r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("/cost")}})
+	if err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("/cost answered %+v, %v", r, err)
+	}
+	if out := strings.TrimPrefix(ed.said(), before); !strings.Contains(out, "token") {
+		t.Fatalf("/cost showed %q", out)
+	}
 	toAgent.Close()
 	if c := <-code; c != 0 {
 		t.Fatalf("exit %d: %s", c, errb.String())
@@ -81,6 +92,16 @@ type acpEditor struct {
 	asks    chan sdk.RequestPermissionRequest
 	release chan struct{}
 	answer  string
+
+	mu   sync.Mutex
+	text strings.Builder // the agent's messages so far
+}
+
+// said is everything the agent has said in messages so far.
+func (e *acpEditor) said() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.text.String()
 }
 
 func (e *acpEditor) RequestPermission(ctx context.Context, r sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
@@ -94,7 +115,14 @@ func (e *acpEditor) RequestPermission(ctx context.Context, r sdk.RequestPermissi
 		Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: sdk.PermissionOptionId(e.answer)}}}, nil
 }
 
-func (e *acpEditor) SessionUpdate(context.Context, sdk.SessionNotification) error { return nil }
+func (e *acpEditor) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
+	if c := n.Update.AgentMessageChunk; c != nil && c.Content.Text != nil {
+		e.mu.Lock()
+		e.text.WriteString(c.Content.Text.Text)
+		e.mu.Unlock()
+	}
+	return nil
+}
 
 func (e *acpEditor) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
 	return sdk.ReadTextFileResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodFsReadTextFile)

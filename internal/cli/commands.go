@@ -74,9 +74,10 @@ func newExplainCommand(stdio IO) *cobra.Command {
 				}
 				e := a.Session.Gate().Explain(cmd.Context(), t, "explain", call)
 				if asJSON {
-					b, _ := json.Marshal(e)
-					fmt.Fprintf(stdio.Out, "%s\n", b)
-					return nil
+					// A reason quoting a command line keeps its `>` and `&`.
+					enc := json.NewEncoder(stdio.Out)
+					enc.SetEscapeHTML(false)
+					return enc.Encode(e)
 				}
 				fmt.Fprintf(stdio.Out, "decision: %s\nby:       %s\nreason:   %s\n", e.Decision, e.By, e.Reason)
 				return nil

@@ -2,24 +2,43 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/app"
-	"github.com/shiro-neko/shiro/internal/tui"
 )
+
+// errNoTerminal is the answer to a request for the UI without a terminal.
+var errNoTerminal = errors.New("the terminal UI needs a terminal on stdin; for scripts use -p \"prompt\" (or pipe the prompt to -p)")
+
+// handOffUI passes a request for the terminal UI to the build that has it.
+func handOffUI(stdio IO) error {
+	if !stdio.IsTTYIn {
+		return errNoTerminal
+	}
+	if stdio.HandOff == nil {
+		return fmt.Errorf("this build of shiro has no terminal UI (it is in %s); for scripts use -p \"prompt\"", UIProgram)
+	}
+	return stdio.HandOff()
+}
 
 // runInteractive runs the terminal UI. Without an API key it still starts
 // (the session says which variable to set): the commands work, and a
 // prompt fails with that message until the key is there.
 func runInteractive(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded) error {
 	if !stdio.IsTTYIn {
-		return fmt.Errorf("the terminal UI needs a terminal on stdin; for scripts use -p \"prompt\" (or pipe the prompt to -p)")
+		return errNoTerminal
 	}
 	opts := o.appOptions(loaded)
 	opts.Attended = true
 	opts.BellOut = stdio.Err
+	closeStore, err := o.withSessions(&opts, true)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
 	closeRecord, err := attachRecorder(&opts, o.record)
 	if err != nil {
 		return err
@@ -30,14 +49,15 @@ func runInteractive(ctx context.Context, stdio IO, o runOptions, loaded app.Load
 		return err
 	}
 	defer a.Close()
-	uiOpts := tui.Options{HistoryPath: loaded.Paths.History(a.Env.Root)}
+	uiOpts := UIOptions{HistoryPath: loaded.Paths.History(a.Env.Root), History: a.SessionStore().Prompts(a.Env.Root)}
 	if f, ok := stdio.Out.(*os.File); ok {
 		uiOpts.Out = f
 	}
 	if len(o.args) > 0 {
 		uiOpts.FirstPrompt = strings.Join(o.args, " ")
 	}
-	res, err := tui.Run(ctx, a.Session, uiOpts)
-	fmt.Fprint(stdio.Out, res.Farewell())
+	farewell, err := stdio.UI(ctx, a.Session, uiOpts)
+	fmt.Fprint(stdio.Out, farewell)
+	fmt.Fprint(stdio.Out, resumeHint(ctx, a))
 	return err
 }

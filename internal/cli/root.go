@@ -31,12 +31,26 @@ type IO struct {
 	Getenv  func(string) string
 	Getwd   func() (string, error)
 	IsTTYIn bool
+	// UI runs the terminal UI in this process; nil in the build without it
+	// (see ui.go).
+	UI UI
+	// HandOff replaces this process with the build that has the terminal
+	// UI; it is used when UI is nil.
+	HandOff func() error
 }
 
 // Main runs shiro with args (without the program name) on the real process
 // streams and returns the exit code.
+// The terminal UI is handed off to the shiro-tui program.
 func Main(args []string) int {
+	return mainWith(args, func(stdio *IO) { stdio.HandOff = newHandOff().start })
+}
+
+// mainWith runs shiro on the real process streams; with sets how this build
+// reaches the terminal UI.
+func mainWith(args []string, with func(*IO)) int {
 	stdio := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd, IsTTYIn: isTerminal(os.Stdin)}
+	with(&stdio)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, args, stdio)
@@ -45,7 +59,7 @@ func Main(args []string) int {
 // Run executes shiro with args and returns the exit code.
 func Run(ctx context.Context, args []string, stdio IO) int {
 	root := newRoot(stdio)
-	root.SetArgs(normalisePrintFlag(args))
+	root.SetArgs(normaliseResumeFlag(normalisePrintFlag(args)))
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
@@ -118,10 +132,15 @@ func newRoot(stdio IO) *cobra.Command {
 	f.BoolVar(&o.noInstructions, "no-instructions", false, "ignore AGENTS.md, CLAUDE.md, .shiro.md, TODO.md and ROADMAP.md")
 	f.BoolVar(&o.noSubagent, "no-subagent", false, "do not offer the task tool")
 	f.BoolVar(&o.initScaffold, "init-scaffold", false, "write TODO.md, ROADMAP.md and docs/README.md at the git root if missing, and exit")
+	mcpFlags(f, &o)
+	sessionFlags(f, &o)
+	sandboxFlag(f, &o)
+	f.IntVar(&o.maxSteps, "max-steps", 0, "the most model calls one turn may make (default: the agent's own, 50 for the default agent)")
 	root.Flags().BoolP("version", "v", false, "print the version and exit")
 
 	root.AddCommand(newACPCommand(stdio), newDemoCommand(stdio), newExplainCommand(stdio), newHooksCommand(stdio),
-		newPluginsCommand(stdio), newRegistryCommand(stdio), newSkillsCommand(stdio))
+		newPluginsCommand(stdio), newRegistryCommand(stdio), newSkillsCommand(stdio), newMCPCommand(stdio),
+		newSessionsCommand(stdio), newSandboxCommand(stdio))
 	return root
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,16 +24,23 @@ type runOptions struct {
 	agent, think, provider, model, baseURL, cassette, record string
 	yolo, noPlugins, noSkills, noMemory, noInstructions      bool
 	noSubagent, initScaffold                                 bool
+	noMCP                                                    bool
+	mcpConfig                                                []string
+	cont                                                     bool   // -c
+	resume                                                   string // -r
+	sandbox                                                  string // --sandbox
+	maxSteps                                                 int    // --max-steps
 }
 
 func (o runOptions) flags() config.Flags {
-	return config.Flags{Provider: o.provider, Model: o.model, BaseURL: o.baseURL, Agent: o.agent, Think: o.think, Cassette: o.cassette}
+	return config.Flags{Provider: o.provider, Model: o.model, BaseURL: o.baseURL, Agent: o.agent, Think: o.think, Cassette: o.cassette, Sandbox: o.sandbox, MaxSteps: o.maxSteps}
 }
 
 func (o runOptions) appOptions(s app.Loaded) app.Options {
 	return app.Options{
 		Loaded: s, Yolo: o.yolo, NoPlugins: o.noPlugins, NoSkills: o.noSkills, NoMemory: o.noMemory,
 		NoInstructions: o.noInstructions, NoSubagent: o.noSubagent,
+		NoMCP: o.noMCP, MCPConfigFiles: o.mcpConfig,
 	}
 }
 
@@ -44,14 +52,23 @@ func runMain(ctx context.Context, stdio IO, o runOptions) error {
 	if o.initScaffold {
 		return runInitScaffold(stdio, cwd, o)
 	}
+	headlessMode := o.print != "" || o.inputFormat != "text"
+	if !headlessMode && stdio.UI == nil {
+		// Before anything is loaded: the UI build loads it all again.
+		return handOffUI(stdio)
+	}
 	loaded, err := app.Load(stdio.Getenv, cwd, o.flags())
 	if err != nil {
 		return err
 	}
+	if o.yolo {
+		if err := loaded.CheckYolo(); err != nil {
+			return err
+		}
+	}
 	for _, w := range loaded.Warnings() {
 		fmt.Fprintf(stdio.Err, "shiro: %s\n", w)
 	}
-	headlessMode := o.print != "" || o.inputFormat != "text"
 	if !headlessMode {
 		return runInteractive(ctx, stdio, o, loaded)
 	}
@@ -63,8 +80,11 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 	if err != nil {
 		return err
 	}
-	if loaded.Settings.NeedsKey() {
-		return fmt.Errorf("no API key for %s: set %s (or SHIRO_API_KEY, or apiKey in %s)", loaded.Settings.Preset.ID, loaded.Settings.KeyVar, loaded.Paths.ConfigFile())
+	// A slash command (`-p /cost`) calls no model and no tool: it needs
+	// no key, and nothing is denied.
+	commandOnly := o.inputFormat == "text" && headless.IsCommandLine(o.print)
+	if loaded.Settings.NeedsKey() && !commandOnly {
+		return errors.New(loaded.Settings.MissingKey(loaded.Paths.ConfigFile()))
 	}
 	if stdio.Getenv("GOGC") == "" {
 		// A headless run is often one of many in a CI job: keep its heap
@@ -77,6 +97,11 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 	}
 	opts := o.appOptions(loaded)
 	opts.Attended = attended
+	closeStore, err := o.withSessions(&opts, false)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
 	closeRecord, err := attachRecorder(&opts, o.record)
 	if err != nil {
 		return err
@@ -87,10 +112,11 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 		return err
 	}
 	defer a.Close()
-	if !o.yolo && !attended {
+	if !o.yolo && !attended && !commandOnly {
 		fmt.Fprintln(stdio.Err, headless.Warning)
 	}
 	code := headless.Run(ctx, a.Session, input, headless.Options{JSON: o.json, Out: stdio.Out, Err: stdio.Err})
+	fmt.Fprint(stdio.Err, resumeHint(ctx, a))
 	if code != 0 {
 		return exitError{code: code}
 	}

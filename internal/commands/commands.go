@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/catalog"
 	"github.com/shiro-neko/shiro/internal/hooks"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/registry"
@@ -31,6 +32,8 @@ type Host interface {
 	ListModels(ctx context.Context) (models []string, warning string, err error)
 	// CacheLines is the prompt-cache part of /cost.
 	CacheLines() []string
+	// Catalog prices models and says how large they are, for /cost.
+	Catalog() *catalog.Catalog
 	Tasks() []protocol.Task
 	DescribeSkills() string
 	DescribePlugins() string
@@ -47,6 +50,15 @@ type Host interface {
 	NeedsScaffold() bool
 	Scaffold() (written, kept []string, err error)
 	InitPrompt(scaffolded bool) string
+	// Workflow is /workflow's side: the project workflow's state.
+	Workflow() WorkflowState
+	// UXHost is the side of the everyday-use commands (ux.go).
+	UXHost
+	// SessionHost is the side of the session commands (sessions.go).
+	SessionHost
+	// CheckpointHost is the side of /undo, /redo, /changes and /diff
+	// (checkpoints.go).
+	CheckpointHost
 }
 
 // Jobs are the session's background commands.
@@ -76,16 +88,19 @@ type command struct {
 	// the others wait for the running turn.
 	immediate bool
 	run       func(ctx context.Context, h Host, args string) (agent.CommandOutcome, error)
+	// runSet, instead of run, is for the commands that need the set itself
+	// (its custom commands, a setup in progress).
+	runSet func(s *Set, ctx context.Context, args string) (agent.CommandOutcome, error)
 }
 
 func table() []command {
-	return []command{
-		{name: "help", summary: "list commands", aliases: []string{"?"}, immediate: true, run: runHelp},
+	return append([]command{
+		{name: "help", summary: "list commands", aliases: []string{"?"}, immediate: true, runSet: (*Set).runHelp},
 		{name: "agent", args: "[name]", summary: "switch agent: default, quick, deep, plan, review", immediate: true, run: runAgent},
 		{name: "think", args: "[level]", summary: "thinking level: off, low, medium, high, max", immediate: true, run: runThink},
 		{name: "model", args: "[id]", summary: "switch model (no id: pick from the provider's list)", immediate: true, run: runModel},
 		{name: "models", summary: "list the provider's models to pick one", immediate: true, run: runModels},
-		{name: "cost", summary: "tokens, cache reads and writes, prompt memo, subagents", immediate: true, run: runCost},
+		{name: "cost", summary: "dollars (session, turn, subagents), cache savings, ceilings, tokens", immediate: true, run: runCost},
 		{name: "tools", summary: "the tools offered this turn and their sets", immediate: true, run: runTools},
 		{name: "todos", summary: "the task list", immediate: true, run: runTodos},
 		{name: "skills", summary: "skills: name, origin, description", immediate: true, run: runSkills},
@@ -94,27 +109,35 @@ func table() []command {
 		{name: "permissions", summary: "what `always` has granted this session", immediate: true, run: runPermissions},
 		{name: "bash", args: "[list | stop ID | stop newest | stop all]", summary: "background commands", immediate: true, run: runBash},
 		{name: "registry", args: "[list | installed | search Q | add NAME | remove NAME]", summary: "skills and plugins from the registry", immediate: true, run: runRegistry},
+		{name: "mcp", args: "[review | approve NAME [DIGEST]]", summary: "MCP servers: state, tools, schema bytes; approve a project's server", immediate: true, run: runMCP},
+		{name: "workflow", summary: "the project workflow: whether its policy is in the prompt, and the nudges sent", immediate: true, run: runWorkflow},
 		{name: "init", args: "[scaffold | no-scaffold]", summary: "write AGENTS.md for this project (and the tracker files, if you like)", run: runInit},
 		{name: "clear", summary: "start over: clear the conversation", run: runClear},
-	}
+	}, append(append(uxCommands(), sessionCommands()...), checkpointCommands()...)...)
 }
 
 // Set is the commands of one session; it implements agent.Commander.
 type Set struct {
 	host Host
 	cmds []command
+	ux   *uxState
 }
 
-// New makes the command set over h.
-func New(h Host) *Set { return &Set{host: h, cmds: table()} }
+// New makes the command set over h, with the custom commands of its
+// folders.
+func New(h Host) *Set {
+	s := &Set{host: h, cmds: table(), ux: &uxState{}}
+	s.Refresh()
+	return s
+}
 
 // List implements agent.Commander.
 func (s *Set) List() []protocol.CommandInfo {
 	out := make([]protocol.CommandInfo, len(s.cmds))
 	for i, c := range s.cmds {
-		out[i] = protocol.CommandInfo{Name: c.name, Args: c.args, Summary: c.summary, Immediate: c.immediate}
+		out[i] = protocol.CommandInfo{Name: c.name, Args: c.args, Summary: c.summary, Immediate: c.immediate, Aliases: c.aliases}
 	}
-	return out
+	return append(append(out, s.customInfos()...), s.extraInfos()...)
 }
 
 // Immediate implements agent.Commander: an unknown command runs at once,
@@ -122,6 +145,9 @@ func (s *Set) List() []protocol.CommandInfo {
 func (s *Set) Immediate(line string) bool {
 	name, _ := Parse(line)
 	c, ok := s.lookup(name)
+	if !ok && (s.customNamed(name) != nil || s.extraNamed(name) != nil) {
+		return false // it becomes a turn: it waits like one
+	}
 	return !ok || c.immediate
 }
 
@@ -130,7 +156,16 @@ func (s *Set) Run(ctx context.Context, line string) (agent.CommandOutcome, error
 	name, args := Parse(line)
 	c, ok := s.lookup(name)
 	if !ok {
+		if cc := s.customNamed(name); cc != nil {
+			return s.runCustom(ctx, cc, args)
+		}
+		if e := s.extraNamed(name); e != nil {
+			return e.Run(ctx, args)
+		}
 		return agent.CommandOutcome{}, fmt.Errorf("unknown command /%s: /help lists the commands", name)
+	}
+	if c.runSet != nil {
+		return c.runSet(s, ctx, args)
 	}
 	return c.run(ctx, s.host, args)
 }
@@ -155,29 +190,6 @@ func Parse(line string) (name, args string) {
 	line = strings.TrimPrefix(strings.TrimSpace(line), "/")
 	name, args, _ = strings.Cut(line, " ")
 	return strings.ToLower(name), strings.TrimSpace(args)
-}
-
-func runHelp(_ context.Context, _ Host, _ string) (agent.CommandOutcome, error) {
-	var b strings.Builder
-	b.WriteString("Commands:\n")
-	rows := table()
-	width := 0
-	labels := make([]string, len(rows))
-	for i, c := range rows {
-		labels[i] = "/" + c.name
-		if c.args != "" {
-			labels[i] += " " + c.args
-		}
-		width = max(width, len(labels[i]))
-	}
-	for i, c := range rows {
-		fmt.Fprintf(&b, "  %-*s  %s", width, labels[i], c.summary)
-		if len(c.aliases) > 0 {
-			fmt.Fprintf(&b, " (also /%s)", strings.Join(c.aliases, ", /"))
-		}
-		b.WriteString("\n")
-	}
-	return text(strings.TrimRight(b.String(), "\n")), nil
 }
 
 // text is an outcome that only shows something.

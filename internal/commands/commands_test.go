@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/catalog"
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/hooks"
 	"github.com/shiro-neko/shiro/internal/llm"
@@ -40,6 +41,7 @@ func (h *fakeHost) ListModels(context.Context) ([]string, string, error) {
 	return h.models, "", nil
 }
 func (h *fakeHost) CacheLines() []string       { return []string{"cache: none"} }
+func (h *fakeHost) Catalog() *catalog.Catalog  { return catalog.New(nil) }
 func (h *fakeHost) Tasks() []protocol.Task     { return nil }
 func (h *fakeHost) DescribeSkills() string     { return "skills\n" }
 func (h *fakeHost) DescribePlugins() string    { return "plugins\n" }

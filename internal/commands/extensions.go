@@ -25,7 +25,7 @@ func runHooks(_ context.Context, h Host, args string) (agent.CommandOutcome, err
 	fields := strings.Fields(rest)
 	switch verb {
 	case "", "list":
-		return text(hooksTable(r.Status())), nil
+		return text(hooksTable(r.Status(), r.Unlisted())), nil
 	case "review":
 		return HookReview(r), nil
 	case "approve":
@@ -112,21 +112,31 @@ func describeHook(s hooks.Status) string {
 	return strings.Join(lines, "\n") + "\nmanifest.json:\n" + manifest
 }
 
-func hooksTable(list []hooks.Status) string {
-	if len(list) == 0 {
+// hooksTable lists the hooks and, after them, what in the hooks folders is
+// not a hook (a stray file, a shadowed folder): a file someone meant as a
+// hook must not be answered with "no hooks found".
+func hooksTable(list []hooks.Status, unlisted []hooks.Problem) string {
+	if len(list) == 0 && len(unlisted) == 0 {
 		return "no hooks found (.shiro/hooks in the project, hooks/ in ~/.shiro-neko)"
 	}
 	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tKIND\tTOOLS\tDIGEST\tSTATE")
-	for _, s := range list {
-		state := string(s.State)
-		if s.Err != "" {
-			state += " (" + s.Err + ")"
+	if len(list) == 0 {
+		b.WriteString("no usable hook folder (.shiro/hooks in the project, hooks/ in ~/.shiro-neko)\n")
+	} else {
+		tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tKIND\tTOOLS\tDIGEST\tSTATE")
+		for _, s := range list {
+			state := string(s.State)
+			if s.Err != "" {
+				state += " (" + s.Err + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.Kind, strings.Join(s.Tools, ","), shortDigest(s.Digest), state)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.Kind, strings.Join(s.Tools, ","), shortDigest(s.Digest), state)
+		_ = tw.Flush()
 	}
-	_ = tw.Flush()
+	for _, p := range unlisted {
+		b.WriteString("problem: " + p.String() + "\n")
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 

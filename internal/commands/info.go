@@ -11,32 +11,6 @@ import (
 
 // The commands in this file only show something.
 
-// runCost shows the session's tokens: the main conversation with its cache
-// use and the prompt memo, then what subagents used, by model, since they
-// may run on another model at another price.
-func runCost(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
-	s := h.Session()
-	v := s.Variant()
-	lines := []string{
-		fmt.Sprintf("model: %s (%s)", s.Model(), h.ProviderLabel()),
-		fmt.Sprintf("agent: %s, thinking %s", v.Name, v.Thinking),
-	}
-	lines = append(lines, h.CacheLines()...)
-	subs := s.SubagentUsage()
-	if len(subs) == 0 {
-		lines = append(lines, "subagents: none ran this session")
-	} else {
-		lines = append(lines, "subagents (counted apart from the above):")
-		for _, su := range subs {
-			u := su.Usage
-			lines = append(lines, fmt.Sprintf("  %s: prompt tokens %s (uncached %s, cache write %s, cache read %s); output %s",
-				su.Model, Thousands(u.InputTokens+u.CacheWriteTokens+u.CacheReadTokens), Thousands(u.InputTokens),
-				Thousands(u.CacheWriteTokens), Thousands(u.CacheReadTokens), Thousands(u.OutputTokens)))
-		}
-	}
-	return text(strings.Join(lines, "\n")), nil
-}
-
 // Thousands writes n with comma separators.
 func Thousands(n int) string {
 	s := fmt.Sprintf("%d", n)

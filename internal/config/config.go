@@ -35,6 +35,21 @@ type File struct {
 	Registry          *RegistryConfig `json:"registry,omitempty"`
 	Workflow          *WorkflowConfig `json:"workflow,omitempty"`
 	MCPServers        json.RawMessage `json:"mcpServers,omitempty"`
+	Sandbox           *SandboxConfig  `json:"sandbox,omitempty"`
+	MCP               *MCPConfig      `json:"mcp,omitempty"`
+	// MaxSpendUSD and MaxSpendPerTurn are the spend ceilings, MaxSteps the
+	// step cap of a turn, Models the model catalogue's additions
+	// (cost.go).
+	MaxSpendUSD     *float64              `json:"maxSpendUsd,omitempty"`
+	MaxSpendPerTurn *float64              `json:"maxSpendPerTurn,omitempty"`
+	MaxSteps        *int                  `json:"maxSteps,omitempty"`
+	Models          map[string]ModelEntry `json:"models,omitempty"`
+	// CompactAt is the share of the context window that triggers
+	// automatic compaction (compact.go).
+	CompactAt *float64 `json:"compactAt,omitempty"`
+	// ProviderOptions holds the object form of "provider" (see
+	// ProviderOptions); Provider then holds its id.
+	ProviderOptions ProviderOptions `json:"-"`
 }
 
 // HooksConfig is the `hooks` object.
@@ -60,7 +75,8 @@ type WorkflowConfig struct {
 func knownKeys() []string {
 	return []string{"provider", "model", "baseURL", "apiKey", "maxRetries", "subagentModel", "agent", "thinking",
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
-		"registry", "workflow", "mcpServers", "presetId"}
+		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
+		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt"}
 }
 
 // ReadFile parses a config file. A missing file is an empty config. Unknown
@@ -94,6 +110,14 @@ func Parse(name string, data []byte) (File, []string, error) {
 		}
 	}
 	slices.Sort(warnings)
+	data, providerOptions, err := splitProvider(name, data, raw)
+	if err != nil {
+		return f, warnings, err
+	}
+	f.ProviderOptions = providerOptions
+	if err := checkModels(name, raw["models"]); err != nil {
+		return f, warnings, err
+	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -107,6 +131,17 @@ func Parse(name string, data []byte) (File, []string, error) {
 	if f.HookTimeoutMs != nil && (*f.HookTimeoutMs < 100 || *f.HookTimeoutMs > 60000) {
 		return f, warnings, fmt.Errorf("%s: field \"hookTimeoutMs\" must be between 100 and 60000", name)
 	}
+	if f.MCP != nil {
+		if err := f.MCP.check(name); err != nil {
+			return f, warnings, err
+		}
+	}
+	if err := f.checkCost(name); err != nil {
+		return f, warnings, err
+	}
+	if err := f.checkCompact(name); err != nil {
+		return f, warnings, err
+	}
 	return f, warnings, nil
 }
 
@@ -116,7 +151,7 @@ func typeName(goType string) string {
 		return "a list"
 	case strings.Contains(goType, "map["), strings.Contains(goType, "Config"):
 		return "an object"
-	case strings.Contains(goType, "int"):
+	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
 		return "a number"
 	case strings.Contains(goType, "bool"):
 		return "true or false"

@@ -44,8 +44,25 @@ func (p Paths) ConfigFile() string { return filepath.Join(p.State(), "config.jso
 // Sessions holds saved sessions.
 func (p Paths) Sessions() string { return filepath.Join(p.State(), "sessions") }
 
+// Checkpoints holds the checkpoints of the project at cwd: a private git
+// repository of its snapshots and the journal of each session's turns.
+func (p Paths) Checkpoints(cwd string) string {
+	return filepath.Join(p.State(), "checkpoints", ProjectKey(cwd))
+}
+
+// SessionsDB is the session store: every session's messages, task list
+// and usage, and each project's prompt history.
+func (p Paths) SessionsDB() string { return filepath.Join(p.State(), "sessions.db") }
+
 // Skills holds the user's own skills.
 func (p Paths) Skills() string { return filepath.Join(p.State(), "skills") }
+
+// Commands holds the user's custom slash commands.
+func (p Paths) Commands() string { return filepath.Join(p.State(), "commands") }
+
+// ClaudeDir is Claude Code's folder in the home directory (~/.claude), whose
+// skills and commands shiro reads unchanged.
+func (p Paths) ClaudeDir() string { return filepath.Join(p.Home, ".claude") }
 
 // Registry holds installed registry skills and plugins.
 func (p Paths) Registry() string { return filepath.Join(p.State(), "registry") }

@@ -15,6 +15,10 @@ type Flags struct {
 	Provider, Model, BaseURL string
 	Agent, Think             string
 	Cassette                 string
+	// Sandbox is --sandbox: read-only, workspace-write or off.
+	Sandbox string
+	// MaxSteps is --max-steps: the step cap of a turn; zero keeps config's.
+	MaxSteps int
 }
 
 // DefaultPlugins are the builtin plugins enabled when config names none.
@@ -49,8 +53,13 @@ type Settings struct {
 
 	CacheSystemPrefix bool
 	AnthropicVersion  string
-	HookTimeout       time.Duration
-	HooksEnabled      bool
+	// ProviderAPI is the OpenAI wire named by provider.api ("chat",
+	// "responses"), empty to choose per model.
+	ProviderAPI string
+	// IdleTimeout is provider.idleTimeoutSeconds.
+	IdleTimeout  time.Duration
+	HookTimeout  time.Duration
+	HooksEnabled bool
 
 	RegistryURL           string
 	RegistryPublishers    map[string]string
@@ -60,7 +69,27 @@ type Settings struct {
 	DocsDir         string
 
 	MCPServers json.RawMessage
-	Warnings   []string
+
+	MCP      MCPConfig
+	Warnings []string
+
+	// Sandbox is the user's sandbox table, ProjectSandbox what the
+	// project's may add (a mode, which counts only if it is stricter, and
+	// network: false), SandboxFlag the --sandbox flag, which wins.
+	Sandbox        SandboxConfig
+	ProjectSandbox SandboxConfig
+	SandboxFlag    string
+
+	// MaxSpendUSD and MaxSpendPerTurn are the spend ceilings in US dollars
+	// (zero: none); MaxSteps the step cap of a turn (zero: the agent's);
+	// Models the user's model catalogue entries by id.
+	MaxSpendUSD     float64
+	MaxSpendPerTurn float64
+	MaxSteps        int
+	Models          map[string]ModelEntry
+	// CompactAt is the share of the context window that triggers
+	// automatic compaction (zero: the agent's default).
+	CompactAt float64
 }
 
 // Resolve merges the user's config file, the project's config file, the
@@ -84,6 +113,16 @@ func Resolve(user, project File, getenv func(string) string, flags Flags) (Setti
 	}
 	s.applyUser(user)
 	s.applyProject(project)
+	s.applySandbox(user, project)
+	s.SandboxFlag = flags.Sandbox
+	s.applyCost(user, project)
+	s.applyCompact(user, project)
+	if flags.MaxSteps < 0 || flags.MaxSteps > 1000 {
+		return s, fmt.Errorf("--max-steps must be between 1 and 1000, not %d", flags.MaxSteps)
+	}
+	if flags.MaxSteps > 0 {
+		s.MaxSteps = flags.MaxSteps
+	}
 	if flags.Agent != "" {
 		s.Agent = flags.Agent
 	}
@@ -162,6 +201,7 @@ func (s *Settings) applyUser(f File) {
 		s.CacheSystemPrefix = *f.CacheSystemPrefix
 	}
 	s.AnthropicVersion = f.AnthropicVersion
+	s.applyProviderOptions(f.ProviderOptions)
 	if f.HookTimeoutMs != nil {
 		s.HookTimeout = time.Duration(*f.HookTimeoutMs) * time.Millisecond
 	}
@@ -179,6 +219,9 @@ func (s *Settings) applyUser(f File) {
 	}
 	s.applyWorkflow(f.Workflow)
 	s.MCPServers = f.MCPServers
+	if f.MCP != nil {
+		s.MCP = *f.MCP
+	}
 }
 
 func (s *Settings) applyWorkflow(w *WorkflowConfig) {
@@ -208,7 +251,7 @@ func (s *Settings) applyProject(f File) {
 	s.ProjectPermission = f.Permission
 	s.applyWorkflow(f.Workflow)
 	ignored := []string{}
-	if f.Provider != "" || f.BaseURL != "" || f.APIKey != "" || f.Model != "" {
+	if f.Provider != "" || f.BaseURL != "" || f.APIKey != "" || f.Model != "" || f.ProviderOptions != (ProviderOptions{}) {
 		ignored = append(ignored, "provider/baseURL/apiKey/model")
 	}
 	if f.Registry != nil {
@@ -217,8 +260,8 @@ func (s *Settings) applyProject(f File) {
 	if f.Hooks != nil || f.HookTimeoutMs != nil {
 		ignored = append(ignored, "hooks")
 	}
-	if f.MCPServers != nil {
-		ignored = append(ignored, "mcpServers")
+	if f.MCPServers != nil || f.MCP != nil {
+		ignored = append(ignored, "mcpServers/mcp (a project's MCP servers go in .mcp.json)")
 	}
 	if len(ignored) > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("project config: %s can only be set in your own config (%s); ignored", strings.Join(ignored, ", "), "~/.shiro-neko/config.json"))

@@ -18,6 +18,10 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
+// ExitSpendLimit is the exit code of a run a spend ceiling (maxSpendUsd,
+// maxSpendPerTurn) stopped.
+const ExitSpendLimit = 3
+
 // Warning is printed on stderr when a headless run cannot approve anything.
 const Warning = "shiro: headless mode denies every call that needs approval (writes, edits, bash, web) unless --yolo is passed"
 
@@ -45,7 +49,9 @@ type Options struct {
 
 // Run feeds the session from in and prints its events until the stream
 // closes. It returns the exit code: 0 when every turn completed, 1 when an
-// error event occurred, the input failed, or ctx was cancelled.
+// error event occurred, the input failed, or ctx was cancelled, and
+// ExitSpendLimit when a spend ceiling stopped a turn (its notice, one
+// line, names the ceiling and how to raise it).
 func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	p := newPrinter(opts)
 	inputErr := make(chan error, 1)
@@ -74,9 +80,15 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 		_ = s.Submit(protocol.Shutdown{})
 	})
 	defer stop()
-	code := 0
+	code, ceiling := 0, false
 	for e := range s.Events() {
+		if d, ok := e.(protocol.DoneEvent); ok && d.Reason == protocol.StopSpendLimit {
+			ceiling = true
+		}
 		if _, isErr := e.(protocol.ErrorEvent); isErr {
+			code = 1
+		}
+		if r, ok := e.(protocol.CommandResultEvent); ok && r.Error != "" {
 			code = 1
 		}
 		p.print(e)
@@ -84,14 +96,43 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	if err := <-inputErr; err != nil || ctx.Err() != nil {
 		code = 1
 	}
+	if ceiling {
+		// A script must tell "spent what it was allowed" from a failure.
+		return ExitSpendLimit
+	}
 	return code
 }
 
-// Prompt is the input of `-p "…"`: one turn.
+// Prompt is the input of `-p "…"`: one turn, or, when the text is a
+// slash command line (`-p /cost`), that command, whose output is printed
+// like any other event.
 func Prompt(text string) Input {
 	return func(_ context.Context, submit func(protocol.Op) error) error {
+		if IsCommandLine(text) {
+			return submit(protocol.Command{Line: strings.TrimSpace(text)})
+		}
 		return submit(protocol.UserTurn{Text: text})
 	}
+}
+
+// IsCommandLine reports whether a prompt is a slash command line: it
+// starts with "/" and a command name (letters, digits, "-", "_", ":"), so
+// that a prompt starting with a path ("/etc/hosts looks wrong") stays a
+// prompt.
+func IsCommandLine(text string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(text), " ")
+	name, ok := strings.CutPrefix(first, "/")
+	if !ok || name == "" {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == ':':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // StreamJSON reads one op per line of r: `{"type":"user","text":"…"}` for

@@ -49,6 +49,10 @@ func (p *printer) text(e protocol.Event) {
 		if e.Output != "" {
 			fmt.Fprintln(p.opts.Out, strings.TrimRight(e.Output, "\n"))
 		}
+		for _, c := range e.Choices {
+			// Nobody can pick here; each choice is a command line to run.
+			fmt.Fprintf(p.opts.Out, "  %s  — %s\n", c.Line, c.Label)
+		}
 		if e.Error != "" {
 			p.line("[error] /%s: %s", e.Command, e.Error)
 		}

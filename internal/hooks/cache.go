@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"sync"
+
+	"github.com/shiro-neko/shiro/internal/fsutil"
 )
 
 // cache holds private copies of verified hook bundles, one folder per
@@ -128,7 +130,7 @@ func ensurePrivateDir(dir string) error {
 	if !info.IsDir() {
 		return fmt.Errorf("the hook cache %s is not a folder (a symlink?); remove it", dir)
 	}
-	if err := checkPrivate(dir, info); err != nil {
+	if err := fsutil.CheckPrivate(dir, info); err != nil {
 		if chmodErr := os.Chmod(dir, 0o700); chmodErr != nil {
 			return err
 		}

@@ -16,6 +16,10 @@ import (
 // because a guard with a typo must not quietly stop guarding.
 type Set struct {
 	entries []entry
+	// unlisted are the problems that belong to no hook folder: files that
+	// are not hook folders, folders shadowed by a hook of the same name,
+	// and hooks folders that cannot be listed.
+	unlisted []Problem
 }
 
 // entry is one hook folder as loaded.
@@ -51,6 +55,13 @@ func (s *Set) Hooks() []Hook {
 	return out
 }
 
+// Unlisted returns what Load found in the hooks folders that is not a
+// hook, so Status cannot show it: files that are not hook folders, folders
+// shadowed by a hook of the same name, and hooks folders that cannot be
+// listed. A broken hook folder is not among them; it is a hook, and Status
+// reports it as invalid.
+func (s *Set) Unlisted() []Problem { return slices.Clone(s.unlisted) }
+
 // Load discovers hooks in the project's hooks folder (.shiro/hooks) and the
 // user's ($SHIRO_HOME/.shiro-neko/hooks); either may be empty or missing.
 // Project hooks come first and the first folder with a name wins. Every
@@ -69,16 +80,21 @@ func Load(projectHooksDir, userHooksDir string) (*Set, []Problem) {
 		}
 		folders, notFolders, err := listHookFolders(src.dir)
 		if err != nil {
+			set.unlisted = append(set.unlisted, problemOf(err))
 			problems = append(problems, problemOf(err))
 			continue
 		}
 		for _, path := range notFolders {
-			problems = append(problems, Problem{Path: path, Err: "not a hook folder: each hook is a folder <name>/ holding manifest.json and an executable named run; move this into one, or remove it"})
+			p := Problem{Path: path, Err: "not a hook folder: each hook is a folder <name>/ holding manifest.json and an executable named run; move this into one, or remove it"}
+			set.unlisted = append(set.unlisted, p)
+			problems = append(problems, p)
 		}
 		for _, path := range folders {
 			name := filepath.Base(path)
 			if first, taken := winner[name]; taken {
-				problems = append(problems, Problem{Path: path, Err: fmt.Sprintf("shadowed by the hook of the same name in %s, so it does not run; rename one of them to use both", first)})
+				p := Problem{Path: path, Err: fmt.Sprintf("shadowed by the hook of the same name in %s, so it does not run; rename one of them to use both", first)}
+				set.unlisted = append(set.unlisted, p)
+				problems = append(problems, p)
 				continue
 			}
 			winner[name] = path

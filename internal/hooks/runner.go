@@ -18,7 +18,7 @@ type Options struct {
 	// hook, takes its place for that hook.
 	DefaultTimeout time.Duration
 	// CacheDir is a private folder (created 0700) for the verified copies
-	// hooks run from, such as $SHIRO_HOME/.shiro-neko/cache/hooks.
+	// hooks run from, such as $SHIRO_HOME/.shiro-neko/hook-cache.
 	// Without one no hook can run, so pre_tool hooks block.
 	CacheDir string
 	// SessionID and ProjectDir are passed to hooks (stdin session_id and

@@ -47,6 +47,12 @@ func (r *Runner) Status() []Status {
 	return out
 }
 
+// Unlisted returns the problems of the hooks folders that Status does not
+// show, as they were found when the hooks were loaded (see Set.Unlisted):
+// `/hooks` and `shiro hooks list` report them beside the table, so a
+// stray file is never answered with "no hooks found".
+func (r *Runner) Unlisted() []Problem { return r.set.Unlisted() }
+
 // Approve records the hook's current bundle as approved. Use it when the
 // person reviewed the files on disk themselves (`shiro hooks approve`).
 func (r *Runner) Approve(name string) error { return r.approve(name, "") }

@@ -125,7 +125,7 @@ func (t *Trust) update(change func(map[string]Record) bool) error {
 	if err := os.MkdirAll(filepath.Dir(t.path), trustDirMode); err != nil {
 		return fmt.Errorf("creating the folder for %s: %w", t.path, err)
 	}
-	unlock, err := lockFile(t.path + ".lock")
+	unlock, err := fsutil.Lock(t.path + ".lock")
 	if err != nil {
 		return fmt.Errorf("locking %s: %w", t.path, err)
 	}
@@ -167,7 +167,7 @@ func (t *Trust) reload(force bool) error {
 		info.ModTime().Equal(t.seen.ModTime()) && info.Size() == t.seen.Size() {
 		return nil
 	}
-	if err := checkPrivate(t.path, info); err != nil {
+	if err := fsutil.CheckPrivate(t.path, info); err != nil {
 		return err
 	}
 	records, err := readTrustFile(t.path)

@@ -47,7 +47,8 @@ func (a *Accumulator) closeReasoning(end ReasoningEnd) {
 	if !a.inThought {
 		return
 	}
-	a.parts = append(a.parts, Reasoning{Text: a.reasoning.String(), Signature: end.Signature, Redacted: end.Redacted})
+	a.parts = append(a.parts, Reasoning{Text: a.reasoning.String(), Signature: end.Signature, Redacted: end.Redacted,
+		ItemID: end.ItemID, Encrypted: end.Encrypted})
 	a.reasoning.Reset()
 	a.inThought = false
 }

@@ -3,8 +3,10 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -38,10 +40,58 @@ func (e *APIError) Retryable() bool {
 	return e.Status >= 500
 }
 
-// IsRetryable reports whether err is an APIError worth retrying.
+// StreamError says that a response stopped arriving for a reason of the
+// transport rather than an answer of the API: the connection was cut or
+// reset before the response ended, or the provider stayed silent longer
+// than the idle timeout. The same request may well succeed when sent
+// again, so it is retried like a 5xx while no output has reached the
+// caller.
+type StreamError struct {
+	Provider string
+	// Idle is the silence that was given up on; zero when the connection
+	// was cut.
+	Idle time.Duration
+	// BeforeHeaders reports that not even the response's status line had
+	// arrived.
+	BeforeHeaders bool
+	// Err is the transport's own error, if it gave one.
+	Err error
+}
+
+func (e *StreamError) Error() string {
+	switch {
+	case e.Idle > 0 && e.BeforeHeaders:
+		return fmt.Sprintf("%s: no answer %s after sending the request (provider.idleTimeoutSeconds)", e.Provider, e.Idle)
+	case e.Idle > 0:
+		return fmt.Sprintf("%s: the response stalled: nothing arrived for %s (provider.idleTimeoutSeconds)", e.Provider, e.Idle)
+	case e.Err != nil && e.BeforeHeaders:
+		return fmt.Sprintf("%s: the connection was cut before the response began: %v", e.Provider, e.Err)
+	case e.Err != nil:
+		return fmt.Sprintf("%s: the response was cut off before its end: %v", e.Provider, e.Err)
+	}
+	return fmt.Sprintf("%s: the response was cut off before its end", e.Provider)
+}
+
+func (e *StreamError) Unwrap() error { return e.Err }
+
+// IsConnectionCut reports whether err is a connection that broke: closed
+// or reset by the peer, or ended part-way through a message. Refused
+// connections, DNS and TLS failures are not cuts: sending again would
+// meet them again.
+func IsConnectionCut(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE)
+}
+
+// IsRetryable reports whether err is worth retrying: an APIError that says
+// so, or a StreamError.
 func IsRetryable(err error) bool {
 	var api *APIError
-	return errors.As(err, &api) && api.Retryable()
+	if errors.As(err, &api) {
+		return api.Retryable()
+	}
+	var cut *StreamError
+	return errors.As(err, &cut)
 }
 
 // ParseRetryAfter reads retry-after-ms or retry-after (seconds or an HTTP

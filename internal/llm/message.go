@@ -23,6 +23,8 @@ const (
 type Message struct {
 	Role  Role
 	Parts []Part
+	// enc memoises the wire encodings of a sealed message; see Sealed.
+	enc *encodings
 }
 
 // Part is one piece of a message. It is a sealed sum type: one Go type per
@@ -36,11 +38,17 @@ type Text struct {
 
 // Reasoning is the model's visible thinking. Signature (Anthropic) must be
 // sent back unchanged with the block; Redacted carries an opaque redacted
-// thinking payload instead of text.
+// thinking payload instead of text. ItemID and Encrypted (OpenAI's
+// Responses API) are the reasoning item's id and its encrypted content,
+// which go back with the next request so that the model does not reason
+// again over the same ground. Each wire sends back only what it signed
+// or encrypted itself and drops the rest.
 type Reasoning struct {
 	Text      string
 	Signature string
 	Redacted  string
+	ItemID    string
+	Encrypted string
 }
 
 // ToolCall is a request from the model to run a tool.
@@ -94,6 +102,8 @@ type wirePart struct {
 	Text      string          `json:"text,omitempty"`
 	Signature string          `json:"signature,omitempty"`
 	Redacted  string          `json:"redacted,omitempty"`
+	ItemID    string          `json:"itemId,omitempty"`
+	Encrypted string          `json:"encrypted,omitempty"`
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
@@ -115,7 +125,8 @@ func (m Message) MarshalJSON() ([]byte, error) {
 		case Text:
 			w.Parts = append(w.Parts, wirePart{Type: "text", Text: p.Text})
 		case Reasoning:
-			w.Parts = append(w.Parts, wirePart{Type: "reasoning", Text: p.Text, Signature: p.Signature, Redacted: p.Redacted})
+			w.Parts = append(w.Parts, wirePart{Type: "reasoning", Text: p.Text, Signature: p.Signature, Redacted: p.Redacted,
+				ItemID: p.ItemID, Encrypted: p.Encrypted})
 		case ToolCall:
 			w.Parts = append(w.Parts, wirePart{Type: "tool-call", ID: p.ID, Name: p.Name, Input: inputOrEmpty(p.Input)})
 		case ToolResult:
@@ -140,13 +151,15 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("llm: unknown message role %q", w.Role)
 	}
 	m.Role = w.Role
+	m.enc = nil // new parts: what was encoded before no longer holds
 	m.Parts = make([]Part, 0, len(w.Parts))
 	for i, p := range w.Parts {
 		switch p.Type {
 		case "text":
 			m.Parts = append(m.Parts, Text{Text: p.Text})
 		case "reasoning":
-			m.Parts = append(m.Parts, Reasoning{Text: p.Text, Signature: p.Signature, Redacted: p.Redacted})
+			m.Parts = append(m.Parts, Reasoning{Text: p.Text, Signature: p.Signature, Redacted: p.Redacted,
+				ItemID: p.ItemID, Encrypted: p.Encrypted})
 		case "tool-call":
 			m.Parts = append(m.Parts, ToolCall{ID: p.ID, Name: p.Name, Input: inputOrEmpty(p.Input)})
 		case "tool-result":

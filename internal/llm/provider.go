@@ -61,6 +61,10 @@ type Request struct {
 	Thinking Thinking
 	// MaxTokens caps the output; zero lets the adapter choose.
 	MaxTokens int
+	// OutputLimit is the most output the model can produce (the model
+	// catalogue's); an adapter keeps the budget it chooses under it. Zero
+	// is unknown.
+	OutputLimit int
 	// SessionID keys provider-side prompt caches (OpenAI prompt_cache_key).
 	SessionID string
 	// CacheMessages asks for a moving cache breakpoint on the last message

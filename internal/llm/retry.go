@@ -78,6 +78,9 @@ func (r *retrying) Stream(ctx context.Context, req *Request) iter.Seq2[StreamPar
 			}
 			// Output already reached the caller: a retry would duplicate it.
 			if produced || attempt >= r.policy.MaxRetries || !IsRetryable(failure) || ctx.Err() != nil {
+				if attempt > 0 && ctx.Err() == nil {
+					failure = &gaveUp{err: failure, attempts: attempt + 1}
+				}
 				yield(nil, failure)
 				return
 			}
@@ -98,6 +101,17 @@ func (r *retrying) Stream(ctx context.Context, req *Request) iter.Seq2[StreamPar
 		}
 	}
 }
+
+// gaveUp is the last failure of a call that was tried more than once.
+type gaveUp struct {
+	err      error
+	attempts int
+}
+
+func (g *gaveUp) Error() string {
+	return fmt.Sprintf("%v (gave up after %d attempts)", g.err, g.attempts)
+}
+func (g *gaveUp) Unwrap() error { return g.err }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

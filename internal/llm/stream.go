@@ -16,10 +16,12 @@ type TextDelta struct{ Text string }
 type ReasoningDelta struct{ Text string }
 
 // ReasoningEnd closes a reasoning block; it carries what the provider needs
-// to accept the block when it is sent back.
+// to accept the block when it is sent back (see Reasoning).
 type ReasoningEnd struct {
 	Signature string
 	Redacted  string
+	ItemID    string
+	Encrypted string
 }
 
 // ToolInputStart announces a tool call before its arguments finish.
@@ -65,6 +67,8 @@ type wireStreamPart struct {
 	Text      string          `json:"text,omitempty"`
 	Signature string          `json:"signature,omitempty"`
 	Redacted  string          `json:"redacted,omitempty"`
+	ItemID    string          `json:"itemId,omitempty"`
+	Encrypted string          `json:"encrypted,omitempty"`
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Delta     string          `json:"delta,omitempty"`
@@ -82,7 +86,7 @@ func MarshalStreamPart(p StreamPart) ([]byte, error) {
 	case ReasoningDelta:
 		w = wireStreamPart{Type: "reasoning-delta", Text: p.Text}
 	case ReasoningEnd:
-		w = wireStreamPart{Type: "reasoning-end", Signature: p.Signature, Redacted: p.Redacted}
+		w = wireStreamPart{Type: "reasoning-end", Signature: p.Signature, Redacted: p.Redacted, ItemID: p.ItemID, Encrypted: p.Encrypted}
 	case ToolInputStart:
 		w = wireStreamPart{Type: "tool-input-start", ID: p.ID, Name: p.Name}
 	case ToolInputDelta:
@@ -112,7 +116,7 @@ func UnmarshalStreamPart(b []byte) (StreamPart, error) {
 	case "reasoning-delta":
 		return ReasoningDelta{Text: w.Text}, nil
 	case "reasoning-end":
-		return ReasoningEnd{Signature: w.Signature, Redacted: w.Redacted}, nil
+		return ReasoningEnd{Signature: w.Signature, Redacted: w.Redacted, ItemID: w.ItemID, Encrypted: w.Encrypted}, nil
 	case "tool-input-start":
 		return ToolInputStart{ID: w.ID, Name: w.Name}, nil
 	case "tool-input-delta":

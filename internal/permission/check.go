@@ -44,6 +44,8 @@ type Result struct {
 	Subject string
 	// Cause explains an ask that no matching rule settled.
 	Cause Cause
+	// RunsCode says, for CauseRunsCode, what else the command runs.
+	RunsCode string
 	// Reason is the refusal sent back to the model when Decision is Deny.
 	Reason string
 }
@@ -188,6 +190,9 @@ func (ev *evaluation) judge(u *unit) verdict {
 	switch {
 	case u.opaque:
 		v.decision, v.cause = Ask, CauseOpaque
+	case v.decision == Allow && u.cmd.RunsCode != "":
+		// `git *` allows git, not the program a `-c core.pager=…` names.
+		v.decision, v.cause = Ask, CauseRunsCode
 	case v.decision == Allow:
 		if h := ev.hazard(u.line); h != CauseNone {
 			v.decision, v.cause = Ask, h
@@ -197,27 +202,48 @@ func (ev *evaluation) judge(u *unit) verdict {
 }
 
 // lastMatch finds the rule of the table that decides the unit: the last
-// one that matches, so it searches from the end.
+// one that matches, so it searches from the end. A bash command is also
+// matched as its canonical spelling (`/bin/rm -rf x` as `rm -rf x`,
+// `git -C d reset --hard` as `git reset --hard`), and that match counts
+// when it is stricter: a deny or ask rule cannot be dodged by the way the
+// program is named, and an allow rule is never widened by it.
 func (ev *evaluation) lastMatch(u *unit) (Rule, bool) {
+	rule, ok := ev.lastMatchText(u, u.text)
+	if !ev.query.IsShell || u.none {
+		return rule, ok
+	}
+	if canon, differs := u.cmd.Canonical(); differs && canon != u.text {
+		current := Ask.rank() // no rule matched: the call asks
+		if ok {
+			current = rule.Decision.rank()
+		}
+		if r, found := ev.lastMatchText(u, canon); found && r.Decision.rank() > current {
+			return r, true
+		}
+	}
+	return rule, ok
+}
+
+func (ev *evaluation) lastMatchText(u *unit, text string) (Rule, bool) {
 	rules := ev.entry.Rules
 	for i := len(rules) - 1; i >= 0; i-- {
-		if ev.matches(rules[i].Pattern, u) {
+		if ev.matches(rules[i].Pattern, u, text) {
 			return rules[i], true
 		}
 	}
 	return Rule{}, false
 }
 
-func (ev *evaluation) matches(pattern string, u *unit) bool {
+func (ev *evaluation) matches(pattern string, u *unit, text string) bool {
 	switch {
 	case u.none:
 		return catchAll(pattern)
 	case ev.query.IsShell:
-		return matchCommand(pattern, u.text)
+		return matchCommand(pattern, text)
 	case ev.entry.ByName:
 		return Match(pattern, u.name)
 	}
-	return Match(pattern, u.text)
+	return Match(pattern, text)
 }
 
 // applyGrants lifts an asked unit to allow when a grant matches it. A grant
@@ -233,6 +259,12 @@ func (ev *evaluation) applyGrants(grants *Grants, u *unit, v verdict) verdict {
 	}
 	for _, g := range ev.held {
 		if g.Tool != ev.query.Tool || !g.matches(u, ev.query.IsShell) {
+			continue
+		}
+		if ev.query.IsShell && !g.Exact && u.cmd.RunsCode != "" {
+			// A grant for `git log *` does not cover what a -c setting
+			// makes git run; only a grant of exactly this command does.
+			v = verdict{decision: Ask, source: SourceGrant, pattern: g.Pattern, cause: CauseRunsCode}
 			continue
 		}
 		if ev.query.IsShell && !(catchAll(g.Pattern) && !g.Exact) {
@@ -286,6 +318,9 @@ func (ev *evaluation) fold(keep func(verdict) bool) (res Result, ok bool) {
 		res.Decision, res.Source, res.Pattern, res.Cause = v.decision, v.source, v.pattern, v.cause
 		if !u.none {
 			res.Subject = u.text
+		}
+		if v.cause == CauseRunsCode {
+			res.RunsCode = u.cmd.RunsCode
 		}
 	}
 	if res.Decision == Deny {

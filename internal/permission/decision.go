@@ -73,6 +73,12 @@ const (
 	// narrower than `*` names a git command whose alias cannot be resolved
 	// (`git -c alias.r="$X" r`). No grant lifts it.
 	CauseOpaque
+	// CauseRunsCode: an allow rule or grant named the command, but the
+	// command runs other code too: a command or script it is given
+	// (`sudo …`, `sh -c …`, `find -exec`), a git setting or alias that
+	// runs a program (`git -c core.pager=…`), a redefined command name.
+	// Only a `*` rule, or a grant of exactly that command, covers it.
+	CauseRunsCode
 )
 
 func (c Cause) String() string {
@@ -89,6 +95,8 @@ func (c Cause) String() string {
 		return "assign"
 	case CauseOpaque:
 		return "opaque"
+	case CauseRunsCode:
+		return "runs-code"
 	}
 	return fmt.Sprintf("Cause(%d)", int(c))
 }

@@ -41,7 +41,9 @@
 // `.env.*` but not `.env.example`, `*.pem`, `*.key`, `id_rsa`,
 // `credentials`, …). Those rules match only a path's last element,
 // ignoring case, so `config/.ENV` is denied like `.env`; a config entry
-// for the tool matches whole paths as written.
+// for the tool matches whole paths as written. A Policy built with
+// WithPathResolver also judges each path as the file it resolves to, so a
+// symlink cannot carry a secret past the table.
 //
 // # Layers
 //
@@ -70,8 +72,13 @@
 // command (`git status *` matches `git status`). A rule narrower than `*`
 // names a command, not what surrounds it: if the line also writes a file
 // through a redirection or sets shell variables, such an allow becomes an
-// ask. Deny rules (only they) also reach the commands a wrapper or nested
-// shell runs (the analysis's effective commands): `rm *` denies `sudo rm x`
+// ask, and so it does for a command that runs other code besides the
+// program the rule names (shellguard's Command.RunsCode: `git -c
+// core.pager=…`, `sudo …`, `find -exec`, a redefined name). Deny and ask
+// rules also match a command by its canonical spelling (`/bin/rm x` as
+// `rm x`, `git -C d reset` as `git reset`), which never widens an allow.
+// Deny rules (only they) also reach the commands a wrapper or nested shell
+// runs (the analysis's effective commands): `rm *` denies `sudo rm x`
 // and `sh -c 'rm x'`; where what runs is decided at run time (`$X rm`),
 // those deny rules cannot be checked and the call asks. A git alias
 // defined on the line is judged as what it runs: `git reset *` denies

@@ -90,7 +90,7 @@ func (r *Rules) GrantFor(q Query, grants *Grants) []Grant {
 	}
 	var out []Grant
 	for i, v := range ev.verdicts {
-		if v.decision != Ask || (v.cause != CauseNone && v.cause != CauseNoMatch) {
+		if v.decision != Ask || (v.cause != CauseNone && v.cause != CauseNoMatch && v.cause != CauseRunsCode) {
 			continue
 		}
 		u := ev.units[i]
@@ -113,10 +113,11 @@ func (r *Rules) GrantFor(q Query, grants *Grants) []Grant {
 // `git status *`, which never covers `git push`). A command that runs
 // other commands, one whose words are not plain literals, or one whose
 // subcommand slot holds an option (`git -C dir push`) is granted exactly
-// as it stands.
+// as it stands; so is one that runs other code besides its program
+// (Command.RunsCode: `git -c core.pager=… log`).
 func commandGrant(tool string, c shellguard.Command) Grant {
 	exact := Grant{Tool: tool, Pattern: c.String(), Exact: true}
-	if !c.Literal || len(c.Args) == 0 {
+	if !c.Literal || len(c.Args) == 0 || c.RunsCode != "" {
 		return exact
 	}
 	program := c.Args[0]

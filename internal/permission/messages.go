@@ -37,6 +37,8 @@ func (r Result) Describe() string {
 		return matched + ", but the command line sets shell variables, which only a \"*\" rule covers"
 	case CauseOpaque:
 		return fmt.Sprintf("the command line runs a command decided at run time, so the %s rules cannot be checked against it", key)
+	case CauseRunsCode:
+		return matched + ", but the command also runs other code (" + r.RunsCode + "), which only a \"*\" rule or a grant of exactly this command covers"
 	case CauseNoMatch:
 		if r.Subject == "" {
 			return fmt.Sprintf("no %s rule matches a call without a subject", key)

@@ -9,20 +9,28 @@ type Policy struct {
 	user    *Rules
 	project *Rules // nil when the project has none
 	grants  *Grants
+	resolve PathResolver // nil: path subjects are judged as given only
 }
 
 // NewPolicy layers project over user; either may be nil (no rules: the
 // defaults).
-func NewPolicy(user, project *Rules) *Policy {
+func NewPolicy(user, project *Rules, opts ...PolicyOption) *Policy {
 	if user == nil {
 		user = Default()
 	}
-	return &Policy{user: user, project: project, grants: &Grants{}}
+	p := &Policy{user: user, project: project, grants: &Grants{}}
+	for _, o := range opts {
+		o(p)
+	}
+	return p
 }
 
 // Check decides a call: your rules, with the session's grants, and then
 // the project's, whose verdict replaces yours only where it is stricter.
+// A path tool's paths are judged as given and as the files they resolve
+// to (WithPathResolver).
 func (p *Policy) Check(q Query) Result {
+	q = p.withResolved(q)
 	res := p.user.Check(q, p.grants)
 	if p.project == nil || res.Decision == Deny {
 		return res

@@ -20,6 +20,15 @@ type BuiltinDeps struct {
 	// Run runs format's formatters and no-main-commit's git query with
 	// fixed arguments; nil means ExecRunner.
 	Run Runner
+	// Home is the user's home directory, where secrets and protect look
+	// for ~/.ssh and the shell's startup files and resolve ~; empty means
+	// os.UserHomeDir.
+	Home string
+	// TempDir is where mktemp makes files; empty means os.TempDir.
+	TempDir string
+	// Getenv reads the environment commands run with, to resolve $NAME in
+	// a path; nil means os.Getenv.
+	Getenv func(string) string
 }
 
 // builtin is one entry of the registry: its name and how to build it.
@@ -33,8 +42,8 @@ type builtin struct {
 func registry() []builtin {
 	return []builtin{
 		{"guard", func(BuiltinDeps) Plugin { return Guard() }},
-		{"secrets", func(BuiltinDeps) Plugin { return Secrets() }},
-		{"protect", func(d BuiltinDeps) Plugin { return Protect(d.StateDir) }},
+		{"secrets", secretsPlugin},
+		{"protect", protectPlugin},
 		{"time", func(d BuiltinDeps) Plugin { return Time(d.Now) }},
 		{"no-force-push", func(BuiltinDeps) Plugin { return NoForcePush() }},
 		{"no-net-pipe", func(BuiltinDeps) Plugin { return NoNetPipe() }},
@@ -60,6 +69,15 @@ func (d BuiltinDeps) withDefaults() BuiltinDeps {
 	}
 	if d.Run == nil {
 		d.Run = ExecRunner
+	}
+	if d.Home == "" {
+		d.Home, _ = os.UserHomeDir()
+	}
+	if d.TempDir == "" {
+		d.TempDir = os.TempDir()
+	}
+	if d.Getenv == nil {
+		d.Getenv = os.Getenv
 	}
 	return d
 }

@@ -72,6 +72,30 @@ func pushArgs(args []string) (force string, ops []string) {
 	return force, ops
 }
 
+// dryRun reports git push's --dry-run (or -n, alone or in a cluster).
+func dryRun(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case strings.HasPrefix(a, "--"):
+			if longOption(a, "--dry-run", 5) {
+				return true
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if a[j] == 'n' {
+					return true
+				}
+				if a[j] == 'o' {
+					break // -o takes the rest as its value
+				}
+			}
+		}
+	}
+	return false
+}
+
 // NoForcePush refuses force pushes: --force, -f, --force-with-lease,
 // --mirror and +refspecs, however the git command is wrapped and whatever
 // alias on the command line spells it (the analysis expands them).
@@ -87,6 +111,9 @@ func NoForcePush() Plugin {
 				for _, g := range a.Git() {
 					if g.Subcommand != "push" {
 						continue
+					}
+					if dryRun(g.Args) {
+						continue // only says what would be pushed
 					}
 					force, ops := pushArgs(g.Args)
 					if force == "" {

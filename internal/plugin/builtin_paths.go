@@ -9,13 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-)
 
-// The path plugins (secrets, protect) judge every path a call would write:
-// the tool's Writes metadata, so a new write tool is covered without being
-// named, plus the files a shell command visibly writes (redirections, tee,
-// cp, mv…; see shellWrites). A path is judged as given and, when it leads
-// through a symlink, as resolved, so `notes -> .env` cannot launder a write.
+	"github.com/shiro-neko/shiro/internal/secrets"
+)
 
 // pathKind says why a path is protected: what it is and what to do instead.
 type pathKind struct {
@@ -23,54 +19,34 @@ type pathKind struct {
 	advice string
 }
 
-// target is one write target, normalised for matching.
+// target is one file, normalised for matching.
 type target struct {
 	shown string   // as given, for the refusal
 	parts []string // lower-cased components, relative to the workspace when inside it
 	abs   string   // absolute and clean, "" when the workspace is unknown
 }
 
-// secretKind recognises credentials by name. Matching is case-insensitive
-// because macOS and Windows file systems are.
+// secretKind recognises credentials (internal/secrets decides what they
+// are) and says what to do instead. Matching is case-insensitive because
+// macOS and Windows file systems are.
 func secretKind(t target) (pathKind, bool) {
-	for _, p := range t.parts {
-		if p == ".ssh" || p == ".aws" || p == ".gnupg" {
-			return pathKind{"a credentials directory (" + p + ")", "keys and credentials belong to the user"}, true
-		}
-	}
-	base := t.parts[len(t.parts)-1]
-	ext := path.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
-	switch {
-	case base == ".env.example":
-		return pathKind{}, false
-	case strings.HasPrefix(base, ".env"):
-		return pathKind{"an environment file", "ask the user to add the values; .env.example may be written with placeholders"}, true
-	case slices.Contains([]string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"}, ext):
-		return pathKind{"a key or certificate store", "keys belong to the user"}, true
-	case isSSHKeyName(base):
-		return pathKind{"an SSH private key", "keys belong to the user"}, true
-	case slices.Contains([]string{".npmrc", ".pypirc", ".netrc", "_netrc", ".pgpass"}, base):
-		return pathKind{"a file that holds login tokens", "ask the user to configure it"}, true
-	case slices.Contains([]string{"credentials", "secret", "secrets"}, stem) &&
-		slices.Contains([]string{".json", ".yaml", ".yml", ".toml", ".ini"}, ext):
-		return pathKind{"a credentials file", "ask the user to fill it in"}, true
-	}
-	return pathKind{}, false
+	return adviseSecret(secrets.Classify(strings.Join(t.parts, "/")))
 }
 
-// isSSHKeyName matches id_rsa, id_ed25519_sk, id_ecdsa.old… but not the
-// public halves (.pub), which are safe to write.
-func isSSHKeyName(base string) bool {
-	if strings.HasSuffix(base, ".pub") {
-		return false
+func adviseSecret(k secrets.Kind) (pathKind, bool) {
+	switch k {
+	case secrets.None:
+		return pathKind{}, false
+	case secrets.EnvFile:
+		return pathKind{k.String(), "ask the user to add the values; .env.example may be written with placeholders"}, true
+	case secrets.TokenFile:
+		return pathKind{k.String(), "ask the user to configure it"}, true
+	case secrets.CredentialsFile:
+		return pathKind{k.String(), "ask the user to fill it in"}, true
+	case secrets.CredentialsDir:
+		return pathKind{k.String() + " (.ssh, .aws, .gnupg)", "keys and credentials belong to the user"}, true
 	}
-	for _, k := range []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"} {
-		if strings.HasPrefix(base, k) {
-			return true
-		}
-	}
-	return false
+	return pathKind{k.String(), "keys belong to the user"}, true
 }
 
 func lockfiles() []string {
@@ -94,10 +70,27 @@ func generatedDir(name string) (pathKind, bool) {
 	return pathKind{}, false
 }
 
-// protectKind recognises paths a person or a tool owns. stateDirs are the
-// agent's own state directory (~/.shiro-neko), absolute, as given and
-// resolved.
-func protectKind(t target, stateDirs []string) (pathKind, bool) {
+// startupFiles are the files in the home directory that shells and git
+// read and run on their own: writing one runs code in the next command.
+func startupFiles() []string {
+	return []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
+		".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".inputrc",
+		".pam_environment", ".gitconfig", ".config/git/config", ".config/fish/config.fish", ".config/environment.d"}
+}
+
+// gitHooks are the names git runs from .git/hooks.
+func gitHooks() []string {
+	return []string{"applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+		"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge", "pre-push",
+		"pre-receive", "update", "proc-receive", "post-receive", "post-update", "reference-transaction",
+		"push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate", "fsmonitor-watchman",
+		"p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit", "post-index-change"}
+}
+
+// protectKind recognises paths a person or a tool owns: git's directory,
+// lockfiles, dependencies, build output, caches, the project's hooks,
+// shiro's own state and the home directory's startup files.
+func protectKind(t target, pl places) (pathKind, bool) {
 	last := len(t.parts) - 1
 	for i, p := range t.parts {
 		switch {
@@ -118,86 +111,132 @@ func protectKind(t target, stateDirs []string) (pathKind, bool) {
 	if slices.Contains(lockfiles(), t.parts[last]) {
 		return pathKind{"a lockfile", "run the package manager to change it"}, true
 	}
-	for _, dir := range stateDirs {
+	for _, dir := range pl.stateDirs {
 		if t.abs != "" && within(dir, t.abs) {
 			return pathKind{"shiro's own state", "ask the user to change it"}, true
+		}
+	}
+	if pl.home != "" && t.abs != "" {
+		for _, f := range startupFiles() {
+			if within(filepath.Join(pl.home, f), t.abs) {
+				return pathKind{"a startup file shells or git run (~/" + f + ")", "ask the user to change it"}, true
+			}
 		}
 	}
 	return pathKind{}, false
 }
 
+// protectedPatterns are where a write that cannot be resolved must not be
+// able to lead: shiro's state, git's hooks and configuration, the home
+// directory's startup files.
+func protectedPatterns(pl places) []string {
+	var out []string
+	for _, d := range pl.stateDirs {
+		out = append(out, d+"/*")
+	}
+	out = append(out, "*/.git/config", "*/.git/info/*", "*/.shiro/hooks/*")
+	for _, h := range gitHooks() {
+		out = append(out, "*/.git/hooks/"+h)
+	}
+	if pl.home != "" {
+		for _, f := range startupFiles() {
+			out = append(out, filepath.Join(pl.home, f), filepath.Join(pl.home, f)+"/*")
+		}
+	}
+	return out
+}
+
+// secretPatterns are the credential directories a write that cannot be
+// resolved must not be able to reach.
+func secretPatterns(pl places) []string {
+	if pl.home == "" {
+		return nil
+	}
+	return []string{pl.home + "/.ssh/*", pl.home + "/.aws/*", pl.home + "/.gnupg/*"}
+}
+
 // Secrets refuses writes to credentials through any tool that writes files
-// and through shell commands that visibly write them.
-func Secrets() Plugin {
+// and through shell commands that visibly write them, and shell commands
+// that read or send them. It resolves paths against the real home
+// directory and environment.
+func Secrets() Plugin { return secretsPlugin(BuiltinDeps{}.withDefaults()) }
+
+func secretsPlugin(d BuiltinDeps) Plugin {
+	pl := newPlaces(d)
 	return Plugin{
 		Name:        "secrets",
 		Description: "refuses writes to .env files, keys and credential files, and shell commands that read them",
-		Appendix: "The secrets plugin refuses writes to .env files (except .env.example), keys and certificates " +
-			"(*.pem, *.key, id_rsa…), token files (.npmrc, .pypirc, .netrc, .pgpass), credentials/secrets files and " +
-			"the .ssh, .aws and .gnupg directories, through any tool or shell command, and shell commands that read " +
-			"such files (cat .env…). Secrets belong to the user: " +
-			"when one must change, tell the user what to set and let them do it. Do not work around the refusal.",
+		Appendix: "The secrets plugin refuses writes to .env files (except .env.example and .env.sample), keys and " +
+			"certificates (*.pem, *.key, id_rsa…), token files (.npmrc, .pypirc, .netrc, .pgpass, .git-credentials), " +
+			"credentials/secrets files and the .ssh, .aws and .gnupg directories, through any tool or shell command, " +
+			"and shell commands that read or send such files (cat .env, base64 < .env, curl -d @.env…). Secrets belong " +
+			"to the user: when one must change, tell the user what to set and let them do it. Do not work around the refusal.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
-			if r := refuseTargets(c, "secrets", secretKind); r != "" {
+			paths := c.paths(pl)
+			if r := refuseTargets(paths.writes, "secrets", secretKind); r != "" {
 				return r, nil
 			}
-			return refuseShellSecretReads(c), nil
+			if len(paths.patterns) > 0 {
+				if r := refusePatterns(paths.patterns, "secrets", secretPatterns(pl), "a credentials directory"); r != "" {
+					return r, nil
+				}
+			}
+			return refuseSecretReads(paths.reads), nil
 		},
 	}
 }
 
-// refuseShellSecretReads refuses a shell command that names a secret file
-// as an argument (`cat .env`, `grep KEY .env`, `source .env`): its output
-// would carry the secret to the model, which the user never asked for.
-// read_file of such a file goes through the permission rules instead.
-func refuseShellSecretReads(c Call) string {
-	for _, a := range c.shell() {
-		for _, cmd := range effective(a) {
-			for _, arg := range cmd.Args[1:] {
-				if arg == "" || strings.HasPrefix(arg, "-") || strings.Contains(arg, "://") {
-					continue
-				}
-				// Only a secret file itself: listing ~/.ssh shows names, not keys.
-				base := strings.ToLower(path.Base(filepath.ToSlash(arg)))
-				if base == ".ssh" || base == ".aws" || base == ".gnupg" {
-					continue
-				}
-				if k, ok := secretKind(target{shown: arg, parts: []string{base}}); ok {
-					return fmt.Sprintf("Blocked by the secrets plugin: refusing %q because it reads %q (%s) into the conversation. Ask the user for what you need from it instead.",
-						shortSubject(cmd.String()), arg, k.what)
-				}
-			}
+// refuseSecretReads refuses a shell command that reads or sends a secret
+// file (`cat .env`, `base64 < .env`, `curl --data-binary @.env …`,
+// `cp .env x`): its output would carry the secret to the model, or
+// elsewhere, which the user never asked for. read_file of such a file goes
+// through the permission rules instead.
+// Reading a file under ~/.ssh that is not a key (known_hosts, a .pub) is
+// no leak, so reads are judged by the file's name only.
+func refuseSecretReads(reads []readFile) string {
+	for _, t := range reads {
+		if k, ok := adviseSecret(secrets.ClassifyName(t.abs)); ok {
+			return fmt.Sprintf("Blocked by the secrets plugin: refusing to read %q (%s) into the conversation or send it anywhere. Ask the user for what you need from it instead.",
+				shortSubject(t.shown), k.what)
 		}
 	}
 	return ""
 }
 
 // Protect refuses writes to git internals, lockfiles, installed
-// dependencies, build output, tool caches, the project's hooks and the
-// agent's state directory stateDir.
+// dependencies, build output, tool caches, the project's hooks, the
+// agent's state directory stateDir and the home directory's startup
+// files.
 func Protect(stateDir string) Plugin {
-	var stateDirs []string
-	if stateDir != "" {
-		stateDirs = append(stateDirs, filepath.Clean(stateDir))
-		if r, err := filepath.EvalSymlinks(stateDir); err == nil && r != stateDirs[0] {
-			stateDirs = append(stateDirs, r)
-		}
-	}
+	return protectPlugin(BuiltinDeps{StateDir: stateDir}.withDefaults())
+}
+
+func protectPlugin(d BuiltinDeps) Plugin {
+	pl := newPlaces(d)
 	return Plugin{
 		Name:        "protect",
-		Description: "refuses writes to .git, lockfiles, dependencies, build output, caches and shiro's own state",
+		Description: "refuses writes to .git, lockfiles, dependencies, build output, caches, shell startup files and shiro's own state",
 		Appendix: "The protect plugin refuses writes to .git/, lockfiles (package-lock.json, go.sum, Cargo.lock…), " +
-			"node_modules/, vendor/, build output (dist/, build/, out/, target/debug/…), tool caches, .shiro/hooks/ and " +
-			"shiro's own state directory. Change them with the tool that owns them (git, the package manager, the " +
-			"build) or ask the user. Do not work around the refusal.",
+			"node_modules/, vendor/, build output (dist/, build/, out/, target/debug/…), tool caches, .shiro/hooks/, " +
+			"shell and git startup files in the home directory (~/.bashrc, ~/.profile, ~/.gitconfig…) and shiro's own " +
+			"state directory, and shell writes whose target it cannot work out when they could reach one of these. " +
+			"Change them with the tool that owns them (git, the package manager, the build) or ask the user. Do not " +
+			"work around the refusal.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
-			return refuseTargets(c, "protect", func(t target) (pathKind, bool) { return protectKind(t, stateDirs) }), nil
+			paths := c.paths(pl)
+			if r := refuseTargets(paths.writes, "protect", func(t target) (pathKind, bool) { return protectKind(t, pl) }); r != "" {
+				return r, nil
+			}
+			if len(paths.patterns) == 0 {
+				return "", nil
+			}
+			return refusePatterns(paths.patterns, "protect", protectedPatterns(pl), "a protected path"), nil
 		},
 	}
 }
 
-func refuseTargets(c Call, plugin string, classify func(target) (pathKind, bool)) string {
-	for _, t := range c.writeTargets() {
+func refuseTargets(targets []target, plugin string, classify func(target) (pathKind, bool)) string {
+	for _, t := range targets {
 		if k, ok := classify(t); ok {
 			return fmt.Sprintf("Blocked by the %s plugin: refusing to write %q (%s; %s). Ask the user to do it themselves if it is really needed.",
 				plugin, shortSubject(t.shown), k.what, k.advice)
@@ -206,32 +245,16 @@ func refuseTargets(c Call, plugin string, classify func(target) (pathKind, bool)
 	return ""
 }
 
-// writeTargets collects every path c would write, normalised, and the
-// resolved form of any that leads through a symlink.
-func writeTargets(c Call) []target {
-	raw := slices.Clone(c.Writes)
-	for _, a := range c.shell() {
-		raw = append(raw, shellWrites(a, c.Cwd)...)
-	}
-	if len(raw) == 0 {
-		return nil
-	}
-	ws := workspace{cwd: c.Cwd}
-	out := make([]target, 0, len(raw))
-	for _, p := range raw {
-		t, ok := ws.target(p)
-		if !ok {
-			continue
-		}
-		out = append(out, t)
-		if resolved, changed := resolveLinks(t.abs); changed {
-			if rt, ok := ws.target(resolved); ok {
-				rt.shown = p + " (" + resolved + ")"
-				out = append(out, rt)
-			}
+// refusePatterns refuses a write whose target cannot be worked out before
+// it runs when it could lead to one of protected.
+func refusePatterns(patterns []pattern, plugin string, protected []string, what string) string {
+	for _, p := range patterns {
+		if couldReach(p.glob, protected) {
+			return fmt.Sprintf("Blocked by the %s plugin: refusing to write %q: where it leads is decided at run time, and it could be %s. Write to a path spelled out in the command, or ask the user.",
+				plugin, shortSubject(p.shown), what)
 		}
 	}
-	return out
+	return ""
 }
 
 type workspace struct {

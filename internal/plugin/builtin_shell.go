@@ -19,9 +19,12 @@ func Guard() Plugin {
 		Appendix: "The guard plugin refuses irreversible shell commands: recursive or forced rm, find -delete, " +
 			"git reset --hard, git clean -f, force pushes and remote branch deletes, git branch -D, DROP or TRUNCATE " +
 			"through a database client, mkfs and writes to raw devices, world-writable chmod, shutdown and reboot, " +
-			"fork bombs and downloads piped into a shell; also any command whose effect is decided at run time " +
-			"(a program name or script built from variables), because it cannot be checked. When it refuses, show " +
-			"the user the exact command and ask them to run it themselves; do not rephrase it to get past the guard.",
+			"fork bombs and downloads piped into a shell, however they are wrapped (git -c settings and aliases, " +
+			"PAGER-like variables, sqlite3 .shell, tar --to-command, awk system()…); also any command whose effect is " +
+			"decided at run time (a program name, an option or a script built from variables or command output, " +
+			"arithmetic over such values), because it cannot be checked. Spell commands and options out literally. " +
+			"When it refuses, show the user the exact command and ask them to run it themselves; do not rephrase it " +
+			"to get past the guard.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
 			for _, a := range c.shell() {
 				if v := a.Verdict(); v != nil {

@@ -124,7 +124,7 @@ func (s *callSubjects) paths() []string {
 	raw := slices.Clone(s.call.Writes)
 	raw = append(raw, inputPaths(s.call.Input)...)
 	for _, a := range s.call.shell() {
-		raw = append(raw, shellWrites(a, s.call.Cwd)...)
+		raw = append(raw, shellWrites(a)...)
 	}
 	for _, p := range raw {
 		s.pathList = appendUnique(s.pathList, p)

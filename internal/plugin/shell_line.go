@@ -52,24 +52,24 @@ func effective(a *shellguard.Analysis) []shellguard.Command {
 }
 
 // callMemo is what the path plugins have worked out about one call during
-// one Host.Check: its write targets, which cost file-system lookups
-// (symlinks, directories). It never outlives the check: the file system
-// may change between two identical calls (a symlink made in between).
+// one Host.Check: the files it writes and reads, which cost file-system
+// lookups (symlinks, globs, directories). It never outlives the check: the
+// file system may change between two identical calls (a symlink made in
+// between).
 type callMemo struct {
-	targets     []target
-	targetsDone bool
+	paths *callPaths
 }
 
-// writeTargets returns every path c writes (see writeTargets), worked out
+// paths returns the files c writes and reads (see pathsOf), worked out
 // once per Host.Check.
-func (c Call) writeTargets() []target {
+func (c Call) paths(pl places) *callPaths {
 	if c.memo == nil {
-		return writeTargets(c)
+		return pathsOf(c, pl)
 	}
-	if !c.memo.targetsDone {
-		c.memo.targets, c.memo.targetsDone = writeTargets(c), true
+	if c.memo.paths == nil {
+		c.memo.paths = pathsOf(c, pl)
 	}
-	return c.memo.targets
+	return c.memo.paths
 }
 
 // shellRefusal is the refusal of a shell plugin for one command.

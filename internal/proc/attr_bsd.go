@@ -10,3 +10,12 @@ import "syscall"
 func sysProcAttr(spec Spec) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setsid: spec.NewSession, Setpgid: !spec.NewSession}
 }
+
+// Supervisors need a child subreaper and private mounts need namespaces:
+// Linux has them, these systems do not.
+const (
+	supervisorsSupported   = false
+	privateMountsSupported = false
+)
+
+func launchAttr(spec Spec, _ Exec) *syscall.SysProcAttr { return sysProcAttr(spec) }

@@ -1,6 +1,9 @@
 package proc
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // sysProcAttr puts the command in a group (or session) of its own and,
 // for DieWithParent, has the kernel kill it when the thread that forked it
@@ -11,4 +14,41 @@ func sysProcAttr(spec Spec) *syscall.SysProcAttr {
 		attr.Pdeathsig = syscall.SIGKILL
 	}
 	return attr
+}
+
+const (
+	supervisorsSupported   = true
+	privateMountsSupported = true
+)
+
+// launchAttr is sysProcAttr for what a Launcher made of spec. A
+// supervisor always learns of shiro's death, by SIGTERM, which it catches
+// to stop everything it started: SIGKILL would leave the processes that
+// escaped the group behind. PrivateMounts starts the program in a user
+// and mount namespace of its own.
+func launchAttr(spec Spec, x Exec) *syscall.SysProcAttr {
+	attr := sysProcAttr(spec)
+	if x.Supervised {
+		attr.Pdeathsig = syscall.SIGTERM
+	}
+	if x.PrivateMounts {
+		attr.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+		attr.UidMappings, attr.GidMappings = identityMaps(os.Getuid(), os.Getgid())
+		// An unprivileged process may map its group only once it has
+		// given up setgroups(2) in the namespace.
+		attr.GidMappingsEnableSetgroups = false
+	}
+	return attr
+}
+
+// identityMaps maps the user and group to themselves inside a new user
+// namespace, so that files keep their owners. Root may map every id (and
+// then sees every file's real owner); anyone else only their own.
+func identityMaps(uid, gid int) (uids, gids []syscall.SysProcIDMap) {
+	if uid == 0 {
+		all := []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+		return all, all
+	}
+	return []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		[]syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 }

@@ -47,22 +47,27 @@
 //
 // Every command goes through Spec.Launcher, when one is set, right before
 // it is executed: the launcher is given the Exec (argv, directory,
-// environment) the Spec describes and returns the Exec to run in its
-// place. Everything else stays as it is: the process the launcher's Exec
-// starts leads the group, its exit status is the command's, its output is
-// the command's, and it is stopped, swept and watched over like any other.
-// An OS sandbox slots in here without changing how callers run commands:
-// hooks take their Launcher from hooks.Options.Launcher; bash, background
-// jobs and run_checks build their Spec in one place each (tools.shellSpec,
-// navtools runChecksTool.runOne), which would read it from the workspace
-// Env once that carries one. The sandbox would be, for instance:
+// environment, and the Spec's Grace) the Spec describes and returns the
+// Exec to run in its place. The process the launcher's Exec starts leads
+// the group, its exit status is the command's, its output is the
+// command's, and it is stopped, swept and watched over like any other.
+// internal/sandbox is the launcher: hooks take it from
+// hooks.Options.Launcher; bash, background jobs, run_checks and the git
+// tools from workspace.Env.Launcher.
 //
-//   - on Linux, a launcher that re-executes shiro as a helper
-//     (Exec{Argv: [/proc/self/exe, "sandbox-helper", policy..., "--", argv...]});
-//     the helper applies Landlock, makes itself a child subreaper (so
-//     processes that escape the group by setsid are still its children and
-//     die with it), sets its own child's Pdeathsig, and runs the real
-//     command, exiting with its status;
-//   - on macOS, a launcher that prefixes argv with sandbox-exec and a
-//     profile.
+// On Linux the sandbox re-executes shiro as a helper and marks the Exec:
+//
+//   - Supervised: the helper calls Supervise, which runs the command as
+//     its child, as a child subreaper, so that processes that leave the
+//     group (setsid, a double fork) are still its descendants; it stops
+//     them all when the command ends, when it gets SIGTERM (proc sends it
+//     to the supervisor alone, instead of signalling the group) and when
+//     shiro dies (the kernel sends it SIGTERM, Pdeathsig, which is why no
+//     watchdog is started beside it);
+//   - PrivateMounts: the helper starts in a user and mount namespace of
+//     its own, where it may protect paths with read-only mounts.
+//
+// A launcher that is also an Explainer is shown the end of a failed
+// command's output and may append one line to its stderr saying that its
+// confinement may be why (Result.Confinement).
 package proc

@@ -12,6 +12,17 @@ const groupsSupported = false
 
 func (p *Process) stop() { _ = p.cmd.Process.Kill() }
 
+// sweep has nothing to do: only the leader could be stopped, and it has
+// exited.
+func (p *Process) sweep() {}
+
+const (
+	supervisorsSupported   = false
+	privateMountsSupported = false
+)
+
+func launchAttr(spec Spec, _ Exec) *syscall.SysProcAttr { return sysProcAttr(spec) }
+
 func groupRunning(int) bool { return false }
 
 func sysProcAttr(Spec) *syscall.SysProcAttr { return nil }

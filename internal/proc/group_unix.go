@@ -11,8 +11,42 @@ import (
 
 const groupsSupported = true
 
-// stop stops the command's whole group: SIGTERM, grace, SIGKILL.
-func (p *Process) stop() { stopGroup(p.pid, p.spec.Grace) }
+// stop stops the running command: its whole group (SIGTERM, grace,
+// SIGKILL), or, under a supervisor, everything the supervisor started.
+func (p *Process) stop() {
+	if p.launched.Supervised {
+		p.stopSupervisor()
+		return
+	}
+	stopGroup(p.pid, p.spec.Grace)
+}
+
+// sweep stops what is left in the group once the leader has exited. The
+// leader has been reaped by then, so its pid may already name another
+// process: only the group, which keeps its id while it has members, is
+// signalled.
+func (p *Process) sweep() { stopGroup(p.pid, p.spec.Grace) }
+
+// SupervisorSlack is how long a supervisor gets, beyond the command's
+// Grace, to stop everything it started and exit before its group is
+// killed.
+const SupervisorSlack = 2 * time.Second
+
+// stopSupervisor tells a supervisor to stop its command (SIGTERM to the
+// supervisor alone: it signals every process of the command itself,
+// including those that left the group, and gives them Grace), waits for
+// the group to empty, and kills the group if the supervisor does not
+// manage it in time. The signal goes through the process handle (a pidfd
+// where there is one), so a supervisor that has just exited and been
+// reaped cannot have its pid mistaken for another process's.
+func (p *Process) stopSupervisor() {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	_ = p.cmd.Process.Signal(syscall.SIGCONT)
+	if awaitGroupGone(p.pid, p.spec.Grace+SupervisorSlack) {
+		return
+	}
+	_ = signalGroup(p.pid, syscall.SIGKILL)
+}
 
 // stopGroup asks group pgid to stop (SIGTERM), gives it grace to do so,
 // and kills what is left (SIGKILL). A zero grace kills at once.

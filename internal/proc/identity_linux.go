@@ -12,6 +12,7 @@ import (
 // procStat is what shiro reads from /proc/<pid>/stat.
 type procStat struct {
 	State      byte
+	PPID       int
 	PGRP       int
 	StartTicks uint64 // clock ticks after boot; never changes, survives exec
 }
@@ -27,13 +28,17 @@ func parseProcStat(data []byte) (procStat, error) {
 	// Fields after the name, numbered from 3 as in proc(5): state (3),
 	// ppid (4), pgrp (5), ..., starttime (22).
 	fields := strings.Fields(string(data[end+1:]))
-	const stateField, pgrpField, startField = 3, 5, 22
+	const stateField, ppidField, pgrpField, startField = 3, 4, 5, 22
 	if len(fields) < startField-2 {
 		return procStat{}, fmt.Errorf("proc stat: %d fields after the name, want at least %d", len(fields), startField-2)
 	}
 	state := fields[stateField-3]
 	if len(state) != 1 {
 		return procStat{}, fmt.Errorf("proc stat: bad state %q", state)
+	}
+	ppid, err := strconv.Atoi(fields[ppidField-3])
+	if err != nil {
+		return procStat{}, fmt.Errorf("proc stat: bad ppid: %w", err)
 	}
 	pgrp, err := strconv.Atoi(fields[pgrpField-3])
 	if err != nil {
@@ -43,7 +48,7 @@ func parseProcStat(data []byte) (procStat, error) {
 	if err != nil {
 		return procStat{}, fmt.Errorf("proc stat: bad starttime: %w", err)
 	}
-	return procStat{State: state[0], PGRP: pgrp, StartTicks: start}, nil
+	return procStat{State: state[0], PPID: ppid, PGRP: pgrp, StartTicks: start}, nil
 }
 
 func readProcStat(pid int) (procStat, error) {

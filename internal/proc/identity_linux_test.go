@@ -10,7 +10,7 @@ func TestParseProcStat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st != (procStat{State: 'S', PGRP: 40, StartTicks: 987654}) {
+	if st != (procStat{State: 'S', PPID: 1, PGRP: 40, StartTicks: 987654}) {
 		t.Errorf("parsed %+v", st)
 	}
 	for _, bad := range []string{"", "42 (x", "42 (x) S 1 2", "42 (x) SS 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"} {

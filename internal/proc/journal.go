@@ -121,7 +121,7 @@ func updateJournal(path string, change func([]JournalEntry) []JournalEntry) erro
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("background journal %s: %w", path, err)
 	}
-	unlock, err := lockFile(path + ".lock")
+	unlock, err := fsutil.Lock(path + ".lock")
 	if err != nil {
 		return fmt.Errorf("background journal %s: %w", path, err)
 	}

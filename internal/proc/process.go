@@ -19,11 +19,13 @@ var ErrUnsupported = errors.New(runtime.GOOS + " has no process groups, so a com
 // rest of its life (see the package documentation); Wait returns how it
 // ended.
 type Process struct {
-	spec  Spec
-	pid   int
-	cmd   *exec.Cmd
-	out   *streams
-	guard *watchdog // nil without Spec.DieWithParent
+	spec     Spec
+	launched Exec // what was executed for spec
+	pid      int
+	cmd      *exec.Cmd
+	out      *streams
+	guard    *watchdog  // nil without Spec.DieWithParent, or under a supervisor
+	tap      *outputTap // nil unless the Launcher is an Explainer
 
 	exited chan struct{} // closed once the leader has exited and been reaped
 	state  *os.ProcessState
@@ -55,13 +57,21 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Process{spec: spec, exited: make(chan struct{}), done: make(chan struct{})}
-	if spec.DieWithParent {
+	// The launcher's files are the program's alone once it has them.
+	defer closeFiles(x.Files...)
+	p := &Process{spec: spec, launched: x, exited: make(chan struct{}), done: make(chan struct{})}
+	if ex, ok := spec.Launcher.(Explainer); ok {
+		p.tap = tapOutput(&p.spec, ex)
+	}
+	// A supervisor dies with shiro by itself (SIGTERM from the kernel) and
+	// takes everything it started with it; a watchdog killing its group
+	// at the same moment would only cut it short.
+	if spec.DieWithParent && !x.Supervised {
 		if p.guard, err = startWatchdog(); err != nil {
 			return nil, err
 		}
 	}
-	if p.out, err = openStreams(spec); err != nil {
+	if p.out, err = openStreams(p.spec); err != nil {
 		p.guard.stop()
 		return nil, err
 	}
@@ -135,7 +145,8 @@ func (p *Process) command(x Exec) *exec.Cmd {
 	if p.out.stderr != nil {
 		cmd.Stderr = p.out.stderr
 	}
-	cmd.SysProcAttr = sysProcAttr(p.spec)
+	cmd.ExtraFiles = x.Files
+	cmd.SysProcAttr = launchAttr(p.spec, x)
 	return cmd
 }
 
@@ -221,7 +232,7 @@ func (p *Process) supervise(ctx context.Context) {
 	// kill that group.
 	leftovers := groupRunning(p.pid)
 	if leftovers {
-		p.stop()
+		p.sweep()
 	}
 	p.guard.stop()
 	if !p.out.finish(p.spec.drain()) {
@@ -233,6 +244,9 @@ func (p *Process) supervise(ctx context.Context) {
 		Leftovers:  leftovers && stopped == nil,
 		OutputHeld: held,
 	}
+	if p.tap != nil && stopped == nil {
+		p.result.Confinement = p.tap.explain(p.result.Exit)
+	}
 }
 
 // abandon kills a command that must not run after all and waits for it.
@@ -241,7 +255,7 @@ func (p *Process) abandon() {
 	p.stop()
 	<-p.exited
 	if groupRunning(p.pid) {
-		p.stop()
+		p.sweep()
 	}
 	p.guard.stop()
 	p.out.finish(p.spec.drain())

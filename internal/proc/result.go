@@ -25,6 +25,11 @@ type Result struct {
 	// open past Spec.Linger or Spec.Drain: a process that was left running
 	// held it, and was killed or had the pipes closed under it.
 	OutputHeld bool
+	// Confinement is what the Launcher, when it is an Explainer, said
+	// about a command that ended by itself: that its confinement may be
+	// why it failed, and how to allow what was denied. The same line was
+	// appended to the command's stderr. Empty otherwise.
+	Confinement string
 }
 
 // Exit is how a process ended: by exit(Code), or by Signal.

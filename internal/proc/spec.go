@@ -3,6 +3,8 @@ package proc
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"time"
 )
 
@@ -18,6 +20,12 @@ type Spec struct {
 	Env []string
 	// Stdin is fed to the command, then closed; nil connects /dev/null.
 	Stdin []byte
+	// StdinStream, when set and Stdin is nil, is copied to the command's
+	// stdin as it arrives, for a conversation with a long-lived program
+	// (an MCP server over stdio); stdin is closed when it ends. Closing
+	// the reader is the caller's business: the copy stops only when it
+	// ends or the command's pipes are closed.
+	StdinStream io.Reader
 	// Stdout and Stderr say where the output goes; nil discards it.
 	Stdout, Stderr Output
 
@@ -87,6 +95,27 @@ type Exec struct {
 	Argv []string
 	Dir  string
 	Env  []string
+	// Grace is the Spec's Grace, told to a Launcher whose program stops
+	// the command itself (Supervised).
+	Grace time.Duration
+	// Supervised, set by a Launcher, says that the program it launches is
+	// a supervisor (see Supervise): it runs the command as its child,
+	// stops every process the command started, in the group or not, when
+	// it gets SIGTERM (giving them Grace) or when shiro dies, and exits
+	// only once they are all gone. proc then stops it by signalling it
+	// alone, gives it Grace and SupervisorSlack to finish, has the kernel
+	// send it SIGTERM (not SIGKILL) when shiro dies, and starts no
+	// watchdog beside it.
+	Supervised bool
+	// PrivateMounts, set by a Launcher, starts the program in a user and
+	// a mount namespace of its own (Linux), with shiro's user and group
+	// mapped to themselves, so that it can bind-mount paths read-only
+	// for the command without privileges.
+	PrivateMounts bool
+	// Files, set by a Launcher, are passed to the program as file
+	// descriptors 3, 4, …; proc closes them once the program has started,
+	// or could not start.
+	Files []*os.File
 }
 
 // Launcher turns the Exec a Spec describes into the Exec that is run in
@@ -123,7 +152,7 @@ func (s *Spec) drain() time.Duration {
 
 // launch applies the Launcher, if any, to what s describes.
 func (s *Spec) launch() (Exec, error) {
-	x := Exec{Argv: s.Argv, Dir: s.Dir, Env: s.Env}
+	x := Exec{Argv: s.Argv, Dir: s.Dir, Env: s.Env, Grace: s.Grace}
 	if s.Launcher == nil {
 		return x, nil
 	}
@@ -131,8 +160,17 @@ func (s *Spec) launch() (Exec, error) {
 	if err != nil {
 		return Exec{}, fmt.Errorf("launch %s: %w", s.Argv[0], err)
 	}
-	if len(launched.Argv) == 0 || launched.Argv[0] == "" {
-		return Exec{}, fmt.Errorf("launch %s: the launcher returned no program to run", s.Argv[0])
+	refuse := func(why string) (Exec, error) {
+		closeFiles(launched.Files...)
+		return Exec{}, fmt.Errorf("launch %s: %s", s.Argv[0], why)
+	}
+	switch {
+	case len(launched.Argv) == 0 || launched.Argv[0] == "":
+		return refuse("the launcher returned no program to run")
+	case launched.Supervised && !supervisorsSupported:
+		return refuse("supervisors need Linux")
+	case launched.PrivateMounts && !privateMountsSupported:
+		return refuse("private mounts need Linux")
 	}
 	return launched, nil
 }

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"time"
@@ -15,8 +16,9 @@ type streams struct {
 	// What the command gets as stdin, stdout and stderr; nil is /dev/null.
 	stdin, stdout, stderr *os.File
 
-	feed *os.File // shiro's end of stdin
-	data []byte   // what feed writes
+	feed   *os.File  // shiro's end of stdin
+	data   []byte    // what feed writes
+	stream io.Reader // or what feed copies, as it arrives
 
 	reads []*os.File // shiro's ends of the output pipes
 	sinks []Stream   // where each read end's data goes
@@ -42,6 +44,11 @@ func openStreams(spec Spec) (s *streams, err error) {
 			return nil, fmt.Errorf("create stdin pipe: %w", err)
 		}
 		s.data = spec.Stdin
+	} else if spec.StdinStream != nil {
+		if s.stdin, s.feed, err = os.Pipe(); err != nil {
+			return nil, fmt.Errorf("create stdin pipe: %w", err)
+		}
+		s.stream = spec.StdinStream
 	}
 	if sink, ok := spec.Stdout.(Stream); ok && sink != nil {
 		if s.stdout, err = s.outputPipe("stdout", sink); err != nil {
@@ -109,7 +116,11 @@ func (s *streams) start() {
 // read it, or exits first, makes the write fail, which is fine: it did not
 // want it.
 func (s *streams) feedStdin() {
-	_, _ = s.feed.Write(s.data)
+	if s.stream != nil {
+		_, _ = io.Copy(s.feed, s.stream)
+	} else {
+		_, _ = s.feed.Write(s.data)
+	}
 	_ = s.feed.Close()
 }
 

@@ -271,11 +271,16 @@ func TestCacheReportLines(t *testing.T) {
 	want := []string{
 		"prompt tokens: 100,000 (uncached 500, cache write 9,500, cache read 90,000); output 42",
 		"cache hit ratio: 90.0% of prompt tokens read from cache",
-		"prompt memo: 7 hits, 3 misses (1 stable and 3 volatile re-renders)",
+		"prompt memo: 7 hits, 3 misses (1 stable re-render and 3 volatile re-renders)",
 	}
 	got := r.Lines()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("lines =\n%s", strings.Join(got, "\n"))
+	}
+	// One of a thing is not "1 misses".
+	one := NewCacheReport(llm.Usage{}, Stats{Hits: 1, Misses: 1, StableRenders: 1, VolatileRenders: 0}).Lines()[2]
+	if one != "prompt memo: 1 hit, 1 miss (1 stable re-render and 0 volatile re-renders)" {
+		t.Fatalf("memo line = %q", one)
 	}
 	if NewCacheReport(llm.Usage{}, Stats{}).HitRatio != 0 {
 		t.Fatal("no tokens: ratio 0")

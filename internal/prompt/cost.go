@@ -36,8 +36,10 @@ func (r CacheReport) Lines() []string {
 		fmt.Sprintf("prompt tokens: %s (uncached %s, cache write %s, cache read %s); output %s",
 			thousands(r.PromptTokens()), thousands(u.InputTokens), thousands(u.CacheWriteTokens), thousands(u.CacheReadTokens), thousands(u.OutputTokens)),
 		fmt.Sprintf("cache hit ratio: %.1f%% of prompt tokens read from cache", 100*r.HitRatio),
-		fmt.Sprintf("prompt memo: %d hits, %d misses (%d stable and %d volatile re-renders)",
-			r.Memo.Hits, r.Memo.Misses, r.Memo.StableRenders, r.Memo.VolatileRenders),
+		fmt.Sprintf("prompt memo: %s, %s (%s and %s)",
+			count(r.Memo.Hits, "hit", "hits"), count(r.Memo.Misses, "miss", "misses"),
+			count(r.Memo.StableRenders, "stable re-render", "stable re-renders"),
+			count(r.Memo.VolatileRenders, "volatile re-render", "volatile re-renders")),
 	}
 }
 
@@ -55,4 +57,12 @@ func thousands(n int) string {
 		return "-" + s
 	}
 	return s
+}
+
+// count writes n and the noun that agrees with it: "1 miss", "2 misses".
+func count(n uint64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatUint(n, 10) + " " + many
 }

@@ -156,10 +156,15 @@ type TasksEvent struct {
 	Tasks []Task `json:"tasks"`
 }
 
-// CompactedEvent reports that the history sent to the model was pruned.
+// CompactedEvent reports that the history sent to the model was pruned,
+// or that older history was compacted into a summary.
 type CompactedEvent struct {
 	Before int `json:"before"`
 	After  int `json:"after"`
+	// Summarized, when set, is how many messages of the stored history a
+	// model-written summary replaced (/compact, or automatic compaction
+	// near the context window); zero when only the copy sent was pruned.
+	Summarized int `json:"summarized,omitempty"`
 }
 
 // NoticeEvent is something the person should know that is not an error.
@@ -195,6 +200,17 @@ type CommandResultEvent struct {
 	Output  string   `json:"output"`
 	Error   string   `json:"error,omitempty"`
 	Choices []Choice `json:"choices,omitempty"`
+	// Line is the command line that ran, as it was submitted ("/files
+	// src/ma"), so a client with several requests out can tell the answers
+	// apart; a result the session offers unasked has none.
+	Line string `json:"line,omitempty"`
+	// Field, when present, asks the person to type a value (a base URL, an
+	// API key): submitting it runs Field.Line, a space and the value.
+	Field *Field `json:"field,omitempty"`
+	// Turn says a turn running the command's prompt comes next (a custom
+	// command, /init), so a client waiting for the command waits for that
+	// turn's DoneEvent too.
+	Turn bool `json:"turn,omitempty"`
 }
 
 // DoneEvent ends every turn. Usage is nil when the turn was aborted or
@@ -203,6 +219,12 @@ type CommandResultEvent struct {
 type DoneEvent struct {
 	*Usage
 	Reason StopReason `json:"reason,omitempty"`
+	// CostUSD is what the turn cost in US dollars, subagents included;
+	// nil when a model it used has no known price.
+	CostUSD *float64 `json:"costUsd,omitempty"`
+	// Ceiling is the config key of the spend ceiling that stopped the
+	// turn (maxSpendUsd, maxSpendPerTurn), with Reason spend-limit.
+	Ceiling string `json:"ceiling,omitempty"`
 }
 
 func (SessionEvent) eventType() string         { return "session" }

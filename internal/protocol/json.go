@@ -223,6 +223,8 @@ func eventDecoder(name string) (func([]byte) (Event, error), bool) {
 		return decodeEvent[CommandResultEvent], true
 	case "done":
 		return decodeEvent[DoneEvent], true
+	case "history":
+		return decodeEvent[HistoryEvent], true
 	}
 	return nil, false
 }

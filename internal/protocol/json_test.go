@@ -35,6 +35,10 @@ func samples() []protocol.Event {
 		protocol.SubagentEvent{ID: "c1.1", CallID: "c1", Kind: "explore", Phase: protocol.SubagentStep, Text: "grep x"},
 		protocol.CommandResultEvent{Command: "cost", Output: "0 tokens", Error: "e", Choices: []protocol.Choice{{Label: "a", Detail: "d", Line: "/model a"}}},
 		protocol.DoneEvent{Usage: &protocol.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4}, Reason: protocol.StopEnd},
+		protocol.HistoryEvent{Messages: []protocol.HistoryMessage{
+			{Role: protocol.HistoryUser, Text: "fix it"},
+			{Role: protocol.HistoryAssistant, Text: "done", Reasoning: "r", Calls: []protocol.HistoryCall{{ID: "c1", Name: "edit_file", Input: json.RawMessage(`{"path":"a"}`), Title: "a", Kind: protocol.KindEdit, Locations: []string{"a"}, Output: "ok", IsError: true}}},
+		}},
 	}
 }
 

@@ -81,6 +81,9 @@ type CommandInfo struct {
 	// Immediate commands run at once, even during a turn; the others wait
 	// for the running turn like a user turn.
 	Immediate bool `json:"immediate,omitempty"`
+	// Aliases are other names the command answers to (/login for
+	// /provider).
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 // Choice is one thing a person may pick after a command: picking it
@@ -89,6 +92,20 @@ type Choice struct {
 	Label  string `json:"label"`
 	Detail string `json:"detail,omitempty"`
 	Line   string `json:"line"`
+}
+
+// Field asks for a typed value after a command. Picking a Choice and
+// typing a Field are the two ways to answer a command's question; both end
+// in a Command op.
+type Field struct {
+	// Label says what to type ("base URL", "API key").
+	Label string `json:"label"`
+	// Line is the command line the value completes: the client submits
+	// Line + " " + value.
+	Line string `json:"line"`
+	// Secret values (an API key) are masked on screen and kept out of the
+	// prompt history.
+	Secret bool `json:"secret,omitempty"`
 }
 
 // StopReason is why a turn ended.
@@ -103,6 +120,9 @@ const (
 	StopStepLimit StopReason = "step-limit"
 	// StopError: the model or the stream failed; an ErrorEvent says why.
 	StopError StopReason = "error"
+	// StopSpendLimit: the next request would have passed a spend ceiling
+	// (DoneEvent.Ceiling names it); a notice says how to raise it.
+	StopSpendLimit StopReason = "spend-limit"
 )
 
 // Decision is the person's answer to an approval request.
@@ -120,5 +140,8 @@ const (
 
 // String describes a compaction for people.
 func (e CompactedEvent) String() string {
+	if e.Summarized > 0 {
+		return fmt.Sprintf("history compacted: %d earlier messages summarised, ~%d to ~%d tokens", e.Summarized, e.Before, e.After)
+	}
 	return fmt.Sprintf("history pruned from ~%d to ~%d tokens", e.Before, e.After)
 }

@@ -28,6 +28,8 @@ type Analysis struct {
 	scripts      []Script
 	findings     []Verdict
 	git          []GitCall
+	accesses     []Access
+	links        []Link
 	parses       int
 	stopped      bool
 }
@@ -120,7 +122,8 @@ type GitCall struct {
 	// Expanded is the git command git ends up running: the global options
 	// other than the alias definitions, the subcommand and its words
 	// (`git reset --hard`). It is Command itself when there is no alias
-	// to expand.
+	// to expand, spelled as a git command when git's own command was run
+	// directly (`git reset --hard` for `git-reset --hard`).
 	Expanded Command
 }
 
@@ -164,8 +167,31 @@ func (a UnresolvedAlias) AliasName() string { return a.Name }
 // works out everything Check, CheckAll, Effective and SimpleCommands
 // report, in one pass whose time is bounded by the size of the line.
 func Analyze(line string) *Analysis {
+	out, a := analyzeOnce(line, nil)
+	if a.stale() {
+		// A fact found late in the walk (an assignment inside a loop
+		// after the command it changes, a redefinition in an eval) would
+		// have changed an earlier judgement: judge the line again,
+		// knowing every fact from the start.
+		seed := a.facts.seed()
+		out, a = analyzeOnce(line, &seed)
+		if a.stale() && !a.stopped {
+			a.opaque(line, "changes a variable or command name it uses, in ways too tangled to check")
+			out.findings = dedupe(a.findings)
+		}
+	}
+	return out
+}
+
+// analyzeOnce is one walk of the line, starting from seeded facts when
+// given.
+func analyzeOnce(line string, seed *facts) (*Analysis, *engine) {
 	out := &Analysis{source: line}
 	a := newEngine(line, out)
+	if seed != nil {
+		a.facts = *seed
+		a.seededShadows = len(seed.shadows)
+	}
 	a.run()
 	out.findings = dedupe(a.findings)
 	out.stopped = a.stopped
@@ -175,7 +201,7 @@ func Analyze(line string) *Analysis {
 		// judge what they can see.
 		out.effective = nil
 	}
-	return out
+	return out, a
 }
 
 // tooLong is the parse error of a line over maxSource, which is not parsed.

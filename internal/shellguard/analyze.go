@@ -30,8 +30,8 @@ type scope struct {
 	file   *syntax.File
 	inv    inventory // what the guard's walk saw as written
 
-	vars     map[string][]string // literal values assigned to variables, see engine.values
-	varsDone bool
+	stdin *input // what the script reads when nothing else says: its runner's input, or `exec < file`
+	dirs  *dirState
 }
 
 // slice returns the source between two positions of this scope's parse.
@@ -59,8 +59,20 @@ type engine struct {
 	quiet    int // > 0 while reading an approximation, whose own oddities are not findings
 	stopped  bool
 
-	feeds map[*syntax.Stmt]*input        // what a pipeline stage reads
-	flat  map[*syntax.BinaryCmd]struct{} // pipes already handled as part of a longer pipeline
+	feeds         map[*syntax.Stmt]*input        // what a pipeline stage reads
+	stages        map[*syntax.Stmt]bool          // the stages of pipelines, which run in subshells
+	downloadsSeen int                            // lineDownloads' answer: 0 not worked out, 1 no, 2 yes
+	flat          map[*syntax.BinaryCmd]struct{} // pipes already handled as part of a longer pipeline
+
+	facts     facts          // what the whole line assigns and redefines (see facts)
+	consulted map[string]int // what judgements assumed of the facts (see engine.note)
+	// seededShadows is how many redefinitions the walk started with.
+	seededShadows int
+	funcs         map[string]*funcDef
+	runsCode      map[*syntax.CallExpr]string // why a command as written runs other code
+	partSlab      []PathPart                  // backing for the one-part paths of plain words (see onePart)
+	replaying     int                         // > 0 while a function body is judged again for its caller's input
+	downloaded    []string                    // files a download on the line saved (see noteDownloadOutputs)
 }
 
 func newEngine(src string, out *Analysis) *engine {
@@ -147,6 +159,7 @@ func (a *engine) scanScript(sc *scope, at string) int {
 		return index
 	}
 	sc.file = f
+	a.gather(sc, f)
 	a.scanNode(sc, f)
 	a.keepInventory(sc, index)
 	return index
@@ -190,160 +203,4 @@ func syntaxMessage(err error) string {
 		return inner.Error()
 	}
 	return err.Error()
-}
-
-// scanNode visits every node under n: simple commands (in lists,
-// pipelines, subshells, functions, loops, $(…), <(…) and here-documents),
-// pipelines as a whole, and function declarations.
-func (a *engine) scanNode(sc *scope, n syntax.Node) {
-	nesting := 0
-	syntax.Walk(n, func(n syntax.Node) bool {
-		if n == nil {
-			nesting--
-			return true
-		}
-		if a.stopped || !a.charge(1) {
-			return false
-		}
-		if nesting++; nesting > maxNesting {
-			a.giveUp("too deeply nested to check")
-			return false
-		}
-		sc.inv.note(sc, n)
-		switch n := n.(type) {
-		case *syntax.Stmt:
-			a.stmt(sc, n)
-		case *syntax.BinaryCmd:
-			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				a.pipeline(sc, n)
-			}
-		case *syntax.FuncDecl:
-			a.forkBomb(sc, n)
-		}
-		return !a.stopped
-	})
-}
-
-// stmt checks one statement: its redirections, and its simple command if
-// it is one.
-func (a *engine) stmt(sc *scope, st *syntax.Stmt) {
-	a.deviceRedirects(sc, st)
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 {
-		return
-	}
-	end := call.End()
-	for _, r := range st.Redirs {
-		if r.Word != nil && r.Word.End().After(end) {
-			end = r.Word.End()
-		}
-	}
-	at := sc.slice(call.Pos(), end)
-	argv, ok := a.words(sc, call.Args)
-	if !ok {
-		if !a.stopped {
-			a.opaque(at, "brace expansion too large to check")
-		}
-		return
-	}
-	in := a.stdinOf(sc, st)
-	a.feedOutputSubstitutions(sc, st, argv, in, at)
-	a.command(sc, argv, sc.via, at, in, 0)
-}
-
-// command handles one effective command: it records it, applies the
-// rules, then follows whatever the program runs in turn.
-func (a *engine) command(sc *scope, argv []arg, via []string, at string, in *input, hops int) {
-	if a.stopped || len(argv) == 0 {
-		return
-	}
-	if hops > maxHops {
-		a.opaque(at, "too many wrapper programs to check")
-		return
-	}
-	name := argv[0]
-	if !name.lit || name.glob {
-		a.opaque(at, "the program to run is decided at run time")
-		return
-	}
-	base := programName(name.text)
-	judged := argv
-	var git *gitInvocation
-	gitIndex := -1
-	if base == "git" {
-		git = a.readGit(sc, argv)
-		if git.expanded != nil {
-			judged = git.expanded // the rules judge what the alias stands for
-		}
-	}
-	if a.quiet == 0 { // an approximation's commands are not what runs
-		if !a.charge(len(argv)) { // recording copies every word: wrappers within wrappers copy them again
-			return
-		}
-		a.out.effective = append(a.out.effective, toCommand(argv, via))
-		if git != nil {
-			a.out.git = append(a.out.git, git.call(argv, via, len(a.out.effective)-1))
-			gitIndex = len(a.out.git) - 1
-		}
-	}
-	if r := a.rule(sc, base, judged, in); r.category != "" {
-		shown := at
-		if r.fromInput && in != nil {
-			shown = in.pipeline(at)
-		}
-		a.report(Verdict{Command: shown, Category: r.category, Why: r.why}, false)
-	}
-	if git != nil && git.unresolved != "" {
-		a.opaque(at, git.unresolved)
-	}
-	n := a.follow(sc, base, argv)
-	inner := append(via[:len(via):len(via)], base)
-	execIn := in
-	if len(n.execs) > 1 || oneOf(base, "find", "fd", "fdfind", "xargs", "parallel", "watch") {
-		execIn = nil // the commands they run do not read their input
-	}
-	for _, e := range n.execs {
-		a.command(sc, e, inner, at, execIn, hops+1)
-	}
-	for _, s := range n.scripts {
-		a.runScript(sc, s, inner, at)
-	}
-	if git != nil {
-		a.gitScripts(sc, git, gitIndex, inner, at)
-	}
-	if n.file != nil {
-		a.programFile(sc, base, *n.file, at)
-	}
-	if n.code != nil && !n.code.lit && a.downloadsIn(sc, n.code.node()) {
-		a.report(Verdict{Command: at, Category: CategoryPipeShell, Why: "runs a downloaded script"}, false)
-	}
-	if n.stdin != readsNothing {
-		a.stdinProgram(sc, n.stdin, in, inner, at)
-	}
-	if n.noScript && len(via) > 0 && oneOf(via[len(via)-1], "xargs", "parallel") {
-		a.opaque(at, "runs a script built at run time")
-	}
-}
-
-// words evaluates a command's words and pays for the text it built, which
-// matters when each of many nested $(…) holds all the ones inside it.
-func (a *engine) words(sc *scope, ws []*syntax.Word) ([]arg, bool) {
-	argv, ok := sc.evalWords(ws)
-	if !ok {
-		return nil, false
-	}
-	cost := len(argv)
-	for _, w := range argv {
-		cost += len(w.text)
-	}
-	return argv, a.charge(cost)
-}
-
-func toCommand(argv []arg, via []string) Command {
-	c := Command{Args: make([]string, len(argv)), Literal: true, Via: slices.Clone(via)}
-	for i, w := range argv {
-		c.Args[i] = w.value()
-		c.Literal = c.Literal && w.lit
-	}
-	return c
 }

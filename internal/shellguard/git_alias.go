@@ -24,6 +24,18 @@ type gitInvocation struct {
 	shellDef   int    // that alias's index in aliases
 	shellArgs  []arg  // the words git passes to that script
 	unresolved string // why the alias cannot be resolved before it runs, "" when it can
+
+	settings   []gitSetting // the other -c and --config-env settings, in order
+	execPath   bool         // --exec-path=DIR: git runs its commands from DIR
+	subDynamic bool         // the subcommand (or a global option) is decided at run time
+}
+
+// gitSetting is one `-c KEY=VALUE` or `--config-env KEY=VAR` other than an
+// alias.
+type gitSetting struct {
+	key     string // lower-cased
+	value   arg
+	fromEnv bool
 }
 
 // gitAliasDef is one `-c alias.NAME=VALUE` or `--config-env alias.NAME=VAR`.
@@ -78,6 +90,11 @@ func (a *engine) readGit(sc *scope, argv []arg) *gitInvocation {
 				i++
 			}
 			continue
+		default:
+			g.settings = append(g.settings, gitSetting{key: strings.ToLower(key), value: arg{text: v, src: v, lit: setting.lit, word: setting.word}, fromEnv: fromEnv})
+		}
+		if strings.HasPrefix(w.text, "--exec-path=") && len(w.text) > len("--exec-path=") {
+			g.execPath = true
 		}
 		g.globals = append(g.globals, w)
 		if valued && i+1 < len(argv) {
@@ -91,6 +108,7 @@ func (a *engine) readGit(sc *scope, argv []arg) *gitInvocation {
 	if i >= len(argv) {
 		return g
 	}
+	g.subDynamic = !argv[i].lit
 	g.resolve(a, sc, argv[i:], unknownKey)
 	if g.alias != "" && g.words != nil && g.shell == nil && g.unresolved == "" {
 		g.expanded = make([]arg, 0, 1+len(g.globals)+len(g.aliasOpts)+len(g.words))
@@ -186,10 +204,12 @@ func (g *gitInvocation) lookup(name string) (int, bool) {
 	return -1, false
 }
 
-// call is the public record of the invocation.
-func (g *gitInvocation) call(argv []arg, via []string, index int) GitCall {
-	c := GitCall{Command: toCommand(argv, via), Index: index, Dirs: g.dirs}
-	c.Expanded = c.Command
+// call is the public record of the invocation: written is the command as
+// it runs, argv the same as a git command (`git reset --hard` for
+// `git-reset --hard`).
+func (g *gitInvocation) call(written, argv []arg, via []string, index int) GitCall {
+	c := GitCall{Command: toCommand(written, via), Index: index, Dirs: g.dirs}
+	c.Expanded = toCommand(argv, via)
 	if len(g.words) > 0 {
 		c.Subcommand = g.words[0].value()
 		c.Args = make([]string, len(g.words)-1)

@@ -22,6 +22,13 @@ type Command struct {
 	// rm of `sh -c 'rm x'`, ["find"] for the rm of `find -exec rm {} ;`.
 	// Effective fills it; SimpleCommands leaves it empty.
 	Via []string
+	// RunsCode says why the command, as written, runs code besides its
+	// own program: a command or script it is given (sudo, sh -c, find
+	// -exec), a git setting or alias that runs a program, a redefined
+	// command name, an environment variable that names a program. Empty
+	// when it runs none. Commands fills it; a permission rule narrower
+	// than `*` does not cover such a command.
+	RunsCode string
 }
 
 // String renders the command's words joined by spaces.
@@ -158,4 +165,39 @@ func unescapeBefore(s, escapable string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// Canonical is the command as rules should match it whatever the
+// spelling of the program: its base name, lower-cased, then its words
+// (`/bin/rm -rf x` is `rm -rf x`), and for git, the subcommand right after
+// git, past the global options (`git -C dir reset --hard` and
+// `/usr/lib/git-core/git-reset --hard` are `git reset --hard`).
+// ok is false when that is how the command is written (its words joined
+// by spaces), which costs nothing to find out.
+func (c Command) Canonical() (canonical string, ok bool) {
+	if len(c.Args) == 0 {
+		return "", false
+	}
+	name := c.Name()
+	if name == c.Args[0] && name != "git" {
+		return "", false
+	}
+	rest := c.Args[1:]
+	if sub, ok := strings.CutPrefix(name, "git-"); ok && sub != "" {
+		name, rest = "git", append([]string{sub}, rest...)
+	}
+	if name == "git" {
+		i := 0
+		for i < len(rest) && strings.HasPrefix(rest[i], "-") {
+			if oneOf(rest[i], gitValued...) {
+				i++
+			}
+			i++
+		}
+		if i == 0 && name == c.Args[0] {
+			return "", false
+		}
+		rest = rest[min(i, len(rest)):]
+	}
+	return strings.Join(append([]string{name}, rest...), " "), true
 }

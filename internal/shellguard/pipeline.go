@@ -29,10 +29,9 @@ func (in *input) pipeline(at string) string {
 	return at
 }
 
-// stdinOf returns what feeds a statement: its own input redirection (the
-// last one wins, as in the shell) or, for a pipeline stage, the stages
-// before it.
-func (a *engine) stdinOf(sc *scope, st *syntax.Stmt) *input {
+// ownInput returns what a statement's own input redirection feeds it
+// (the last one wins, as in the shell), or nil when it has none.
+func (a *engine) ownInput(sc *scope, st *syntax.Stmt) *input {
 	var in *input
 	for _, r := range st.Redirs {
 		if r.N != nil && r.N.Value != "0" {
@@ -51,12 +50,42 @@ func (a *engine) stdinOf(sc *scope, st *syntax.Stmt) *input {
 			} else { // < <(curl …), < "$f": decided at run time
 				in = &input{downloader: a.downloadsIn(sc, r.Word)}
 			}
+		case syntax.DplIn:
+			// `<&3`: another descriptor, opened elsewhere on the line.
+			if t := sc.evalWord(r.Word); t.text != "0" && t.text != "-" {
+				in = &input{downloader: a.lineDownloads()}
+			}
 		}
 	}
-	if in == nil && a.feeds != nil {
-		in = a.feeds[st]
-	}
 	return in
+}
+
+// inputOf returns what feeds a statement: its own redirection, else what
+// its pipeline stage reads, else what the statement around it reads.
+func (a *engine) inputOf(sc *scope, st *syntax.Stmt, inherited *input) *input {
+	if in := a.ownInput(sc, st); in != nil {
+		return in
+	}
+	if in := a.feeds[st]; in != nil {
+		return in
+	}
+	return inherited
+}
+
+// lineDownloads reports whether the command line runs a download
+// anywhere, for input that arrives through a descriptor the guard does
+// not follow.
+func (a *engine) lineDownloads() bool {
+	if a.out.file == nil {
+		return false
+	}
+	if a.downloadsSeen == 0 {
+		a.downloadsSeen = 1
+		if a.downloadsIn(&scope{src: a.src}, a.out.file) {
+			a.downloadsSeen = 2
+		}
+	}
+	return a.downloadsSeen == 2
 }
 
 func (a *engine) textInput(sc *scope, w arg, node *syntax.Word) *input {
@@ -73,14 +102,21 @@ func (a *engine) textInput(sc *scope, w arg, node *syntax.Word) *input {
 // pipeline works out what each stage of a pipeline reads: whether a
 // download or destructive SQL runs upstream, and the exact text when the
 // stage before only prints literal words (`echo "rm -rf x" | sh`).
-func (a *engine) pipeline(sc *scope, b *syntax.BinaryCmd) {
+func (a *engine) pipeline(sc *scope, b *syntax.BinaryCmd, inherited *input) {
 	if _, done := a.flat[b]; done {
 		return
 	}
 	stages := a.flatten(b, nil)
+	if a.stages == nil {
+		a.stages = make(map[*syntax.Stmt]bool)
+	}
+	for _, st := range stages {
+		a.stages[st] = true // each stage runs in a subshell of its own
+	}
 	line := sc.slice(b.Pos(), b.End())
 	var down, sql bool
-	if first := a.stdinOf(sc, stages[0]); first != nil {
+	first := a.inputOf(sc, stages[0], inherited)
+	if first != nil {
 		down, sql = first.downloader, first.sql
 	}
 	for i, st := range stages {
@@ -89,7 +125,11 @@ func (a *engine) pipeline(sc *scope, b *syntax.BinaryCmd) {
 		}
 		if i > 0 {
 			feed := &input{downloader: down, sql: sql, line: line}
-			a.output(sc, stages[i-1], feed)
+			up := first
+			if i > 1 {
+				up = a.inputOf(sc, stages[i-1], nil)
+			}
+			a.output(sc, stages[i-1], feed, up)
 			a.setFeed(st, feed)
 		}
 		if i < len(stages)-1 {
@@ -148,7 +188,7 @@ func (a *engine) setFeed(st *syntax.Stmt, in *input) {
 
 // output fills in what a stage writes when the guard can know it: nothing
 // (`:`), echo's or printf's words, or what cat and tee pass through.
-func (a *engine) output(sc *scope, st *syntax.Stmt, feed *input) {
+func (a *engine) output(sc *scope, st *syntax.Stmt, feed, up *input) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return
@@ -177,7 +217,7 @@ func (a *engine) output(sc *scope, st *syntax.Stmt, feed *input) {
 		if programName(argv[0].text) == "cat" && len(ops) > 0 && !(len(ops) == 1 && ops[0].text == "-") {
 			return // cat of files: unknown content
 		}
-		if up := a.stdinOf(sc, st); up != nil && up.known {
+		if up != nil && up.known {
 			feed.text, feed.known, feed.lit, feed.node = up.text, true, up.lit, up.node
 		}
 		return

@@ -14,6 +14,35 @@ type next struct {
 	// noScript: a shell given -c without its script, which xargs or
 	// parallel then supply from their input (`xargs bash -c`).
 	noScript bool
+	// piped are shell scripts that read what the program writes
+	// (awk's print | "sh"): input made at run time.
+	piped [][]arg
+	// assigns are the NAME=value words env and sudo put in the
+	// environment of the command they run.
+	assigns []arg
+	// opaque says why what the program runs cannot be known before it
+	// runs (`make --eval`, `vim -c`), "" when it can.
+	opaque string
+}
+
+// reason says why a program that runs other code does, for
+// Command.RunsCode; "" when it runs none.
+func (n next) reason() string {
+	switch {
+	case len(n.execs) > 0:
+		return "runs the command it is given"
+	case len(n.scripts) > 0 || len(n.piped) > 0 || n.noScript:
+		return "runs the shell script it is given"
+	case n.code != nil:
+		return "runs the code it is given"
+	case n.stdin != readsNothing:
+		return "runs the program it reads"
+	case n.opaque != "":
+		return n.opaque
+	case len(n.assigns) > 0:
+		return "sets the environment of the command it runs"
+	}
+	return ""
 }
 
 // reader says what kind of program a command reads from standard input.
@@ -23,6 +52,7 @@ const (
 	readsNothing reader = iota
 	readsShell          // shell script: the guard can read it
 	readsOther          // python, perl, node…: the guard cannot
+	readsCrontab        // a table of commands to run later (crontab -)
 )
 
 func runs(argv []arg) next {
@@ -44,7 +74,7 @@ func shellArgv() []arg { return []arg{literalArg("sh")} }
 func (a *engine) follow(sc *scope, base string, args []arg) next {
 	rest := args[1:]
 	switch base {
-	case "sudo":
+	case "sudo", "sudo-rs":
 		return followSudo(rest)
 	case "doas":
 		opts, ops := scanOptions(rest, optSpec{value: "uC"})
@@ -119,6 +149,12 @@ func (a *engine) follow(sc *scope, base string, args []arg) next {
 	case "fd", "fdfind":
 		return followFind(rest, "-x", "--exec", "-X", "--exec-batch")
 	}
+	if w, ok := wrapperSpecFor(base); ok {
+		return w.follow(rest)
+	}
+	if n, ok := a.followRunner(sc, base, rest); ok {
+		return n
+	}
 	if isShell(base) {
 		return followShell(base, rest)
 	}
@@ -136,14 +172,17 @@ func followSudo(rest []arg) next {
 	if has(opts, "e", "edit", "l", "list", "v", "validate", "V", "version", "K", "remove-timestamp") {
 		return next{}
 	}
-	ops = skipAssignments(ops)
+	cmd := skipAssignments(ops)
+	assigns := ops[:len(ops)-len(cmd)]
 	if has(opts, "s", "shell", "i", "login") {
-		if len(ops) == 0 {
-			return runs(shellArgv())
+		if len(cmd) == 0 {
+			return next{execs: [][]arg{shellArgv()}, assigns: assigns}
 		}
-		return runsScript(ops...) // the shell runs the words as a script
+		return next{scripts: [][]arg{cmd}, assigns: assigns} // the shell runs the words as a script
 	}
-	return runs(ops)
+	n := runs(cmd)
+	n.assigns = assigns
+	return n
 }
 
 // followEnv skips env's options and NAME=value words. `env -S 'rm -rf x'`
@@ -156,7 +195,10 @@ func (a *engine) followEnv(sc *scope, rest []arg) next {
 		}
 		split, ok := valueOf(opts, "S", "split-string")
 		if !ok {
-			return runs(skipAssignments(ops))
+			cmd := skipAssignments(ops)
+			n := runs(cmd)
+			n.assigns = ops[:len(ops)-len(cmd)]
+			return n
 		}
 		rest = append(a.splitWords(sc, split), ops...)
 	}
@@ -164,9 +206,10 @@ func (a *engine) followEnv(sc *scope, rest []arg) next {
 }
 
 // skipAssignments drops the leading NAME=value words that env and sudo
-// accept before the command.
+// accept before the command. Any word with an = counts, as it does for
+// env: `BASH_FUNC_ls%%=() { …; }` is no shell name, but env sets it.
 func skipAssignments(ops []arg) []arg {
-	for len(ops) > 0 && isAssignment(ops[0].text) {
+	for len(ops) > 0 && strings.IndexByte(ops[0].text, '=') > 0 {
 		ops = ops[1:]
 	}
 	return ops
@@ -366,6 +409,7 @@ func placeholders(argv []arg, mark string) []arg {
 				out = append([]arg(nil), argv...)
 			}
 			out[i].lit = false
+			out[i].placeholder = true
 		}
 	}
 	return out

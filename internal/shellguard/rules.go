@@ -1,7 +1,6 @@
 package shellguard
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -61,7 +60,7 @@ func ruleFor(base string, args []arg, in *input) rule {
 	case base == "git":
 		return gitRule(args)
 	case isDatabaseClient(base):
-		if in != nil && (in.sql || hasDestructiveSQL(in.text)) {
+		if in != nil && (in.sql || sqlFor(base, in.text) || isRedis(base) && redisScriptFlushes(in.text)) {
 			return rule{category: CategorySQL, why: whySQL, fromInput: true}
 		}
 		if destroysData(base, args) {
@@ -143,22 +142,32 @@ func isRawDevice(p string) bool {
 	return true
 }
 
-// chmodWorldWritable reports an octal mode whose last digit has the write
-// bit (777, 0666, 1777, 752) or a symbolic clause giving others write
-// (a+w, o=rwx, ugo+rwx, a=u). `+w` without a who is filtered by the umask
-// and passes, as does `chmod +x`.
+// chmodWorldWritable reports a chmod whose mode leaves others with write
+// permission: an octal mode whose last digit has the write bit (777,
+// 0666, 1777, 752), or symbolic clauses that, read in order, end with
+// others given write (a+w, o=rwx, ugo+rwx, o=u; not a=rw,o-w). `+w`
+// without a who is filtered by the umask and passes, as does `chmod +x`.
+// The mode is chmod's first operand (one starting with '-' when it is a
+// mode, as in `chmod -w,o+w f`); with --reference there is none.
 func chmodWorldWritable(args []arg) bool {
-	for _, a := range args {
+	for i, a := range args {
 		t := a.text
-		if strings.HasPrefix(t, "--") {
+		switch {
+		case t == "--":
+			return i+1 < len(args) && modeWorldWritable(args[i+1].text)
+		case strings.HasPrefix(t, "--reference"):
+			return false
+		case strings.HasPrefix(t, "--"):
 			continue
+		case strings.HasPrefix(t, "-") && !symbolicMode(t):
+			continue // -R, -c, -f, -v
 		}
-		if octalWorldWritable(t) || symbolicWorldWritable(t) {
-			return true
-		}
+		return modeWorldWritable(t)
 	}
 	return false
 }
+
+func modeWorldWritable(t string) bool { return octalWorldWritable(t) || symbolicWorldWritable(t) }
 
 func octalWorldWritable(t string) bool {
 	if len(t) == 0 || len(t) > 5 {
@@ -172,27 +181,42 @@ func octalWorldWritable(t string) bool {
 	return (t[len(t)-1]-'0')&2 != 0
 }
 
-// symbolicWorldWritable parses a comma-separated list of [ugoa]*([-+=]
-// (perms|[ugo]))+ clauses; anything that does not parse is not a mode.
+// symbolicMode reports a comma-separated list of [ugoa]*([-+=](perms|[ugo]))+
+// clauses.
+func symbolicMode(t string) bool {
+	_, ok := othersWritable(t)
+	return ok
+}
+
 func symbolicWorldWritable(t string) bool {
+	w, ok := othersWritable(t)
+	return ok && w
+}
+
+// othersWritable reads a symbolic mode clause by clause and says whether
+// others end up with write permission; ok is false when t is not a mode.
+// Copying another class's bits (o=u) counts as write, since it usually is.
+func othersWritable(t string) (writable, ok bool) {
 	if t == "" {
-		return false
+		return false, false
 	}
-	found := false
 	for clause := range strings.SplitSeq(t, ",") {
 		i := 0
-		others := false
+		others, all := false, false
 		for i < len(clause) && strings.IndexByte("ugoa", clause[i]) >= 0 {
 			others = others || clause[i] == 'o' || clause[i] == 'a'
 			i++
 		}
+		if i == 0 {
+			all = true // no who: every class, through the umask
+		}
 		if i == len(clause) {
-			return false
+			return false, false
 		}
 		for i < len(clause) {
 			op := clause[i]
 			if op != '+' && op != '-' && op != '=' {
-				return false
+				return false, false
 			}
 			i++
 			start := i
@@ -200,13 +224,21 @@ func symbolicWorldWritable(t string) bool {
 				i++
 			}
 			perms := clause[start:i]
-			grants := op != '-' && (strings.IndexByte(perms, 'w') >= 0 || strings.ContainsAny(perms, "ug"))
-			if others && grants {
-				found = true
+			write := strings.IndexByte(perms, 'w') >= 0
+			copies := strings.ContainsAny(perms, "ug")
+			switch {
+			case op == '-' && write && (others || all):
+				writable = false
+			case op == '=' && others:
+				writable = write || copies
+			case op == '=' && all:
+				writable = false // the umask keeps others from write
+			case op == '+' && others && (write || copies):
+				writable = true
 			}
 		}
 	}
-	return found
+	return writable, true
 }
 
 // powerVerb reports a systemctl or loginctl verb that stops, restarts or
@@ -230,18 +262,10 @@ func isDatabaseClient(base string) bool {
 	case "psql", "mysql", "mariadb", "sqlite3", "sqlite", "sqlcmd", "osql", "isql", "cockroach", "clickhouse",
 		"clickhouse-client", "duckdb", "mysqlsh", "usql", "pgcli", "mycli", "litecli", "cqlsh", "sqlplus",
 		"snowsql", "trino", "presto", "bq", "db2", "sqlline", "spanner-cli",
-		"redis-cli", "valkey-cli", "mongo", "mongosh", "dropdb", "mysqladmin":
+		"redis-cli", "valkey-cli", "keydb-cli", "mongo", "mongosh", "dropdb", "mysqladmin":
 		return true
 	}
 	return false
-}
-
-// destructiveSQL matches DROP of a database object and TRUNCATE of a table
-// (not the TRUNCATE() number function).
-var destructiveSQL = regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+)?(?:table|database|schema|index|view|materialized\s+view|sequence|function|procedure|trigger|owned|user|role|type|extension|keyspace|collection)\b|\btruncate\s+(?:table\s+)?[\w"` + "`" + `\[]`)
-
-func hasDestructiveSQL(s string) bool {
-	return len(s) >= 8 && destructiveSQL.MatchString(s)
 }
 
 // destroysData looks for destructive statements in a database client's
@@ -257,13 +281,8 @@ func destroysData(base string, args []arg) bool {
 			}
 		}
 		return false
-	case "redis-cli", "valkey-cli":
-		for _, a := range args[1:] {
-			if strings.EqualFold(a.text, "flushall") || strings.EqualFold(a.text, "flushdb") {
-				return true
-			}
-		}
-		return false
+	case "redis-cli", "valkey-cli", "keydb-cli":
+		return redisFlushes(args[1:])
 	case "mongo", "mongosh":
 		for _, a := range args[1:] {
 			if strings.Contains(a.text, "dropDatabase") || strings.Contains(a.text, ".drop(") {
@@ -272,7 +291,7 @@ func destroysData(base string, args []arg) bool {
 		}
 	}
 	for _, a := range args[1:] {
-		if hasDestructiveSQL(a.text) {
+		if sqlFor(base, a.text) {
 			return true
 		}
 	}

@@ -1,31 +1,63 @@
 package shellguard
 
 import (
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // Caps that keep variable resolution cheap: the argument lists tried for
-// one command, and the distinct values remembered for one variable.
+// one command, the distinct values remembered for one variable, and the
+// words times probes tried for arguments decided at run time.
 const (
 	maxVariants = 16
 	maxValues   = 64
+	maxProbes   = 96
 )
 
-// rule applies the program's rule to its words and, when some words are
-// variables the script itself assigned literally, to the words those
-// variables give: `f=-rf; rm $f x` is `rm -rf x`, and
-// `Q="DROP TABLE t"; psql -c "$Q"` drops a table. This can only add
-// refusals: a variable the guard knows nothing about stays as written.
+// rule applies the program's rule to its words, then to what the words
+// may stand for. A variable the line assigns literally is read through:
+// `f=-rf; rm $f x` is `rm -rf x`, and `Q="DROP TABLE t"; psql -c "$Q"`
+// drops a table. A word the line decides at run time (`rm $(cat opts)`,
+// `set -- -rf x; rm "$@"`, `rm *` beside a file named -rf) is dangerous
+// unless its shape proves it cannot be what the rule looks for: each
+// dangerous word the rule knows is tried in its place.
 func (a *engine) rule(sc *scope, base string, argv []arg, in *input) rule {
 	if r := ruleFor(base, argv, in); r.category != "" || !hasRule(base) {
 		return r
 	}
+	lists := a.argVariants(sc, argv)
+	for _, v := range lists[1:] {
+		if r := ruleFor(base, v, in); r.category != "" {
+			return r
+		}
+	}
+	budget := maxProbes
+	if len(lists) > 1 {
+		lists = lists[1:] // the words that resolve are judged by their values
+	}
+	for _, v := range lists {
+		if r := a.probe(sc, base, v, in, &budget); r.category != "" {
+			return r
+		}
+	}
+	return rule{}
+}
+
+// hasRule reports the programs ruleFor has a rule for, so that a variable
+// in `echo $PATH` costs nothing.
+func hasRule(base string) bool {
+	return oneOf(base, "rm", "find", "git", "dd", "chmod", "mkdir", "install", "systemctl", "loginctl", "init", "telinit") ||
+		isDatabaseClient(base)
+}
+
+// argVariants returns argv itself, then the argument lists it may stand
+// for once the words that are a variable with literal values are replaced
+// by those values (at most maxVariants in all).
+func (a *engine) argVariants(sc *scope, argv []arg) [][]arg {
 	var choices [][][]arg // per word: the word lists it may stand for; built on the first resolved word
 	for i, w := range argv {
-		values := a.resolve(sc, w)
+		values := a.resolve(w)
 		if values == nil && choices == nil {
 			continue
 		}
@@ -41,27 +73,15 @@ func (a *engine) rule(sc *scope, base string, argv []arg, in *input) rule {
 		choices = append(choices, values)
 	}
 	if choices == nil {
-		return rule{}
+		return [][]arg{argv}
 	}
-	for _, variant := range variants(choices) {
-		if r := ruleFor(base, variant, in); r.category != "" {
-			return r
-		}
-	}
-	return rule{}
-}
-
-// hasRule reports the programs ruleFor has a rule for, so that a variable
-// in `echo $PATH` costs nothing.
-func hasRule(base string) bool {
-	return oneOf(base, "rm", "find", "git", "dd", "chmod", "mkdir", "install", "systemctl", "loginctl", "init", "telinit") ||
-		isDatabaseClient(base)
+	return append([][]arg{argv}, variants(choices)...)
 }
 
 // resolve returns the word lists a word holding only a variable may
-// stand for, from the values the script assigns to it; nil if unknown.
-// Unquoted, a value splits into several words.
-func (a *engine) resolve(sc *scope, w arg) [][]arg {
+// stand for, from the literal values the line assigns to it; nil if they
+// are not all known. Unquoted, a value splits into several words.
+func (a *engine) resolve(w arg) [][]arg {
 	if w.lit || w.word == nil {
 		return nil
 	}
@@ -69,19 +89,21 @@ func (a *engine) resolve(sc *scope, w arg) [][]arg {
 	if name == "" {
 		return nil
 	}
-	values := a.values(sc, name)
-	if len(values) == 0 {
+	values, ok := a.values(name)
+	if !ok {
 		return nil
 	}
 	out := make([][]arg, 0, len(values))
 	for _, v := range values {
 		if quoted {
-			out = append(out, []arg{literalArg(v)})
+			out = append(out, []arg{v})
 			continue
 		}
 		var fields []arg
-		for _, f := range strings.Fields(v) {
-			fields = append(fields, literalArg(f))
+		for _, f := range strings.Fields(v.text) {
+			field := literalArg(f)
+			field.glob = v.glob && hasGlob(f)
+			fields = append(fields, field)
 		}
 		out = append(out, fields)
 	}
@@ -99,56 +121,16 @@ func soleVariable(w *syntax.Word) (name string, quoted bool) {
 		part, quoted = dq.Parts[0], true
 	}
 	pe, ok := part.(*syntax.ParamExp)
-	if !ok || pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Index != nil ||
-		pe.Slice != nil || pe.Repl != nil || pe.Exp != nil || pe.Names != 0 {
+	if !ok || !plainParam(pe) {
 		return "", false
 	}
 	return pe.Param.Value, quoted
 }
 
-// values returns the literal values assigned to name in this script or in
-// the scripts that run it (`f=-rf`, `export Q='…'`, `for o in -r -f`).
-func (a *engine) values(sc *scope, name string) []string {
-	var out []string
-	for s := sc; s != nil; s = s.parent {
-		out = append(out, a.assignments(s)[name]...)
-	}
-	return out
-}
-
-// assignments gathers a script's literal assignments once.
-func (a *engine) assignments(sc *scope) map[string][]string {
-	if sc.varsDone || sc.file == nil {
-		return sc.vars
-	}
-	sc.varsDone = true
-	add := func(name string, w *syntax.Word) {
-		v := sc.evalWord(w)
-		if !v.lit || len(sc.vars[name]) >= maxValues || slices.Contains(sc.vars[name], v.text) {
-			return
-		}
-		if sc.vars == nil {
-			sc.vars = make(map[string][]string)
-		}
-		sc.vars[name] = append(sc.vars[name], v.text)
-	}
-	syntax.Walk(sc.file, func(n syntax.Node) bool {
-		if !a.charge(1) {
-			return false
-		}
-		switch n := n.(type) {
-		case *syntax.Assign:
-			if n.Name != nil && n.Value != nil && n.Index == nil {
-				add(n.Name.Value, n.Value)
-			}
-		case *syntax.WordIter:
-			for _, item := range n.Items {
-				add(n.Name.Value, item)
-			}
-		}
-		return true
-	})
-	return sc.vars
+// plainParam reports a parameter expansion with no operator: $x or ${x}.
+func plainParam(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && !pe.Excl && !pe.Length && !pe.Width && pe.Index == nil && pe.Slice == nil &&
+		pe.Repl == nil && pe.Exp == nil && pe.Names == 0 && len(pe.Modifiers) == 0 && pe.NestedParam == nil
 }
 
 // variants expands per-word choices into whole argument lists, at most
@@ -169,4 +151,65 @@ func variants(choices [][][]arg) [][]arg {
 		out = next
 	}
 	return out
+}
+
+// probe tries, in place of each word the line decides at run time, every
+// word the program's rule refuses that the word could turn out to be. A
+// database client is refused when any of its words holds text decided at
+// run time, since that text may be any statement.
+func (a *engine) probe(sc *scope, base string, argv []arg, in *input, budget *int) rule {
+	probes := probesFor(base)
+	for i := 1; i < len(argv); i++ {
+		w := argv[i]
+		if w.lit && !w.glob {
+			continue
+		}
+		s := a.shapeOf(sc, w)
+		if !s.controlled() {
+			continue
+		}
+		if isDatabaseClient(base) {
+			return rule{category: CategorySQL, why: whySQL + " (its statement is decided at run time)"}
+		}
+		for _, p := range probes {
+			if *budget--; *budget < 0 {
+				return rule{category: CategoryOpaque, why: "too many arguments decided at run time to check"}
+			}
+			if !s.split && !s.matches(p) {
+				continue
+			}
+			tried := make([]arg, len(argv))
+			copy(tried, argv)
+			tried[i] = literalArg(p)
+			if r := ruleFor(base, tried, in); r.category != "" {
+				r.why += " (an argument decided at run time may be " + p + ")"
+				return r
+			}
+		}
+	}
+	return rule{}
+}
+
+// probesFor lists the words a program's rule refuses that an argument
+// decided at run time could turn out to be.
+func probesFor(base string) []string {
+	switch base {
+	case "rm":
+		return []string{"-rf", "-r", "-f", "-R", "--recursive", "--force", "--no-preserve-root"}
+	case "find":
+		return []string{"-delete"}
+	case "git":
+		return []string{"--hard", "-f", "--force", "-D", "-d", "--delete", "--mirror", "--force-with-lease", "--prune", "+x", ":x"}
+	case "dd":
+		return []string{"of=/dev/sda"}
+	case "chmod":
+		return []string{"777", "a+w", "o+w"}
+	case "mkdir", "install":
+		return []string{"-m777", "777", "--mode=777"}
+	case "systemctl", "loginctl":
+		return []string{"reboot"}
+	case "init", "telinit":
+		return []string{"0", "6"}
+	}
+	return nil
 }

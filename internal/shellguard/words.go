@@ -19,6 +19,9 @@ type arg struct {
 	lit  bool         // no expansion: text is exactly what the program receives
 	glob bool         // an unquoted *, ? or [...] that the shell would expand
 	word *syntax.Word // where it came from; nil for words the guard derived
+	// placeholder: find's {} or xargs -I's string, which the program
+	// fills in at run time with names it finds or reads.
+	placeholder bool
 }
 
 // node is the word as a syntax node for a walk, or nil.
@@ -57,6 +60,10 @@ const maxBraceWords = 256
 func (sc *scope) evalWords(ws []*syntax.Word) (out []arg, ok bool) {
 	out = make([]arg, 0, len(ws))
 	for _, w := range ws {
+		if more, ok := sc.knownSubst(out, w); ok {
+			out = more
+			continue
+		}
 		split, ok := splitBraces(w)
 		if !ok {
 			out = append(out, sc.evalWord(w))
@@ -187,6 +194,15 @@ func (sc *scope) appendParts(b *strings.Builder, parts []syntax.WordPart, q quot
 			b.WriteString(singleQuoted(p))
 		case *syntax.DblQuoted:
 			sc.appendParts(b, p.Parts, inDouble, a)
+		case *syntax.CmdSubst:
+			// $(echo -rf) prints literal words: the word is as literal as
+			// they are (unless, unquoted, they would split it).
+			if v, ok := substValue(sc, p); ok && (q != unquoted || !strings.ContainsAny(v, " \t\n")) {
+				b.WriteString(v)
+				continue
+			}
+			a.lit = false
+			b.WriteString(sc.slice(p.Pos(), p.End()))
 		default:
 			a.lit = false
 			b.WriteString(sc.slice(p.Pos(), p.End()))

@@ -62,6 +62,22 @@ func (c *Catalogue) List() []Skill {
 	return out
 }
 
+// Folders returns the folders of the skills in the folder layout, sorted:
+// the places a skill's own files may be read from.
+func (c *Catalogue) Folders() []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range c.sorted {
+		if s.Dir != "" {
+			out = append(out, s.Dir)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Names returns every skill name, sorted.
 func (c *Catalogue) Names() []string {
 	if c == nil {

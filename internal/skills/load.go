@@ -37,7 +37,9 @@ func Load(src Sources) (*Catalogue, []Problem) {
 		}
 	}
 	l.scanDir(src.RegistryDir, OriginRegistry)
+	l.scanDir(src.ClaudeUserDir, OriginClaudeUser)
 	l.scanDir(src.UserDir, OriginUser)
+	l.scanDir(src.ClaudeProjectDir, OriginClaudeProject)
 	l.scanDir(src.ProjectDir, OriginProject)
 	return newCatalogue(l.byName), l.problems
 }
@@ -168,6 +170,12 @@ func (l *loader) loadFile(fsys fs.FS, rel, stem string, origin Origin, shown str
 		Origin:      origin,
 		Path:        shown,
 		Extra:       doc.extra,
+	}
+	if origin != OriginBundled && path.Base(rel) == skillFile {
+		s.Dir = filepath.Dir(shown)
+		if abs, err := filepath.Abs(s.Dir); err == nil {
+			s.Dir = abs
+		}
 	}
 	if prev, ok := l.byName[s.Name]; ok {
 		s.Overrode, s.OverrodePath = prev.Origin, prev.Path

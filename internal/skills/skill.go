@@ -8,12 +8,16 @@ package skills
 type Origin string
 
 // The origins in precedence order: a later origin overrides an earlier one
-// for the same name.
+// for the same name. Claude Code's folders (~/.claude/skills,
+// .claude/skills) are read unchanged, each just below shiro's own folder of
+// the same reach.
 const (
-	OriginBundled  Origin = "bundled"
-	OriginRegistry Origin = "registry"
-	OriginUser     Origin = "user"
-	OriginProject  Origin = "project"
+	OriginBundled       Origin = "bundled"
+	OriginRegistry      Origin = "registry"
+	OriginClaudeUser    Origin = "claude-user"
+	OriginUser          Origin = "user"
+	OriginClaudeProject Origin = "claude-project"
+	OriginProject       Origin = "project"
 )
 
 // Skill is one loaded skill.
@@ -27,6 +31,10 @@ type Skill struct {
 	// Path is the file the skill came from; bundled skills have a
 	// "bundled/<name>.md" path that is not on disk.
 	Path string
+	// Dir is the skill's own folder, for a skill in the folder layout
+	// (<name>/SKILL.md) on disk: its other files (scripts, references) are
+	// there. Empty for a single-file skill and a bundled one.
+	Dir string
 	// Extra holds every frontmatter key other than name and description
 	// (for example the Agent Skills `license` or `allowed-tools`), as decoded
 	// by YAML. Get and List hand out deep copies.
@@ -56,6 +64,9 @@ type Sources struct {
 	UserDir string
 	// ProjectDir holds the project's skills (<workspace>/.shiro/skills).
 	ProjectDir string
+	// ClaudeUserDir and ClaudeProjectDir are Claude Code's skill folders
+	// (~/.claude/skills, <workspace>/.claude/skills).
+	ClaudeUserDir, ClaudeProjectDir string
 	// NoBundled leaves out the skills compiled into the binary.
 	NoBundled bool
 }

@@ -72,5 +72,9 @@ func load(cat *Catalogue, name string) (string, error) {
 	if !ok {
 		return "", tool.Failf("unknown skill %q; closest: %s", name, strings.Join(closestNames(want, cat.Names(), 5), ", "))
 	}
+	if s.Dir != "" {
+		return fmt.Sprintf("Skill %q (%s), in the folder %s. The files its instructions mention (scripts, references) are in that folder: read them with the read tools by their full path (they can be read, not changed). Follow these instructions for this task.\n\n%s",
+			s.Name, s.Origin, s.Dir, s.Body), nil
+	}
 	return fmt.Sprintf("Skill %q (%s). Follow these instructions for this task.\n\n%s", s.Name, s.Origin, s.Body), nil
 }

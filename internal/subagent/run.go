@@ -140,6 +140,7 @@ func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind K
 		Observers:         []agent.TurnObserver{work},
 		Subagent:          string(kind),
 		Broker:            p.Broker,
+		Spend:             p.Spend,
 	})
 	if err != nil {
 		progress.emit(protocol.SubagentError, err.Error())

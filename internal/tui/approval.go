@@ -16,6 +16,10 @@ type approvalPrompt struct {
 	notes  []string
 	body   []previewLine
 	scroll int
+	// note and guarded come from the typing guard (guard.go): while
+	// guarded, the answers are dimmed and the note says why.
+	note    string
+	guarded bool
 }
 
 func newApprovalPrompt(e protocol.ApprovalRequestEvent) *approvalPrompt {
@@ -79,7 +83,14 @@ func (p *approvalPrompt) view(st *styles, width, height int) string {
 		head = append(head, st.warn.Render(n))
 	}
 	body := styleBody(st, p.body)
-	return modal(st, width, height, head, body, &p.scroll, p.footer(st), noFocus)
+	footer := p.footer(st)
+	if p.guarded {
+		footer = st.dim.Render(ansi.Strip(footer))
+	}
+	if p.note != "" {
+		footer = st.warn.Render(p.note) + "\n" + footer
+	}
+	return modal(st, width, height, head, body, &p.scroll, footer, noFocus)
 }
 
 // styleBody colours preview lines.

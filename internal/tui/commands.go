@@ -2,7 +2,9 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -17,7 +19,7 @@ type command struct {
 	name    string
 	args    string // usage of the arguments, "" when it takes none
 	summary string
-	aliases []string // the UI's own commands only; hidden from the menu
+	aliases []string // other names it answers to; hidden from the menu, named in /help
 	// immediate commands run at once even while a turn runs; the others
 	// wait in the session's queue behind it.
 	immediate bool
@@ -27,30 +29,31 @@ type command struct {
 
 // uiCommands are the commands the UI runs itself: they concern the
 // window, not the session.
-func uiCommands() (help, exit command) {
+func uiCommands() (help, copyAnswer, exit command) {
 	help = command{name: "help", summary: "list commands and keys", aliases: []string{"?"}, immediate: true, local: (*model).cmdHelp}
+	copyAnswer = command{name: "copy", summary: "copy the last answer to the clipboard (OSC 52, works over SSH)", immediate: true, local: (*model).cmdCopy}
 	exit = command{name: "exit", summary: "quit shiro", aliases: []string{"quit"}, immediate: true, local: (*model).cmdExit}
-	return help, exit
+	return help, copyAnswer, exit
 }
 
 // commandList is the menu in order: /help, the session's commands as it
-// announced them, /exit.
+// announced them, /copy, /exit.
 func (m *model) commandList() []command {
-	help, exit := uiCommands()
+	help, copyAnswer, exit := uiCommands()
 	out := []command{help}
 	for _, c := range m.commands {
 		if _, ok := localCommand(c.Name); ok {
 			continue // the UI's own wins: it knows the keys too
 		}
-		out = append(out, command{name: c.Name, args: c.Args, summary: c.Summary, immediate: c.Immediate})
+		out = append(out, command{name: c.Name, args: c.Args, summary: c.Summary, aliases: c.Aliases, immediate: c.Immediate})
 	}
-	return append(out, exit)
+	return append(out, copyAnswer, exit)
 }
 
 // localCommand finds one of the UI's own commands by name or alias.
 func localCommand(name string) (command, bool) {
-	help, exit := uiCommands()
-	for _, c := range []command{help, exit} {
+	help, copyAnswer, exit := uiCommands()
+	for _, c := range []command{help, copyAnswer, exit} {
 		if c.name == name {
 			return c, true
 		}
@@ -67,7 +70,7 @@ func localCommand(name string) (command, bool) {
 // A name it did not announce is run at once too (to say it is unknown).
 func (m *model) immediate(name string) bool {
 	for _, c := range m.commands {
-		if strings.EqualFold(c.Name, name) {
+		if strings.EqualFold(c.Name, name) || slices.ContainsFunc(c.Aliases, func(a string) bool { return strings.EqualFold(a, name) }) {
 			return c.Immediate
 		}
 	}
@@ -96,7 +99,11 @@ func (m *model) runCommand(text string) tea.Cmd {
 
 // sendCommand submits a command line. One that waits for the running turn
 // shows in the queue until its result arrives; the rest are echoed now.
-func (m *model) sendCommand(line string) {
+func (m *model) sendCommand(line string) { m.sendCommandAs(line, line) }
+
+// sendCommandAs is sendCommand for a line shown otherwise (with a secret
+// masked).
+func (m *model) sendCommandAs(line, shown string) {
 	name, _ := parseCommand(line)
 	queued := !m.immediate(name) && m.busy()
 	if err := m.s.Submit(protocol.Command{Line: line}); err != nil {
@@ -104,10 +111,10 @@ func (m *model) sendCommand(line string) {
 		return
 	}
 	if queued {
-		m.pending = append(m.pending, sentInput{text: line, command: true, name: name})
+		m.pending = append(m.pending, sentInput{text: shown, command: true, name: name})
 		return
 	}
-	m.echo(line)
+	m.echo(shown)
 }
 
 // echo shows what the person ran in the transcript.
@@ -120,6 +127,9 @@ func (m *model) echo(line string) {
 // commandResult shows a command's outcome: its output, its error, and its
 // choices in a picker. A successful /clear clears the transcript first.
 func (m *model) commandResult(e protocol.CommandResultEvent) {
+	if m.mentionResult(e) {
+		return
+	}
 	queued, wasQueued := m.takePending(func(s sentInput) bool { return s.command && strings.EqualFold(s.name, e.Command) })
 	if strings.EqualFold(e.Command, "clear") && e.Error == "" {
 		m.tr.clear()
@@ -129,8 +139,8 @@ func (m *model) commandResult(e protocol.CommandResultEvent) {
 	}
 	m.tr.closeBlocks()
 	out := strings.TrimRight(e.Output, "\n")
-	if len(e.Choices) > 0 {
-		m.pickers = append(m.pickers, newPicker(e.Command, out, e.Choices))
+	if len(e.Choices) > 0 || e.Field != nil {
+		m.pickers = append(m.pickers, newPicker(e.Command, out, e.Choices, e.Field))
 	} else if out != "" {
 		m.note(noteInfo, out)
 	}
@@ -141,16 +151,31 @@ func (m *model) commandResult(e protocol.CommandResultEvent) {
 }
 
 func (m *model) cmdHelp() tea.Cmd {
-	m.note(noteInfo, m.helpText())
+	m.tr.add(m.helpItem())
 	return nil
+}
+
+// cmdCopy puts the last answer on the clipboard with OSC 52, which the
+// terminal carries out (over SSH too, where the local clipboard is out of
+// reach), as markdown, the way the model wrote it.
+func (m *model) cmdCopy() tea.Cmd {
+	text := strings.TrimSpace(m.answer.String())
+	if text == "" {
+		m.note(noteNotice, "nothing to copy yet: no answer in this session")
+		return nil
+	}
+	n := utf8.RuneCountInString(text)
+	m.note(noteSuccess, fmt.Sprintf("copied the last answer (%d %s) to the clipboard (OSC 52: if nothing arrives, your terminal does not allow it)", n, plural(n, "character")))
+	return tea.SetClipboard(text)
 }
 
 func (m *model) cmdExit() tea.Cmd { return m.quit() }
 
 // menuOpen reports whether the slash menu shows: the input is a command
-// name being typed (no space yet) that matches something.
+// name being typed (no space yet) that matches something, and not one
+// recalled from the history.
 func (m *model) menuOpen() bool {
-	return !m.menuHidden && !m.modalOpen() && len(m.menuEntries()) > 0
+	return !m.menuHidden && !m.browsing && !m.modalOpen() && len(m.menuEntries()) > 0
 }
 
 // menuEntries are the commands whose name starts with what was typed, an
@@ -239,34 +264,4 @@ func (c command) label() string {
 		return "/" + c.name
 	}
 	return "/" + c.name + " " + c.args
-}
-
-// helpText is /help: the commands from the menu's list, then the keys.
-func (m *model) helpText() string {
-	var b strings.Builder
-	b.WriteString("Commands:\n")
-	for _, c := range m.commandList() {
-		fmt.Fprintf(&b, "  %-32s %s", c.label(), c.summary)
-		if len(c.aliases) > 0 {
-			fmt.Fprintf(&b, " (also /%s)", strings.Join(c.aliases, ", /"))
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("\nKeys:\n")
-	for _, k := range [][2]string{
-		{"enter", "send (a slash command runs it)"},
-		{"ctrl-j, alt-enter", "new line"},
-		{"esc", "interrupt the turn and drop the queue; close a menu or picker"},
-		{"ctrl-c", "stop the running command (the turn goes on), else the newest background command, else quit"},
-		{"ctrl-r", "show or hide the model's reasoning"},
-		{"tab", "complete a slash command"},
-		{"up, down", "prompt history, or move in a menu"},
-		{"pgup, pgdown", "scroll the transcript (the mouse wheel too)"},
-		{"y / a / n", "approval prompt: allow once / always / deny (enter = y, esc = n)"},
-		{"↑/↓, space, enter, esc", "a question from the agent: move / tick (several answers) / answer / let the agent decide; typing answers in your own words"},
-	} {
-		fmt.Fprintf(&b, "  %-32s %s\n", k[0], k[1])
-	}
-	b.WriteString("\nTyping while a turn runs queues the input; it is sent when the turn ends.")
-	return b.String()
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,13 +40,20 @@ func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 	switch e := e.(type) {
 	case protocol.SessionEvent:
 		m.described(e)
+	case protocol.HistoryEvent:
+		m.showHistory(e)
 	case protocol.CommandsEvent:
 		m.commands = e.Commands
 		m.menuSel = clampSel(m.menuSel, len(m.menuEntries()))
+		m.updateMention()
 	case protocol.TurnStartEvent:
 		return m.turnStarted(e)
 	case protocol.TextEvent:
+		if tr.text == nil && m.answer.Len() > 0 {
+			m.answer.WriteString("\n\n") // a new block of the same answer
+		}
 		tr.appendText(e.Text)
+		m.answer.WriteString(e.Text)
 	case protocol.ReasoningEvent:
 		tr.appendReasoning(e.Text)
 	case protocol.ToolStartEvent:
@@ -56,7 +64,7 @@ func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 	case protocol.ToolOutputEvent:
 		m.toolOutput(e)
 	case protocol.ToolResultEvent:
-		m.finishTool(e.ID, e.Name, toolOK, e.Output)
+		m.finishTool(e.ID, e.Name, toolOK, e.Output).diff = e.Diff
 	case protocol.ToolErrorEvent:
 		m.finishTool(e.ID, e.Name, toolFailed, e.Error)
 	case protocol.ToolDeniedEvent:
@@ -64,15 +72,16 @@ func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 		ti.state, ti.by, ti.reason = toolDenied, e.By, e.Reason
 		tr.touch(en)
 	case protocol.ApprovalRequestEvent:
-		m.openRequest(e)
+		return m.openRequest(e)
 	case protocol.QuestionEvent:
-		m.openRequest(e)
+		return m.openRequest(e)
 	case protocol.WithdrawnEvent:
-		m.withdraw(e.ID)
+		return m.withdraw(e.ID)
 	case protocol.BackgroundEvent:
 		m.background = e.Running
 	case protocol.TasksEvent:
 		m.tasks = e.Tasks
+		m.layout()
 	case protocol.CompactedEvent:
 		tr.closeBlocks()
 		m.note(noteNotice, e.String())
@@ -124,10 +133,15 @@ func modelName(e protocol.SessionEvent) string {
 // shows in the transcript as the session took it.
 func (m *model) turnStarted(e protocol.TurnStartEvent) tea.Cmd {
 	m.tr.closeBlocks()
-	_, typed := m.takePending(func(s sentInput) bool { return !s.command && s.text == e.Text })
+	sent, typed := m.takePending(func(s sentInput) bool { return !s.command && s.text == e.Text })
 	// A prompt nobody typed came from a command (/init, a custom command):
 	// it can be long, so it is folded.
-	m.tr.add(&userItem{text: e.Text, folded: !typed})
+	text := e.Text
+	if sent.shown != "" {
+		text = sent.shown
+	}
+	m.tr.add(&userItem{text: text, folded: !typed})
+	m.answer.Reset()
 	m.follow = true
 	m.turn = &turnState{id: e.Turn, started: time.Now()}
 	return m.spin.Tick
@@ -142,6 +156,7 @@ func (m *model) turnDone(e protocol.DoneEvent) {
 		addUsage(&m.usage, *e.Usage)
 	}
 	m.turn = nil
+	m.refreshMention()
 }
 
 func (m *model) toolCalled(e protocol.ToolCallEvent) {
@@ -172,11 +187,17 @@ func (m *model) toolOutput(e protocol.ToolOutputEvent) {
 	m.tr.touch(en)
 }
 
-func (m *model) finishTool(id, name string, state toolState, out string) {
+func (m *model) finishTool(id, name string, state toolState, out string) *toolItem {
 	en, ti := m.endTool(id, name)
+	if live := strings.TrimRight(ti.live.String(), "\n"); state == toolFailed && live != "" {
+		// A command that failed or was stopped keeps what it printed,
+		// above the error.
+		out = live + "\n" + out
+	}
 	ti.state, ti.output = state, out
 	ti.live.Reset()
 	m.tr.touch(en)
+	return ti
 }
 
 // endTool returns a call's entry when its outcome arrives; the running

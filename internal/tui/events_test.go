@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -52,8 +53,9 @@ func TestEventsRenderCompactly(t *testing.T) {
 	}
 }
 
-// The task list shows in one line under the status line while any task
-// is open.
+// The task list shows as a live panel under the status line while any
+// task is open: the counts, then each task with its state. A long list
+// shows the open tasks first and counts the rest.
 func TestTasksShowInTheStatusArea(t *testing.T) {
 	s := newFakeSession(t)
 	d := startDriver(t, s, Options{})
@@ -63,7 +65,20 @@ func TestTasksShowInTheStatusArea(t *testing.T) {
 		{Content: "ask about the API", Status: "blocked"},
 		{Content: "write tests", Status: "pending"},
 	}})
-	d.waitText("tasks 1/4 done · 1 blocked · now: fix the bug")
+	d.waitText("tasks 1/4 done · 1 blocked\n  [x] read the code\n  [~] fix the bug\n  [!] ask about the API\n  [ ] write tests")
+	var long []protocol.Task
+	for i := range 9 {
+		status := "pending"
+		if i < 2 {
+			status = "done"
+		}
+		long = append(long, protocol.Task{Content: fmt.Sprintf("step %d", i+1), Status: status})
+	}
+	s.emit(protocol.TasksEvent{Tasks: long})
+	frame := d.waitText("tasks 2/9 done\n  [ ] step 3\n", "  [ ] step 8\n  … 3 more (/todos lists them all)")
+	if strings.Contains(frame, "step 1\n") {
+		t.Fatalf("a done task was shown before open ones:\n%s", frame)
+	}
 	s.emit(protocol.TasksEvent{Tasks: []protocol.Task{{Content: "read the code", Status: "done"}}})
 	d.waitFor("the finished list to leave", func(f string) bool { return !strings.Contains(f, "tasks ") })
 }

@@ -23,10 +23,11 @@ const waitLimit = 60 * time.Second
 // out on goroutines) but without a terminal, and keeps the latest frame as
 // plain text for assertions. Tests type real key messages into it.
 type driver struct {
-	t    *testing.T
-	m    *model
-	s    Session
-	msgs chan tea.Msg
+	t     *testing.T
+	m     *model
+	s     Session
+	msgs  chan tea.Msg
+	clock *testClock
 
 	mu      sync.Mutex
 	frame   string
@@ -50,8 +51,12 @@ func startDriver(t *testing.T, s Session, opts Options) *driver {
 	ctx, cancel := context.WithCancel(t.Context())
 	box := newInbox()
 	p := startPump(s, box)
+	clock := newTestClock()
+	if opts.Clock == nil {
+		opts.Clock = clock.now
+	}
 	m := newModel(ctx, s, box, opts)
-	d := &driver{t: t, m: m, s: s, msgs: make(chan tea.Msg, 256), changed: make(chan struct{})}
+	d := &driver{t: t, m: m, s: s, msgs: make(chan tea.Msg, 256), changed: make(chan struct{}), clock: clock}
 	go d.loop(ctx)
 	d.send(tea.WindowSizeMsg{Width: testWidth, Height: testHeight})
 	d.exec(ctx, m.Init())
@@ -136,16 +141,30 @@ func (d *driver) inspect(f func(*model)) {
 	}
 }
 
-// typeText types s one key at a time.
+// typeText types s one key at a time, each after a pause: a person who
+// reads what is on screen before each key (an open prompt is armed by
+// then; see guard.go).
 func (d *driver) typeText(s string) {
+	for _, r := range s {
+		d.clock.advance(promptGrace)
+		d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// typeFast types s with no pause at all, as someone typing on while a
+// prompt opens.
+func (d *driver) typeFast(s string) {
 	for _, r := range s {
 		d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 }
 
-// press sends a named key: enter, esc, tab, up, down, pgup, pgdown,
-// backspace, space, ctrl+c, ctrl+r, or a single character.
-func (d *driver) press(name string) { d.send(keyMsg(name)) }
+// press sends a named key, after a pause: enter, esc, tab, up, down,
+// pgup, pgdown, backspace, space, ctrl+c, ctrl+r, or a single character.
+func (d *driver) press(name string) {
+	d.clock.advance(promptGrace)
+	d.send(keyMsg(name))
+}
 
 func keyMsg(name string) tea.KeyPressMsg {
 	switch name {
@@ -241,6 +260,30 @@ func (d *driver) quitted() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.quit
+}
+
+// testClock is the UI's clock in tests: it moves only when a test moves
+// it, so the typing guard and the ctrl-c window are tested without
+// waiting.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newTestClock() *testClock {
+	return &testClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+}
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
 
 // fakeSession is a scripted Session: the test emits events, and every op
@@ -377,8 +420,30 @@ func (tp *tap) Submit(op protocol.Op) error {
 	err := tp.inner.Submit(op)
 	tp.mu.Lock()
 	tp.ops = append(tp.ops, op)
+	close(tp.changed)
+	tp.changed = make(chan struct{})
 	tp.mu.Unlock()
 	return err
+}
+
+// waitOps waits until the ops submitted so far satisfy cond.
+func (tp *tap) waitOps(t *testing.T, what string, cond func([]protocol.Op) bool) {
+	t.Helper()
+	deadline := time.NewTimer(waitLimit)
+	defer deadline.Stop()
+	for {
+		tp.mu.Lock()
+		ops, changed := append([]protocol.Op(nil), tp.ops...), tp.changed
+		tp.mu.Unlock()
+		if cond(ops) {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("timed out waiting for %s; ops: %#v", what, ops)
+		}
+	}
 }
 
 func (tp *tap) submitted() []protocol.Op {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +28,10 @@ type history struct {
 	// its history in memory only, so a file the person may want to repair
 	// is never overwritten.
 	broken error
+	// shared, when set, keeps the history instead of the file (the session
+	// store); ctx is for its calls.
+	shared PromptStore
+	ctx    context.Context
 }
 
 func loadHistory(path string) *history {
@@ -69,6 +74,9 @@ func parseHistory(name string, data []byte) ([]string, error) {
 // add records a sent prompt and saves. The file is re-read first so two
 // shiro windows on one project keep each other's prompts.
 func (h *history) add(prompt string) error {
+	if h.shared != nil {
+		return h.addShared(prompt)
+	}
 	defer h.resetBrowse()
 	if h.broken == nil && h.path != "" {
 		if onDisk, err := readHistory(h.path); err == nil {

@@ -55,7 +55,7 @@ func (t *textItem) render(r *renderCtx, width int) []string {
 	if t.done {
 		return splitLines(r.md.render(text, width))
 	}
-	return indent(splitLines(lipgloss.Wrap(text, max(width-2, 10), "")), "  ")
+	return indent(splitLines(lipgloss.Wrap(expandTabs(text, tabWidth), max(width-2, 10), "")), "  ")
 }
 
 // reasoningItem is the model's visible thinking: one line unless the

@@ -1,19 +1,23 @@
 package tui
 
 import (
-	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// handleKey routes a key press: an open prompt or picker takes it first,
-// then the global keys, then the slash menu, then the input.
+// handleKey routes a key press: ctrl-c first, then an open prompt (or the
+// input box, while the prompt is guarded), a picker, the global keys, the
+// @ picker and the slash menu, then the input.
 func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
 	if key == "ctrl+c" {
 		return m.interrupt()
+	}
+	if m.guarded() {
+		return m.typeAhead(k)
 	}
 	switch {
 	case m.approval != nil:
@@ -22,6 +26,12 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.questionKey(k)
 	case len(m.pickers) > 0:
 		return m.pickerKey(k)
+	}
+	if key != "up" && key != "down" {
+		m.browsing = false
+	}
+	if cmd, ok := m.mentionKey(key); ok {
+		return cmd
 	}
 	switch key {
 	case "esc":
@@ -33,6 +43,10 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+r":
 		m.reasoning = !m.reasoning
+		m.tr.invalidateAll()
+		return nil
+	case "ctrl+o":
+		m.expanded = !m.expanded
 		m.tr.invalidateAll()
 		return nil
 	case "pgup":
@@ -52,10 +66,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 				m.input.SetValue("/" + name)
 			}
 		}
-		text := m.input.Value()
-		m.input.Reset()
-		m.afterInputChange()
-		return m.submit(text)
+		return m.submitShown(m.takeInput())
 	case "up":
 		if m.menuOpen() {
 			m.moveMenu(-1)
@@ -63,7 +74,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		if m.input.Line() == 0 {
 			if prev, ok := m.hist.older(m.input.Value()); ok {
-				m.setInput(prev)
+				m.recall(prev)
 				return nil
 			}
 		}
@@ -74,7 +85,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		if m.input.Line() == m.input.LineCount()-1 {
 			if next, ok := m.hist.newer(); ok {
-				m.setInput(next)
+				m.recall(next)
 				return nil
 			}
 		}
@@ -85,61 +96,63 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// recall shows a prompt from the history. Until the person edits it, up
+// and down keep walking the history even when it is a slash command.
+func (m *model) recall(s string) {
+	m.setInput(s)
+	m.browsing = true
+}
+
 func (m *model) setInput(s string) {
 	m.input.SetValue(s)
 	m.input.MoveToEnd()
 	m.afterInputChange()
 }
 
-// afterInputChange keeps the menu and the layout in step with the input.
+// afterInputChange keeps the menus and the layout in step with the input.
 func (m *model) afterInputChange() {
 	if m.input.Value() == "" {
 		m.menuHidden = false
 	}
 	m.menuSel = clampSel(m.menuSel, len(m.menuEntries()))
+	m.updateMention()
 	m.layout()
 }
 
-// interrupt is ctrl-c: stop the running command (the turn goes on and
-// the model reads that it was stopped), else stop the newest background
-// command, else quit.
+// ctrlCWindow is how soon a second ctrl-c must follow the first to quit.
+const ctrlCWindow = 2 * time.Second
+
+// interrupt is ctrl-c. The first press stops what runs: the running
+// command alone (the turn goes on and the model reads that it was
+// stopped), or else the turn. A second press within ctrlCWindow quits, as
+// does a press with nothing running and the input empty; with text in the
+// input, a press clears it.
 func (m *model) interrupt() tea.Cmd {
-	if m.turn != nil && m.turn.exec != "" && !m.execAwaitsApproval() {
-		if m.turn.execStopped {
-			return nil // already stopping; it must not quit meanwhile
-		}
+	now := m.now()
+	if !m.lastCtrlC.IsZero() && now.Sub(m.lastCtrlC) < ctrlCWindow {
+		return m.quit()
+	}
+	switch {
+	case m.turn != nil && m.turn.exec != "" && !m.turn.execStopped && !m.execAwaitsApproval():
 		if err := m.s.Submit(protocol.Interrupt{CallID: m.turn.exec}); err != nil {
-			m.note(noteNotice, "the command is not running now, so there was nothing to stop (esc stops the turn)")
-			return nil
+			m.note(noteNotice, "the command is not running now, so there was nothing to stop")
+			break
 		}
 		m.turn.execStopped = true
-		m.note(noteNotice, "stopped the command; the turn goes on (esc stops the turn)")
-		return nil
+		m.note(noteNotice, "stopped the command; the turn goes on (esc stops the turn, ctrl-c again quits)")
+	case m.busy():
+		m.abort()
+		m.note(noteNotice, "ctrl-c again within 2 seconds quits")
+	case m.input.Value() != "":
+		m.input.Reset()
+		clear(m.pastes)
+		m.afterInputChange()
+		m.note(noteNotice, "cleared the input; ctrl-c again within 2 seconds quits")
+	default:
+		return m.quit()
 	}
-	if m.background > 0 && m.canStopBackground() {
-		if err := m.s.Submit(protocol.Command{Line: stopNewestLine}); err != nil {
-			m.note(noteError, "stopping the newest background command: "+err.Error())
-			return nil
-		}
-		m.note(noteNotice, "stopping the newest background command (ctrl-c again stops the next, or quits)")
-		return nil
-	}
-	return m.quit()
-}
-
-// stopNewestLine is the command that stops the newest background command.
-const stopNewestLine = "/bash stop newest"
-
-// canStopBackground reports whether the session announced the command
-// that stops background commands one by one.
-func (m *model) canStopBackground() bool {
-	name, _, _ := strings.Cut(strings.TrimPrefix(stopNewestLine, "/"), " ")
-	for _, c := range m.commands {
-		if c.Name == name && strings.Contains(c.Args, "stop newest") {
-			return true
-		}
-	}
-	return false
+	m.lastCtrlC = now
+	return nil
 }
 
 // execAwaitsApproval reports whether the running command is still at the
@@ -173,7 +186,7 @@ func (m *model) approvalKey(key string) tea.Cmd {
 		return nil
 	}
 	if d, ok := m.approval.answer(key); ok {
-		m.answerApproval(d)
+		return m.answerApproval(d)
 	}
 	return nil
 }
@@ -192,8 +205,7 @@ func (m *model) questionKey(k tea.KeyPressMsg) tea.Cmd {
 	m.follow = true
 	a, done := m.question.key(k)
 	if done {
-		m.answerQuestion(a)
-		return nil
+		return m.answerQuestion(a)
 	}
 	m.touchQuestion()
 	return nil

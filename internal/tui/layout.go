@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // layout sizes the input for the window.
@@ -42,11 +44,14 @@ func (m *model) bottom() []string {
 	modalHeight := m.modalHeight()
 	switch {
 	case m.approval != nil:
+		m.approval.note, m.approval.guarded = m.guardNote(), m.guarded()
 		out = append(out, splitLines(m.approval.view(&m.st, w, modalHeight))...)
 	case len(m.pickers) > 0 && m.question == nil:
 		out = append(out, splitLines(m.pickers[0].view(&m.st, w, modalHeight))...)
 	case m.menuOpen():
 		out = append(out, m.menuLines(w)...)
+	case m.mentionOpen():
+		out = append(out, m.mentionLines(w)...)
 	}
 	// Input the session holds behind the running turn. Without a turn the
 	// session is about to start it, so it is not shown as waiting.
@@ -59,10 +64,7 @@ func (m *model) bottom() []string {
 	out = append(out, m.st.dim.Render(strings.Repeat("─", w)))
 	out = append(out, splitLines(m.input.View())...)
 	out = append(out, m.statusLine(w))
-	if line := m.tasksLine(w); line != "" {
-		out = append(out, line)
-	}
-	return out
+	return append(out, m.tasksPanel(w)...)
 }
 
 // modalHeight bounds a prompt: at most two thirds of the screen, so the
@@ -70,7 +72,7 @@ func (m *model) bottom() []string {
 func (m *model) modalHeight() int { return max(m.height*2/3, 8) }
 
 func (m *model) renderCtx() *renderCtx {
-	return &renderCtx{st: &m.st, md: m.md, showReasoning: m.reasoning, promptRows: m.modalHeight()}
+	return &renderCtx{st: &m.st, md: m.md, showReasoning: m.reasoning, expandOutput: m.expanded, promptRows: m.modalHeight()}
 }
 
 // transcriptHeight is how many rows the transcript has now.
@@ -142,37 +144,78 @@ func (m *model) statusLine(w int) string {
 	return ansi.Truncate(left, w, "…")
 }
 
-// tasksLine is the agent's task list in one line, while any task is open:
-// how many are done, the one in progress and how many are blocked.
-func (m *model) tasksLine(w int) string {
+// taskRows is how many tasks the panel lists; the rest are counted.
+const taskRows = 6
+
+// tasksPanel is the agent's task list under the status line while any
+// task is open: a line with the counts, then the tasks with their state,
+// the one in progress highlighted. A finished list goes away (/todos
+// still shows it).
+func (m *model) tasksPanel(w int) []string {
 	if len(m.tasks) == 0 {
-		return ""
+		return nil
 	}
 	var done, blocked int
-	var now string
 	for _, t := range m.tasks {
 		switch t.Status {
 		case "done":
 			done++
 		case "blocked":
 			blocked++
-		case "in_progress":
-			if now == "" {
-				now = t.Content
-			}
 		}
 	}
 	if done == len(m.tasks) {
-		return ""
+		return nil
 	}
-	line := fmt.Sprintf("tasks %d/%d done", done, len(m.tasks))
+	head := fmt.Sprintf("tasks %d/%d done", done, len(m.tasks))
 	if blocked > 0 {
-		line += fmt.Sprintf(" · %d blocked", blocked)
+		head += fmt.Sprintf(" · %d blocked", blocked)
 	}
-	if now != "" {
-		line += " · now: " + oneLine(now)
+	out := []string{ansi.Truncate(m.st.status.Render(head), w, "…")}
+	// Show the open tasks first when the list is long: what is done matters
+	// least.
+	list := m.tasks
+	if len(list) > taskRows {
+		var open, closed []protocol.Task
+		for _, t := range list {
+			if t.Status == "done" {
+				closed = append(closed, t)
+			} else {
+				open = append(open, t)
+			}
+		}
+		list = append(open, closed...)
 	}
-	return ansi.Truncate(m.st.status.Render(line), w, "…")
+	for i, t := range list {
+		if i == taskRows {
+			out = append(out, m.st.dim.Render(fmt.Sprintf("  … %d more (/todos lists them all)", len(list)-taskRows)))
+			break
+		}
+		line := fmt.Sprintf("  %s %s", taskMark(t.Status), oneLine(t.Content))
+		switch t.Status {
+		case "in_progress":
+			line = m.st.statusKey.Render(line)
+		case "blocked":
+			line = m.st.warn.Render(line)
+		default:
+			line = m.st.dim.Render(line)
+		}
+		out = append(out, ansi.Truncate(line, w, "…"))
+	}
+	return out
+}
+
+// taskMark is a task's state as a box.
+func taskMark(status string) string {
+	switch status {
+	case "in_progress":
+		return "[~]"
+	case "done":
+		return "[x]"
+	case "blocked":
+		return "[!]"
+	}
+	return "[ ]"
 }
 
 // compact writes a token count as 950, 12.3k or 4.1M.

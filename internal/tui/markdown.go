@@ -43,11 +43,45 @@ func (m *markdown) render(text string, width int) string {
 		}
 		m.renderer, m.width = r, width
 	}
-	out, err := m.renderer.Render(text)
+	out, err := m.renderer.Render(expandTabs(text, tabWidth))
 	if err != nil {
 		return lipgloss.Wrap(text, width, "")
 	}
 	return trimBlankLines(out)
+}
+
+// tabWidth is the distance between tab stops when a tab is expanded.
+const tabWidth = 4
+
+// expandTabs replaces each tab with the spaces that reach the next tab stop.
+// Code (Go's above all) is indented with tabs, but the screen is a grid of
+// cells without tab stops: a tab that reaches it draws as nothing and the
+// code renders flat. Expanding before glamour also keeps its wrapping and
+// padding right, since it counts a tab as no width at all. Stops are counted
+// from the start of each source line, which is also how CommonMark reads a
+// tab in indentation, so block structure is unchanged.
+func expandTabs(text string, width int) string {
+	if !strings.Contains(text, "\t") {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text) + len(text)/4)
+	col := 0
+	for _, r := range text {
+		switch r {
+		case '\t':
+			n := width - col%width
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case '\n':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col += ansi.StringWidth(string(r))
+		}
+	}
+	return b.String()
 }
 
 // trimBlankLines drops the blank lines glamour puts around a document

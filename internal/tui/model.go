@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -26,6 +27,8 @@ type model struct {
 	input textarea.Model
 	spin  spinner.Model
 	hist  *history
+
+	now func() time.Time
 
 	width, height int
 	// offset is the first transcript line shown when follow is off; with
@@ -53,11 +56,27 @@ type model struct {
 	question   *questionPrompt  // the ask tool's, drawn under its call
 	questionAt *entry           // that call's transcript entry
 	requests   []protocol.Event // approvals and questions behind the open one
-	pickers    []*picker        // choices offered by commands; the first is open
+	// guard keeps keys typed around the moment a prompt opens out of it.
+	guard   promptGuard
+	pickers []*picker // choices offered by commands; the first is open
+
+	// mention is the @ picker's state; pastes are the long pastes the
+	// input shows folded, by their placeholder.
+	mention mentionState
+	pastes  map[string]string
+	// lastCtrlC is when ctrl-c last stopped something: a second press
+	// within ctrlCWindow quits.
+	lastCtrlC time.Time
+	// answer is the assistant's text of the last turn, for /copy.
+	answer strings.Builder
+	// browsing is set while up/down walk the prompt history, so a recalled
+	// slash command does not open the menu and take the next up.
+	browsing bool
 
 	menuSel    int
 	menuHidden bool // esc closed the menu for the current input
 	reasoning  bool // the reasoning view (ctrl-r)
+	expanded   bool // tool output unfolded (ctrl-o)
 	quitting   bool
 	ended      bool // the session closed its events
 }
@@ -75,9 +94,12 @@ type turnState struct {
 
 func newModel(ctx context.Context, s Session, box *inbox, opts Options) *model {
 	m := &model{
-		ctx: ctx, s: s, box: box, opts: opts,
+		ctx: ctx, s: s, box: box, opts: opts, now: opts.Clock, pastes: map[string]string{},
 		st: newStyles(), md: newMarkdown(), tr: newTranscript(), follow: true,
-		hist: loadHistory(opts.HistoryPath), firstPrompt: opts.FirstPrompt,
+		hist: openHistory(ctx, opts), firstPrompt: opts.FirstPrompt,
+	}
+	if m.now == nil {
+		m.now = time.Now
 	}
 	m.input = newInput()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.st.statusKey))
@@ -154,18 +176,27 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
-		if m.question != nil && m.approval == nil {
+		switch {
+		case m.guarded():
+			// Pasted as a prompt opened: it was meant for the input too.
+			m.guard.since = m.now()
+			m.guard.diverted++
+			m.touchQuestion()
+			return m, tea.Batch(m.paste(msg), guardTimer())
+		case m.question != nil && m.approval == nil:
 			m.question.paste(msg)
 			m.touchQuestion()
 			return m, nil
-		}
-		if m.modalOpen() {
+		case m.approval == nil && len(m.pickers) > 0:
+			m.pickers[0].paste(msg)
 			return m, nil
 		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		m.afterInputChange()
-		return m, cmd
+		// A paste cannot answer an approval: it goes to the input.
+		return m, m.paste(msg)
+	case guardTick:
+		// The guard may have ended: the prompt shows its answers again.
+		m.touchQuestion()
+		return m, nil
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -18,11 +20,11 @@ import (
 func (m *model) promptOpen() bool { return m.approval != nil || m.question != nil }
 
 // openRequest shows an ApprovalRequestEvent or a QuestionEvent, or queues
-// it behind the open one.
-func (m *model) openRequest(e protocol.Event) {
+// it behind the open one. A prompt that opens is guarded (guard.go).
+func (m *model) openRequest(e protocol.Event) tea.Cmd {
 	if m.promptOpen() {
 		m.requests = append(m.requests, e)
-		return
+		return nil
 	}
 	m.tr.closeBlocks()
 	m.follow = true
@@ -38,15 +40,18 @@ func (m *model) openRequest(e protocol.Event) {
 		m.questionAt = en
 		m.tr.touch(en)
 	}
+	return m.armGuard()
 }
 
 // nextRequest opens the next queued request.
-func (m *model) nextRequest() {
+func (m *model) nextRequest() tea.Cmd {
+	var cmd tea.Cmd
 	for len(m.requests) > 0 && !m.promptOpen() {
 		e := m.requests[0]
 		m.requests = m.requests[1:]
-		m.openRequest(e)
+		cmd = m.openRequest(e)
 	}
+	return cmd
 }
 
 // requestID is the id of a queued request.
@@ -62,7 +67,7 @@ func requestID(e protocol.Event) string {
 
 // withdraw takes down the request the session no longer needs an answer
 // to (its call or turn ended first), open or queued.
-func (m *model) withdraw(id string) {
+func (m *model) withdraw(id string) tea.Cmd {
 	switch {
 	case m.approval != nil && m.approval.ev.ID == id:
 		m.approval = nil
@@ -77,11 +82,11 @@ func (m *model) withdraw(id string) {
 		}
 		m.requests = kept
 	}
-	m.nextRequest()
+	return m.nextRequest()
 }
 
 // answerApproval submits the person's decision and shows the next prompt.
-func (m *model) answerApproval(d protocol.Decision) {
+func (m *model) answerApproval(d protocol.Decision) tea.Cmd {
 	p := m.approval
 	m.approval = nil
 	err := m.s.Submit(protocol.Approval{ID: p.ev.ID, Decision: d})
@@ -93,12 +98,12 @@ func (m *model) answerApproval(d protocol.Decision) {
 	case d == protocol.Always:
 		m.note(noteSuccess, fmt.Sprintf("always allowing %s for this session", strings.Join(p.ev.Grants, ", ")))
 	}
-	m.nextRequest()
+	return m.nextRequest()
 }
 
 // answerQuestion submits the answer; the call's result then shows it
 // under the call.
-func (m *model) answerQuestion(a protocol.Answer) {
+func (m *model) answerQuestion(a protocol.Answer) tea.Cmd {
 	a.ID = m.question.ev.ID
 	m.closeQuestion()
 	err := m.s.Submit(a)
@@ -108,7 +113,7 @@ func (m *model) answerQuestion(a protocol.Answer) {
 	case err != nil:
 		m.note(noteError, "the answer did not reach the session: "+err.Error())
 	}
-	m.nextRequest()
+	return m.nextRequest()
 }
 
 // closeQuestion takes the open question off its call's line.
@@ -121,9 +126,12 @@ func (m *model) closeQuestion() {
 	m.question, m.questionAt = nil, nil
 }
 
-// touchQuestion re-renders the question after a key changed it.
+// touchQuestion re-renders the question after a key changed it, or its
+// guard did.
 func (m *model) touchQuestion() {
 	if m.question != nil {
+		m.question.note = m.guardNote()
+		m.question.guarded = m.guarded()
 		m.tr.touch(m.questionAt)
 	}
 }

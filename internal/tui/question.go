@@ -24,6 +24,10 @@ type questionPrompt struct {
 	text   textinput.Model
 	scroll int
 	hint   string // why the last enter did nothing
+	// note and guarded come from the typing guard (guard.go): while
+	// guarded, the footer says that typing goes to the input box.
+	note    string
+	guarded bool
 }
 
 func newQuestionPrompt(ev protocol.QuestionEvent) *questionPrompt {
@@ -153,8 +157,14 @@ func (p *questionPrompt) view(st *styles, width, height int) string {
 	}
 	body = append(body, p.textLine(st, inner))
 	footer := p.footer(st)
+	if p.guarded {
+		footer = st.dim.Render(footer)
+	}
 	if p.hint != "" {
 		footer = st.warn.Render(p.hint) + "\n" + footer
+	}
+	if p.note != "" {
+		footer = st.warn.Render(p.note) + "\n" + footer
 	}
 	return modal(st, width, height, []string{st.boxTitle.Render(q.Question)}, body, &p.scroll, footer, focus)
 }

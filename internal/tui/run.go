@@ -36,6 +36,9 @@ type Options struct {
 	// HistoryPath is the prompt history file; empty keeps the history in
 	// memory.
 	HistoryPath string
+	// Prompts, when set, keeps the prompt history instead of HistoryPath
+	// (the session store's, shared by every window on the project).
+	Prompts PromptStore
 	// FirstPrompt is sent as soon as the session has described itself and
 	// no choice offered at start (hooks to approve) is open
 	// (`shiro "prompt"`).
@@ -43,6 +46,10 @@ type Options struct {
 	// Program adds Bubble Tea options (a fixed window size, a colour
 	// profile).
 	Program []tea.ProgramOption
+	// Clock is the time source of the grace period that keeps typing from
+	// answering a prompt, and of the ctrl-c window; nil is time.Now.
+	// Tests pin it.
+	Clock func() time.Time
 }
 
 // Result is what a finished session leaves for the farewell.

@@ -15,13 +15,17 @@ type sentInput struct {
 	text    string
 	command bool
 	name    string // the command's name, for matching its result
+	// shown is the text as the transcript shows it, when it differs (a
+	// long paste folded to its placeholder).
+	shown string
 }
 
-// submit handles what the person sent from the input: a slash command or
-// a prompt. Both go to the session at once; it queues them behind the
+// submitShown handles what the person sent from the input: a slash
+// command or a prompt, which the transcript shows as shown (long pastes
+// folded). Both go to the session at once; it queues them behind the
 // running turn, and the UI shows them as queued until they start.
-func (m *model) submit(text string) tea.Cmd {
-	text = strings.TrimSpace(text)
+func (m *model) submitShown(text, shown string) tea.Cmd {
+	text, shown = strings.TrimSpace(text), strings.TrimSpace(shown)
 	if text == "" {
 		return nil
 	}
@@ -31,18 +35,22 @@ func (m *model) submit(text string) tea.Cmd {
 	if strings.HasPrefix(text, "/") {
 		return m.runCommand(text)
 	}
-	m.sendPrompt(text)
+	m.sendPrompt(text, shown)
 	return nil
 }
 
 // sendPrompt submits a user turn. It shows in the transcript when the
-// session starts it (TurnStartEvent); until then it is queued.
-func (m *model) sendPrompt(text string) {
+// session starts it (TurnStartEvent), as shown; until then it is queued.
+func (m *model) sendPrompt(text, shown string) {
 	if err := m.s.Submit(protocol.UserTurn{Text: text}); err != nil {
 		m.note(noteError, "not sent: "+err.Error())
 		return
 	}
-	m.pending = append(m.pending, sentInput{text: text})
+	in := sentInput{text: text}
+	if shown != text {
+		in.shown = shown
+	}
+	m.pending = append(m.pending, in)
 	m.follow = true
 }
 
@@ -91,7 +99,7 @@ func (m *model) sendFirstPrompt() tea.Cmd {
 	p := strings.TrimSpace(m.firstPrompt)
 	m.firstPrompt = ""
 	if p != "" {
-		m.sendPrompt(p)
+		m.sendPrompt(p, p)
 	}
 	return nil
 }

@@ -2,9 +2,12 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // toolState is where a tool call is in its life.
@@ -33,6 +36,10 @@ type toolItem struct {
 	// question is the ask call's open question, drawn under its line
 	// until the person answers.
 	question *questionPrompt
+
+	// diff is the change an edit made, drawn under its line however the
+	// call was allowed (a prompt, a rule, an `a` grant).
+	diff *protocol.Diff
 }
 
 func (t *toolItem) render(r *renderCtx, width int) []string {
@@ -64,15 +71,29 @@ func (t *toolItem) render(r *renderCtx, width int) []string {
 		return append(lines, indent(splitLines(box), "  ")...)
 	}
 	var below []string
+	shown, diffShown := resultLines, diffLinesShown
+	if r.expandOutput {
+		shown, diffShown = math.MaxInt, math.MaxInt
+	}
 	switch t.state {
 	case toolRunning:
 		if out := t.live.String(); out != "" {
-			below = folded(tailLines(out, resultLines), 0, width, r.st.dim)
+			below = folded(tailLines(out, shown), 0, width, r.st.dim)
 		}
 	case toolOK:
-		below = folded(headLines(t.output, resultLines), countLines(t.output)-resultLines, width, r.st.dim)
+		if t.diff != nil && strings.TrimSpace(t.diff.Unified) != "" {
+			// The tool's own summary line, then the change itself.
+			summary := min(shown, 1)
+			below = folded(headLines(t.output, summary), countLines(t.output)-summary, width, r.st.dim)
+			below = append(below, foldedDiff(r.st, diffLines(t.diff), diffShown, width)...)
+			if len(below) > 0 && !strings.HasPrefix(below[0], "  ⎿ ") {
+				below[0] = "  ⎿ " + strings.TrimPrefix(below[0], "    ")
+			}
+			break
+		}
+		below = folded(headLines(t.output, shown), countLines(t.output)-shown, width, r.st.dim)
 	case toolFailed:
-		below = folded(headLines(t.output, resultLines), countLines(t.output)-resultLines, width, r.st.fail)
+		below = folded(headLines(t.output, shown), countLines(t.output)-shown, width, r.st.fail)
 	case toolDenied:
 		msg := fmt.Sprintf("denied by %s: %s", t.by, oneLine(t.reason))
 		below = folded(splitLines(wrapText(msg, width-4)), 0, width, r.st.denied)
@@ -101,6 +122,34 @@ func folded(lines []string, hidden, width int, st interface{ Render(...string) s
 	}
 	if hidden > 0 {
 		out = append(out, "    "+st.Render(fmt.Sprintf("… +%d %s", hidden, plural(hidden, "line"))))
+	}
+	return out
+}
+
+// diffLinesShown is how many lines of an edit's diff show while folded.
+const diffLinesShown = 12
+
+// foldedDiff draws an edit's diff under its tool line's summary, coloured,
+// without the file headers (the tool line names the file), folded to n
+// lines.
+func foldedDiff(st *styles, lines []previewLine, n, width int) []string {
+	var body []previewLine
+	for _, l := range lines {
+		if l.kind != lineFile {
+			l.text = ansi.Truncate(strings.ReplaceAll(ansi.Strip(l.text), "\t", "  "), max(width-4, 4), "…")
+			body = append(body, l)
+		}
+	}
+	hidden := len(body) - n
+	if hidden > 0 {
+		body = body[:n]
+	}
+	out := styleBody(st, body)
+	for i := range out {
+		out[i] = "    " + out[i]
+	}
+	if hidden > 0 {
+		out = append(out, "    "+st.dim.Render(fmt.Sprintf("… +%d %s (ctrl-o)", hidden, plural(hidden, "line"))))
 	}
 	return out
 }

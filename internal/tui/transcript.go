@@ -25,6 +25,8 @@ type renderCtx struct {
 	st            *styles
 	md            *markdown
 	showReasoning bool
+	// expandOutput shows tool output and diffs whole (ctrl-o).
+	expandOutput bool
 	// promptRows bounds a question drawn in the transcript.
 	promptRows int
 }

@@ -297,11 +297,11 @@ func TestSlashMenuFiltersAndHelp(t *testing.T) {
 	s := newFakeSession(t)
 	d := startDriver(t, s, Options{})
 	d.typeText("/")
-	d.waitText("/help", "/agent [name]", "1 of 11")
-	for range 10 {
+	d.waitText("/help", "/agent [name]", "1 of 12")
+	for range 11 {
 		d.press("down")
 	}
-	d.waitText("/exit", "11 of 11")
+	d.waitText("/exit", "12 of 12")
 	d.typeText("mo")
 	frame := d.waitText("› /mo", "/model [id]", "/models")
 	if strings.Contains(frame, "list commands and keys") || strings.Contains(frame, "/cost") {
@@ -326,8 +326,10 @@ func TestSlashMenuFiltersAndHelp(t *testing.T) {
 	d.waitText("Keys:", "ctrl-r", "show or hide the model's reasoning", "Typing while a turn runs queues the input")
 	// The panel is taller than the screen: pgup shows its start.
 	d.press("pgup")
-	d.waitText("Commands:", "/help                            list commands and keys (also /?)",
-		"/bash [list | stop ID | stop newest | stop all]", "more lines below")
+	frame = d.waitText("Commands:", "/bash [list | stop ID | stop newest | stop all]", "more lines below")
+	if !regexp.MustCompile(`/help +list commands and keys \(also /\?\)`).MatchString(frame) {
+		t.Fatalf("/help has no row for itself:\n%s", frame)
+	}
 	if ops := s.submitted(); len(ops) != 0 {
 		t.Fatalf("the UI's own commands reached the session: %#v", ops)
 	}

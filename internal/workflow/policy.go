@@ -3,6 +3,7 @@ package workflow
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // PlanLine is the policy's pointer to the plan skill (v9 #7).
@@ -11,19 +12,32 @@ const PlanLine = "- before non-trivial work, load the `plan` skill (spec-first) 
 // Tracks reports whether the project at root tracks its progress: its git
 // root has TODO.md, ROADMAP.md or the docs directory.
 func Tracks(root, docsDir string) bool {
+	_, found := Trackers(root, docsDir)
+	return len(found) > 0
+}
+
+// Trackers returns the git root of root ("" outside a repository) and
+// what it has of TODO.md, ROADMAP.md and the docs directory (named with a
+// trailing slash), in that order.
+func Trackers(root, docsDir string) (gitRoot string, found []string) {
 	g := GitRoot(root)
 	if g == "" {
-		return false
+		return "", nil
 	}
 	for _, name := range []string{"TODO.md", "ROADMAP.md", docsDir} {
 		if name == "" {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(g, name)); err == nil {
-			return true
+		info, err := os.Stat(filepath.Join(g, name))
+		if err != nil {
+			continue
 		}
+		if info.IsDir() {
+			name = strings.TrimSuffix(name, "/") + "/"
+		}
+		found = append(found, name)
 	}
-	return false
+	return g, found
 }
 
 // Policy is the prompt's project-workflow section, or "" when the project

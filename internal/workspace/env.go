@@ -34,6 +34,9 @@ type Env struct {
 	// jail is the root's descriptor for the jail-safe operations (root.go),
 	// opened on first use.
 	jail *rootCache
+	// reads are the folders outside the workspace that may be read and
+	// never written (readroots.go).
+	reads *readRoots
 }
 
 // New builds an Env rooted at dir.
@@ -46,7 +49,7 @@ func New(dir string) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", dir, err)
 	}
-	return &Env{Root: root, Shell: "bash", jail: &rootCache{}}, nil
+	return &Env{Root: root, Shell: "bash", jail: &rootCache{}, reads: &readRoots{}}, nil
 }
 
 // ErrEscape is returned for a path outside the workspace.
@@ -73,13 +76,22 @@ func (e *Env) Resolve(p string) (string, error) {
 		return "", err
 	}
 	if !within(e.Root, real) {
-		return "", fmt.Errorf("%w: %s", ErrEscape, p)
+		if _, ok := e.readRootOf(real); !ok {
+			return "", fmt.Errorf("%w: %s", ErrEscape, p)
+		}
 	}
 	return real, nil
 }
 
-// Rel returns abs relative to the root, with forward slashes, for output.
+// Rel returns abs relative to the root, with forward slashes, for output
+// and for the file operations. A path in a read-only folder outside the
+// workspace stays absolute: that is how the file operations tell it apart.
 func (e *Env) Rel(abs string) string {
+	if !within(e.Root, abs) {
+		if _, ok := e.readRootOf(abs); ok {
+			return filepath.ToSlash(abs)
+		}
+	}
 	r, err := filepath.Rel(e.Root, abs)
 	if err != nil {
 		return abs

@@ -90,8 +90,8 @@ func rootName(name string) string {
 // blocks on a FIFO, so a caller can Stat the file and refuse what is not
 // a regular file before reading.
 func (e *Env) Open(name string) (f *os.File, err error) {
-	err = e.withRoot(func(r *os.Root) error {
-		f, err = r.OpenFile(rootName(name), openReadFlags, 0)
+	err = e.withReadRoot(name, func(r *os.Root, inner string) error {
+		f, err = r.OpenFile(inner, openReadFlags, 0)
 		return err
 	})
 	return f, err
@@ -133,8 +133,8 @@ var errNotRegular = errors.New("not a regular file")
 
 // Stat describes a workspace entry, following symlinks inside the root.
 func (e *Env) Stat(name string) (fi fs.FileInfo, err error) {
-	err = e.withRoot(func(r *os.Root) error {
-		fi, err = r.Stat(rootName(name))
+	err = e.withReadRoot(name, func(r *os.Root, inner string) error {
+		fi, err = r.Stat(inner)
 		return err
 	})
 	return fi, err
@@ -143,8 +143,8 @@ func (e *Env) Stat(name string) (fi fs.FileInfo, err error) {
 // Lstat describes a workspace entry itself, not what a symlink there
 // points to.
 func (e *Env) Lstat(name string) (fi fs.FileInfo, err error) {
-	err = e.withRoot(func(r *os.Root) error {
-		fi, err = r.Lstat(rootName(name))
+	err = e.withReadRoot(name, func(r *os.Root, inner string) error {
+		fi, err = r.Lstat(inner)
 		return err
 	})
 	return fi, err
@@ -187,22 +187,37 @@ func (e *Env) ReadDirVisible(name string, comps []string, rules *IgnoreRules) (v
 
 // Mkdir creates one workspace directory.
 func (e *Env) Mkdir(name string, perm fs.FileMode) error {
+	if err := writable(name); err != nil {
+		return err
+	}
 	return e.withRoot(func(r *os.Root) error { return r.Mkdir(rootName(name), perm) })
 }
 
 // MkdirAll creates a workspace directory and any missing parents.
 func (e *Env) MkdirAll(name string, perm fs.FileMode) error {
+	if err := writable(name); err != nil {
+		return err
+	}
 	return e.withRoot(func(r *os.Root) error { return r.MkdirAll(rootName(name), perm) })
 }
 
 // Remove removes a workspace file or empty directory; a symlink is
 // removed itself, never what it points to.
 func (e *Env) Remove(name string) error {
+	if err := writable(name); err != nil {
+		return err
+	}
 	return e.withRoot(func(r *os.Root) error { return r.Remove(rootName(name)) })
 }
 
 // Rename moves a workspace entry; both names are inside the workspace.
 func (e *Env) Rename(from, to string) error {
+	if err := writable(from); err != nil {
+		return err
+	}
+	if err := writable(to); err != nil {
+		return err
+	}
 	return e.withRoot(func(r *os.Root) error { return r.Rename(rootName(from), rootName(to)) })
 }
 
@@ -210,6 +225,9 @@ func (e *Env) Rename(from, to string) error {
 // caller that creates and renames several files in it (see WriteAtomicIn
 // and CreateTempIn). The caller closes it.
 func (e *Env) OpenDir(name string) (dir *os.Root, err error) {
+	if err := writable(name); err != nil {
+		return nil, err
+	}
 	err = e.withRoot(func(r *os.Root) error {
 		dir, err = r.OpenRoot(rootName(name))
 		return err
@@ -220,6 +238,9 @@ func (e *Env) OpenDir(name string) (dir *os.Root, err error) {
 // WriteFile replaces a workspace file atomically (see WriteAtomicIn). Its
 // directory must exist.
 func (e *Env) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	if err := writable(name); err != nil {
+		return err
+	}
 	dirName, base := path.Split(filepath.ToSlash(rootName(name)))
 	if base == "" || base == "." || base == ".." {
 		return fmt.Errorf("writing %s: not a file name", name)

@@ -55,13 +55,22 @@ func Walk(ctx context.Context, env *Env, root string, opts WalkOptions, fn func(
 	}
 	w := walker{ctx: ctx, opts: opts, fn: fn}
 	rel := env.Rel(abs)
+	// Ignore rules apply from the top of the tree the directory is in: the
+	// workspace, or a read-only folder outside it (whose paths stay
+	// absolute).
+	top, inTop := env.Root, rel
+	if dir, ok := env.readRootOf(abs); ok && !within(env.Root, abs) {
+		top = dir
+		inTop, _ = filepath.Rel(dir, abs)
+		inTop = filepath.ToSlash(inTop)
+	}
 	var comps []string
-	if rel != "." {
-		comps = strings.Split(rel, "/")
+	if inTop != "." {
+		comps = strings.Split(inTop, "/")
 	}
 	var rules *IgnoreRules
 	if !opts.IncludeIgnored {
-		rules = RulesAlong(env.Root, comps)
+		rules = RulesAlong(top, comps)
 	}
 	err = w.dir(abs, rel, comps, rules, 1)
 	if errors.Is(err, fs.SkipAll) {

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/shiro-neko/shiro/internal/llm"
 )
 
@@ -46,37 +44,44 @@ func benchRequest() *llm.Request {
 	}
 }
 
-// BenchmarkBuildParams converts a 200-message history into SDK params.
-func BenchmarkBuildParams(b *testing.B) {
-	req := benchRequest()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := buildParams(req); err != nil {
-			b.Fatal(err)
+// BenchmarkBuildBody assembles the body of a 200-message request: with
+// a history the adapter has not seen (every message encoded, what each
+// step cost before messages were sealed) and with a sealed one (the
+// steady state: only the envelope, the breakpoints and the tail are new).
+func BenchmarkBuildBody(b *testing.B) {
+	for _, sealed := range []bool{false, true} {
+		name := "fresh"
+		if sealed {
+			name = "sealed"
 		}
+		b.Run(name, func(b *testing.B) {
+			req := benchRequest()
+			if sealed {
+				req.Messages = sealAll(req.Messages)
+			}
+			var p Provider
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.buildBody(req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
-// BenchmarkBuildAndMarshal adds the SDK's JSON encoding, which is what a
-// call costs before any byte leaves.
-func BenchmarkBuildAndMarshal(b *testing.B) {
-	req := benchRequest()
-	b.ReportAllocs()
-	for b.Loop() {
-		params, err := buildParams(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := json.Marshal(params); err != nil {
-			b.Fatal(err)
-		}
+func sealAll(msgs []llm.Message) []llm.Message {
+	out := make([]llm.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = m.Sealed()
 	}
+	return out
 }
 
 // BenchmarkDecodeTextDelta measures the per-event cost of the stream
 // decoder on the commonest event.
 func BenchmarkDecodeTextDelta(b *testing.B) {
-	var start, delta anthropic.MessageStreamEventUnion
+	var start, delta streamEvent
 	mustUnmarshal(b, `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`, &start)
 	mustUnmarshal(b, `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"some words "}}`, &delta)
 	var d decoder
@@ -100,18 +105,27 @@ func mustUnmarshal(tb testing.TB, s string, v any) {
 }
 
 func TestHistoryOf200ConvertsToAlternatingRoles(t *testing.T) {
-	params, err := buildParams(benchRequest())
+	var p Provider
+	raw, err := p.buildBody(benchRequest())
 	if err != nil {
 		t.Fatal(err)
 	}
+	var body struct {
+		Messages []struct {
+			Role string `json:"role"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatalf("the body is not JSON: %v", err)
+	}
 	// The history ends with the assistant's tool call, so the tail
 	// becomes a user message of its own.
-	if len(params.Messages) != 201 {
-		t.Fatalf("%d messages, want 200 and the tail's", len(params.Messages))
+	if len(body.Messages) != 201 {
+		t.Fatalf("%d messages, want 200 and the tail's", len(body.Messages))
 	}
-	for i, m := range params.Messages {
-		if user := m.OfUser != nil; user != (i%2 == 0) {
-			t.Fatalf("message %d: user = %v; roles must alternate", i, user)
+	for i, m := range body.Messages {
+		if user := m.Role == "user"; user != (i%2 == 0) {
+			t.Fatalf("message %d: role %s; roles must alternate", i, m.Role)
 		}
 	}
 }
@@ -145,7 +159,7 @@ func FuzzDecoder(f *testing.F) {
 		sc := bufio.NewScanner(bytes.NewReader([]byte(input)))
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
-			var ev anthropic.MessageStreamEventUnion
+			var ev streamEvent
 			if json.Unmarshal(sc.Bytes(), &ev) != nil {
 				continue
 			}
@@ -174,7 +188,7 @@ func decode(t *testing.T, events ...string) ([]llm.StreamPart, error) {
 	var parts []llm.StreamPart
 	emit := func(p llm.StreamPart) bool { parts = append(parts, p); return true }
 	for _, e := range events {
-		var ev anthropic.MessageStreamEventUnion
+		var ev streamEvent
 		mustUnmarshal(t, e, &ev)
 		if _, err := d.event(ev, emit); err != nil {
 			return parts, err
@@ -237,5 +251,38 @@ func TestDecoderEdgeCases(t *testing.T) {
 				t.Fatalf("err = %v, want one saying %q", err, name)
 			}
 		})
+	}
+}
+
+// A sealed history produces the very bytes a fresh one does, on the first
+// request (which fills the memo) and on later ones (which read it); the
+// tail and the breakpoints of one request never leak into the memo.
+func TestSealedHistoryEncodesTheSameBytes(t *testing.T) {
+	// The history ends with the user's words, so that the tail and the
+	// moving breakpoint both land in a memoised message.
+	req := benchRequest()
+	req.Messages = append(history(200), llm.UserText("and now the tests"))
+	var p Provider
+	fresh, err := p.buildBody(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed := *req
+	sealed.Messages = sealAll(req.Messages)
+	for i := range 2 {
+		got, err := p.buildBody(&sealed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(fresh) {
+			t.Fatalf("request %d from sealed messages differs from a fresh encoding", i)
+		}
+	}
+	bare := sealed
+	bare.Tail, bare.CacheMessages = "", false
+	got, _ := p.buildBody(&bare)
+	_, messages, _ := strings.Cut(string(got), `"messages":`)
+	if strings.Contains(messages, "<tasks>") || strings.Contains(messages, "cache_control") {
+		t.Fatalf("the tail or a breakpoint of an earlier request stayed in the memo:\n%s", got[len(got)-300:])
 	}
 }

@@ -28,6 +28,8 @@ package anthropic
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"maps"
@@ -39,6 +41,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
 	"github.com/shiro-neko/shiro/internal/llm"
 )
@@ -64,16 +67,23 @@ type Config struct {
 	// Version overrides the anthropic-version header; empty keeps the
 	// SDK's.
 	Version string
-	// HTTPClient carries the requests; nil uses a client whose transport
-	// waits at most ten minutes for response headers.
+	// HTTPClient carries the requests; nil uses a clone of
+	// http.DefaultTransport. Either way the provider gives up on a
+	// response that stays silent for IdleTimeout.
 	HTTPClient *http.Client
+	// IdleTimeout bounds the silence before the response begins and
+	// between its bytes; zero means llm.DefaultIdleTimeout.
+	IdleTimeout time.Duration
 	// Headers are extra request headers (gateway routing, tenancy).
 	Headers map[string]string
 }
 
-// Provider streams model responses from the Messages API.
+// Provider streams model responses from the Messages API. It is safe for
+// concurrent use.
 type Provider struct {
 	client anthropic.Client
+	memo   staticMemo
+	bodies llm.BodyPool
 	// badConfig, when set, is returned by every call.
 	badConfig error
 }
@@ -100,10 +110,7 @@ func checkBaseURL(base string) error {
 }
 
 func clientOptions(base string, cfg Config) []option.RequestOption {
-	httpClient := cfg.HTTPClient
-	if httpClient == nil {
-		httpClient = defaultHTTPClient()
-	}
+	httpClient := llm.IdleClient(cfg.HTTPClient, providerName, cfg.IdleTimeout)
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),
 		option.WithBaseURL(base + "/"),
@@ -123,19 +130,6 @@ func clientOptions(base string, cfg Config) []option.RequestOption {
 		opts = append(opts, option.WithHeader(k, cfg.Headers[k]))
 	}
 	return opts
-}
-
-// defaultHTTPClient bounds the wait for response headers, so that a server
-// that accepts the connection and never answers cannot hang the agent; the
-// body of a long stream is not limited.
-func defaultHTTPClient() *http.Client {
-	t, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return &http.Client{}
-	}
-	t = t.Clone()
-	t.ResponseHeaderTimeout = 10 * time.Minute
-	return &http.Client{Transport: t}
 }
 
 // apiRootMiddleware maps the SDK's paths (<base>/v1/messages) onto shiro's
@@ -162,18 +156,27 @@ func apiRootMiddleware(base string) option.Middleware {
 func (p *Provider) Name() string { return providerName }
 
 // Stream sends req and yields the response as it arrives. See llm.Provider.
+//
+// The body is assembled from encoded pieces (see buildBody) and posted
+// through the SDK's client, whose SSE stream then decodes the events:
+// the SDK's params would encode the whole history again on every call.
 func (p *Provider) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamPart, error] {
 	return func(yield func(llm.StreamPart, error) bool) {
 		if p.badConfig != nil {
 			yield(nil, p.badConfig)
 			return
 		}
-		params, err := buildParams(req)
+		body, err := p.buildBody(req)
 		if err != nil {
 			yield(nil, err)
 			return
 		}
-		stream := p.client.Messages.NewStreaming(ctx, params)
+		var raw *http.Response
+		if err := p.client.Post(ctx, "v1/messages", nil, &raw, p.attach(body)); err != nil {
+			yield(nil, p.failure(ctx, err, true))
+			return
+		}
+		stream := ssestream.NewStream[streamEvent](ssestream.NewDecoder(raw), nil)
 		defer stream.Close()
 
 		var dec decoder
@@ -189,7 +192,7 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.S
 			}
 		}
 		if err := stream.Err(); err != nil {
-			yield(nil, p.failure(ctx, err))
+			yield(nil, p.failure(ctx, err, false))
 			return
 		}
 		if ctx.Err() != nil {
@@ -197,16 +200,45 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.S
 			return
 		}
 		if !dec.finished {
-			yield(nil, fmt.Errorf("anthropic: the response stream ended before message_stop; the connection was probably cut"))
+			yield(nil, &llm.StreamError{Provider: providerName, Err: errors.New("the stream ended before message_stop")})
 		}
 	}
 }
 
+// attach is the per-call middleware that gives the request its body, in
+// a buffer that goes back to the pool once it has been sent.
+func (p *Provider) attach(body []byte) option.RequestOption {
+	return option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		p.bodies.Attach(req, body)
+		return next(req)
+	})
+}
+
 // failure turns an error of the SDK into what callers handle: ctx's error
-// when the call was cancelled, an *llm.APIError for an answer of the API.
-func (p *Provider) failure(ctx context.Context, err error) error {
+// when the call was cancelled, an *llm.APIError for an answer of the API,
+// an *llm.StreamError for a connection that went silent or broke.
+// beforeBody says whether the response's body had begun: a body that
+// breaks off is a cut stream whatever the transport calls it, while
+// before it only a closed or reset connection is.
+func (p *Provider) failure(ctx context.Context, err error, beforeBody bool) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("anthropic: %w", ctx.Err())
+	}
+	var stalled *llm.StreamError
+	if errors.As(err, &stalled) {
+		return stalled
+	}
+	var apiErr *anthropic.Error
+	if errors.As(err, &apiErr) {
+		return convertError(err, time.Now())
+	}
+	if beforeBody && llm.IsConnectionCut(err) {
+		return &llm.StreamError{Provider: providerName, BeforeHeaders: true, Err: err}
+	}
+	var syntax *json.SyntaxError
+	var badType *json.UnmarshalTypeError
+	if !beforeBody && !errors.As(err, &syntax) && !errors.As(err, &badType) {
+		return &llm.StreamError{Provider: providerName, Err: err}
 	}
 	return convertError(err, time.Now())
 }
@@ -230,7 +262,7 @@ func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
 		ids = append(ids, id)
 	}
 	if err := pager.Err(); err != nil {
-		return nil, fmt.Errorf("listing models: %w", p.failure(ctx, err))
+		return nil, fmt.Errorf("listing models: %w", p.failure(ctx, err, true))
 	}
 	slices.Sort(ids)
 	return ids, nil

@@ -25,19 +25,56 @@ type block struct {
 	redacted   string
 }
 
+// streamEvent is what this adapter reads of a Messages API stream event.
+// Decoding into it, rather than into the SDK's union of every event type,
+// skips the SDK's reflection-driven decoder, which cost as much as the
+// rest of the step and left garbage behind for every token. Counts that
+// may be absent are pointers, so that absent and zero differ.
+type streamEvent struct {
+	Type    string `json:"type"`
+	Index   int64  `json:"index"`
+	Message struct {
+		Usage eventUsage `json:"usage"`
+	} `json:"message"`
+	ContentBlock struct {
+		Type      string          `json:"type"`
+		Text      string          `json:"text"`
+		Thinking  string          `json:"thinking"`
+		Signature string          `json:"signature"`
+		Data      string          `json:"data"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Input     json.RawMessage `json:"input"`
+	} `json:"content_block"`
+	Delta struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		Thinking    string `json:"thinking"`
+		Signature   string `json:"signature"`
+		PartialJSON string `json:"partial_json"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage eventUsage `json:"usage"`
+}
+
+type eventUsage struct {
+	InputTokens              *int64 `json:"input_tokens"`
+	OutputTokens             int64  `json:"output_tokens"`
+	CacheReadInputTokens     *int64 `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens *int64 `json:"cache_creation_input_tokens"`
+}
+
 // decoder turns the SDK's stream events into stream parts.
 type decoder struct {
 	open     []*block
 	usage    llm.Usage
-	stop     anthropic.StopReason
+	stop     string
 	finished bool
 }
 
 // event handles one stream event, passing parts to emit. It returns false
-// when emit asked to stop. It reads the union's fields, which the stream
-// has already decoded, by event type: AsAny would decode every event a
-// second time (and its delta a third), doubling the cost per token.
-func (d *decoder) event(ev anthropic.MessageStreamEventUnion, emit func(llm.StreamPart) bool) (bool, error) {
+// when emit asked to stop.
+func (d *decoder) event(ev streamEvent, emit func(llm.StreamPart) bool) (bool, error) {
 	if d.finished {
 		return true, nil
 	}
@@ -45,15 +82,15 @@ func (d *decoder) event(ev anthropic.MessageStreamEventUnion, emit func(llm.Stre
 	case "message_start":
 		u := ev.Message.Usage
 		d.usage = llm.Usage{
-			InputTokens:      int(u.InputTokens),
+			InputTokens:      count(u.InputTokens),
 			OutputTokens:     int(u.OutputTokens),
-			CacheReadTokens:  int(u.CacheReadInputTokens),
-			CacheWriteTokens: int(u.CacheCreationInputTokens),
+			CacheReadTokens:  count(u.CacheReadInputTokens),
+			CacheWriteTokens: count(u.CacheCreationInputTokens),
 		}
 	case "content_block_start":
-		return d.start(ev.Index, ev.ContentBlock, emit)
+		return d.start(ev, emit)
 	case "content_block_delta":
-		return d.delta(ev.Index, ev.Delta, emit)
+		return d.delta(ev, emit)
 	case "content_block_stop":
 		return d.stopBlock(ev.Index, emit)
 	case "message_delta":
@@ -62,23 +99,31 @@ func (d *decoder) event(ev anthropic.MessageStreamEventUnion, emit func(llm.Stre
 		// replace what message_start said.
 		u := ev.Usage
 		d.usage.OutputTokens = int(u.OutputTokens)
-		if u.JSON.InputTokens.Valid() {
-			d.usage.InputTokens = int(u.InputTokens)
+		if u.InputTokens != nil {
+			d.usage.InputTokens = int(*u.InputTokens)
 		}
-		if u.JSON.CacheReadInputTokens.Valid() {
-			d.usage.CacheReadTokens = int(u.CacheReadInputTokens)
+		if u.CacheReadInputTokens != nil {
+			d.usage.CacheReadTokens = int(*u.CacheReadInputTokens)
 		}
-		if u.JSON.CacheCreationInputTokens.Valid() {
-			d.usage.CacheWriteTokens = int(u.CacheCreationInputTokens)
+		if u.CacheCreationInputTokens != nil {
+			d.usage.CacheWriteTokens = int(*u.CacheCreationInputTokens)
 		}
 	case "message_stop":
 		d.finished = true
-		return emit(llm.Finish{Reason: stopReason(d.stop), Usage: d.usage}), nil
+		return emit(llm.Finish{Reason: stopReason(anthropic.StopReason(d.stop)), Usage: d.usage}), nil
 	}
 	return true, nil
 }
 
-func (d *decoder) start(index int64, cb anthropic.ContentBlockStartEventContentBlockUnion, emit func(llm.StreamPart) bool) (bool, error) {
+func count(n *int64) int {
+	if n == nil {
+		return 0
+	}
+	return int(*n)
+}
+
+func (d *decoder) start(ev streamEvent, emit func(llm.StreamPart) bool) (bool, error) {
+	index, cb := ev.Index, ev.ContentBlock
 	if d.find(index) != nil {
 		return false, fmt.Errorf("anthropic: content block %d started twice in one response", index)
 	}
@@ -99,7 +144,7 @@ func (d *decoder) start(index int64, cb anthropic.ContentBlockStartEventContentB
 		b.redacted = cb.Data
 	case "tool_use":
 		b.id, b.name = cb.ID, cb.Name
-		b.startInput = cb.JSON.Input.Raw()
+		b.startInput = string(cb.Input)
 		// Announced now, so that the person sees the call while its
 		// arguments are still being written.
 		return emit(llm.ToolInputStart{ID: b.id, Name: b.name}), nil
@@ -107,7 +152,8 @@ func (d *decoder) start(index int64, cb anthropic.ContentBlockStartEventContentB
 	return true, nil
 }
 
-func (d *decoder) delta(index int64, delta anthropic.MessageStreamEventUnionDelta, emit func(llm.StreamPart) bool) (bool, error) {
+func (d *decoder) delta(ev streamEvent, emit func(llm.StreamPart) bool) (bool, error) {
+	index, delta := ev.Index, ev.Delta
 	b := d.find(index)
 	if b == nil {
 		return false, fmt.Errorf("anthropic: a delta arrived for content block %d, which is not open", index)
@@ -147,29 +193,29 @@ func (d *decoder) stopBlock(index int64, emit func(llm.StreamPart) bool) (bool, 
 	case "redacted_thinking":
 		return emit(llm.ReasoningEnd{Redacted: b.redacted}), nil
 	case "tool_use":
-		input, err := toolInput(b)
-		if err != nil {
-			return false, err
-		}
-		return emit(llm.ToolCallDone{ID: b.id, Name: b.name, Input: input}), nil
+		return emit(llm.ToolCallDone{ID: b.id, Name: b.name, Input: toolInput(b)}), nil
 	}
 	return true, nil
 }
 
 // toolInput is the complete argument object of a tool call: the streamed
-// fragments joined, or the start event's input when none came.
-func toolInput(b *block) (json.RawMessage, error) {
+// fragments joined, or the start event's input when none came. Arguments
+// that are not JSON (a model's slip, or an answer cut off at max_tokens)
+// are kept as a JSON string, so that the history stays valid and the tool
+// tells the model what went wrong instead of the turn failing.
+func toolInput(b *block) json.RawMessage {
 	raw := strings.TrimSpace(b.input.String())
 	if raw == "" {
 		raw = strings.TrimSpace(b.startInput)
 	}
 	if raw == "" || raw == "null" {
-		return json.RawMessage(`{}`), nil
+		return json.RawMessage(`{}`)
 	}
 	if !json.Valid([]byte(raw)) {
-		return nil, fmt.Errorf("anthropic: the model sent arguments for tool %s (call %s) that are not valid JSON: %s", b.name, b.id, bodySnippet(raw))
+		quoted, _ := json.Marshal(raw)
+		return quoted
 	}
-	return json.RawMessage(raw), nil
+	return json.RawMessage(raw)
 }
 
 // find returns the open block with index, looking from the newest: a

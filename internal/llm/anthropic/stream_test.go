@@ -181,11 +181,28 @@ func TestStreamsToolCalls(t *testing.T) {
 	}
 }
 
-func TestInvalidToolArgumentsAreAClearError(t *testing.T) {
-	_, p := newProvider(t, llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "toolu_9", Name: "edit", Input: `{"path": "a.go",`}}})
-	_, err := llmtest.Collect(t, p, request(llm.UserText("edit")))
-	if err == nil || !strings.Contains(err.Error(), "edit") || !strings.Contains(err.Error(), "not valid JSON") {
-		t.Fatalf("err = %v, want one naming the tool and invalid JSON", err)
+// Arguments that are not JSON stay in the history as a JSON string, so
+// that the tool can tell the model what it sent; going back, the call
+// carries an empty object, the only kind of input the API takes.
+func TestInvalidToolArgumentsBecomeAStringAndGoBackAsAnObject(t *testing.T) {
+	srv, p := newProvider(t, llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "toolu_9", Name: "edit", Input: `{"path": "a.go",`}}}, llmtest.Reply{Text: "ok"})
+	parts := llmtest.MustCollect(t, p, request(llm.UserText("edit")))
+	var call llm.ToolCallDone
+	for _, part := range parts {
+		if c, ok := part.(llm.ToolCallDone); ok {
+			call = c
+		}
+	}
+	var text string
+	if err := json.Unmarshal(call.Input, &text); err != nil || text != `{"path": "a.go",` {
+		t.Fatalf("input = %s, want the arguments as a JSON string", call.Input)
+	}
+	history := []llm.Message{llm.UserText("edit"),
+		{Role: llm.RoleAssistant, Parts: []llm.Part{llm.ToolCall(call)}},
+		{Role: llm.RoleTool, Parts: []llm.Part{llm.ToolResult{CallID: call.ID, Name: call.Name, Output: "invalid arguments", IsError: true}}}}
+	llmtest.MustCollect(t, p, request(history...))
+	if got := compact(at(t, srv.LastBody(t), "messages", 1, "content", 0, "input")); got != `{}` {
+		t.Fatalf("tool_use input = %s, want {}", got)
 	}
 }
 

@@ -1,6 +1,8 @@
 package llmtest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -147,9 +149,13 @@ func chatCallID(call ToolCall, i int) string {
 // writeResponses answers a Responses API call with r: the real sequence of
 // named SSE events when the request asked to stream, one response object
 // otherwise.
-func writeResponses(w http.ResponseWriter, r Reply, stream bool) {
+//
+// encrypted says whether the request included reasoning.encrypted_content:
+// only then does a reasoning item carry the reply's Encrypted state, as
+// the real API returns it only when asked.
+func writeResponses(w http.ResponseWriter, r Reply, stream, encrypted bool) {
 	if !stream {
-		openaiJSON(w, responseObject(r, responseOutput(r)))
+		openaiJSON(w, responseObject(r, responseOutput(r, encrypted)))
 		return
 	}
 	openaiSSEHeaders(w)
@@ -166,13 +172,16 @@ func writeResponses(w http.ResponseWriter, r Reply, stream bool) {
 	event("response.created", map[string]any{"response": created})
 	event("response.in_progress", map[string]any{"response": created})
 
-	output := responseOutput(r)
+	output := responseOutput(r, encrypted)
 	for index, item := range output {
 		item := item.(map[string]any)
 		id := item["id"]
 		event("response.output_item.added", map[string]any{"output_index": index, "item": pendingItem(item)})
 		switch item["type"] {
 		case "reasoning":
+			if r.Reasoning == "" {
+				break // reasoning without a summary: the item alone
+			}
 			part := map[string]any{"type": "summary_text", "text": ""}
 			at := map[string]any{"item_id": id, "output_index": index, "summary_index": 0}
 			event("response.reasoning_summary_part.added", withField(at, "part", part))
@@ -209,13 +218,18 @@ func writeResponses(w http.ResponseWriter, r Reply, stream bool) {
 
 // responseOutput lists the output items of r in the order the API emits
 // them: reasoning, the message, then one function_call per tool call.
-func responseOutput(r Reply) []any {
+func responseOutput(r Reply, encrypted bool) []any {
 	var output []any
-	if r.Reasoning != "" {
-		output = append(output, map[string]any{
-			"type": "reasoning", "id": "rs_llmtest",
-			"summary": []any{map[string]any{"type": "summary_text", "text": r.Reasoning}},
-		})
+	if r.Reasoning != "" || r.Encrypted != "" {
+		summary := []any{}
+		if r.Reasoning != "" {
+			summary = append(summary, map[string]any{"type": "summary_text", "text": r.Reasoning})
+		}
+		item := map[string]any{"type": "reasoning", "id": reasoningID(r), "summary": summary}
+		if encrypted && r.Encrypted != "" {
+			item["encrypted_content"] = r.Encrypted
+		}
+		output = append(output, item)
 	}
 	if r.Text != "" {
 		output = append(output, map[string]any{
@@ -230,6 +244,13 @@ func responseOutput(r Reply) []any {
 		})
 	}
 	return output
+}
+
+// reasoningID names a reply's reasoning item after its content, so that
+// the items of different replies differ as the real API's do.
+func reasoningID(r Reply) string {
+	sum := sha256.Sum256([]byte(r.Reasoning + "\x00" + r.Encrypted))
+	return "rs_" + hex.EncodeToString(sum[:6])
 }
 
 // pendingItem is how an output item looks when it is first announced:

@@ -21,6 +21,10 @@ import (
 type Reply struct {
 	// Reasoning is streamed first, as thinking / reasoning deltas.
 	Reasoning string
+	// Encrypted is the opaque reasoning state a Responses API reasoning
+	// item carries as encrypted_content, when the request included
+	// reasoning.encrypted_content.
+	Encrypted string
 	// Signature accompanies Reasoning on the Anthropic wire.
 	Signature string
 	// Text is the answer text, streamed in Chunks pieces (default 1).
@@ -42,6 +46,9 @@ type Reply struct {
 	// FinishWithLastCall sends an OpenAI chat finish_reason in the same
 	// chunk as the last tool-call delta, as some compatible servers do.
 	FinishWithLastCall bool
+
+	// Fault makes a streamed reply break off or go silent (see Fault).
+	Fault Fault
 }
 
 // ToolCall is a scripted tool call; Input is its JSON arguments.
@@ -88,6 +95,9 @@ type Server struct {
 	Models []string
 
 	srv *httptest.Server
+	// done is closed when the test ends, releasing stalled handlers so
+	// that the server can close.
+	done chan struct{}
 
 	mu       sync.Mutex
 	script   []Reply
@@ -101,9 +111,10 @@ type Server struct {
 // New starts a fake server answering from replies; it stops at test end.
 func New(t testing.TB, replies ...Reply) *Server {
 	t.Helper()
-	s := &Server{script: append([]Reply(nil), replies...)}
+	s := &Server{script: append([]Reply(nil), replies...), done: make(chan struct{})}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
+	t.Cleanup(func() { close(s.done) }) // runs first: cleanups run last-in first-out
 	s.URL = s.srv.URL + "/v1"
 	return s
 }
@@ -176,17 +187,37 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r.URL.Path, reply)
 		return
 	}
-	stream := bytes.Contains(body, []byte(`"stream":true`))
-	switch r.URL.Path {
-	case "/v1/messages":
-		writeAnthropic(w, reply, stream)
-	case "/v1/chat/completions":
-		writeChat(w, reply, stream)
-	case "/v1/responses":
-		writeResponses(w, reply, stream)
-	default:
-		http.Error(w, "llmtest: unknown endpoint "+r.URL.Path, http.StatusNotFound)
+	call := modelCall{
+		stream:    bytes.Contains(body, []byte(`"stream":true`)),
+		encrypted: bytes.Contains(body, []byte(`"reasoning.encrypted_content"`)),
 	}
+	write, ok := writerFor(r.URL.Path, reply, call)
+	if !ok {
+		http.Error(w, "llmtest: unknown endpoint "+r.URL.Path, http.StatusNotFound)
+		return
+	}
+	if call.stream && reply.Fault.Kind != NoFault {
+		s.serveFault(w, r, reply, write)
+		return
+	}
+	write(w)
+}
+
+// modelCall is what the fake reads from a request's body: whether to
+// stream, and whether reasoning should come back encrypted.
+type modelCall struct{ stream, encrypted bool }
+
+// writerFor returns what answers a model call to path with reply.
+func writerFor(path string, reply Reply, call modelCall) (func(http.ResponseWriter), bool) {
+	switch path {
+	case "/v1/messages":
+		return func(w http.ResponseWriter) { writeAnthropic(w, reply, call.stream) }, true
+	case "/v1/chat/completions":
+		return func(w http.ResponseWriter) { writeChat(w, reply, call.stream) }, true
+	case "/v1/responses":
+		return func(w http.ResponseWriter) { writeResponses(w, reply, call.stream, call.encrypted) }, true
+	}
+	return nil, false
 }
 
 func (s *Server) take() (Reply, bool) {

@@ -1,11 +1,14 @@
 package openai_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/llm/llmtest"
 	"github.com/shiro-neko/shiro/internal/llm/openai"
 )
 
@@ -32,41 +35,71 @@ func longHistory() *llm.Request {
 	return req
 }
 
-func BenchmarkChatParams200(b *testing.B) {
+// BenchmarkBody assembles the body of a 200-message request on each wire:
+// with a history the adapter has not seen (every message encoded, what
+// each step cost before messages were sealed) and with a sealed one (the
+// steady state).
+func BenchmarkBody(b *testing.B) {
 	p := openai.New(openai.Config{APIKey: "k"})
-	req := longHistory()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.ChatParams(req); err != nil {
-			b.Fatal(err)
+	for _, wire := range []string{"chat", "responses"} {
+		build := p.ChatBody
+		if wire == "responses" {
+			build = p.ResponsesBody
+		}
+		for _, sealed := range []bool{false, true} {
+			name := wire + "/fresh"
+			if sealed {
+				name = wire + "/sealed"
+			}
+			b.Run(name, func(b *testing.B) {
+				req := longHistory()
+				if sealed {
+					req.Messages = sealAll(req.Messages)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := build(req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }
 
-// BenchmarkChatParams200JSON includes the SDK's encoding, the larger cost
-// of sending a request.
-func BenchmarkChatParams200JSON(b *testing.B) {
-	p := openai.New(openai.Config{APIKey: "k"})
-	req := longHistory()
-	b.ReportAllocs()
-	for b.Loop() {
-		params, err := p.ChatParams(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := json.Marshal(params); err != nil {
-			b.Fatal(err)
+// BenchmarkStep is one model call as the agent makes it, through the
+// whole adapter (body, HTTP client, SSE decoding) against an in-memory
+// server, over a sealed history of 10 and of 200 messages, on each wire.
+//
+//	go test ./internal/llm/openai -run XXX -bench Step -benchmem
+func BenchmarkStep(b *testing.B) {
+	reply := llmtest.Reply{Text: "Reading the file.", ToolCalls: []llmtest.ToolCall{{ID: "call_x", Name: "read", Input: `{"path":"a.go"}`}},
+		Usage: llmtest.Usage{InputTokens: 10, CacheReadTokens: 5000, OutputTokens: 30}}
+	for _, api := range []openai.API{openai.APIChat, openai.APIResponses} {
+		for _, n := range []int{10, 200} {
+			b.Run(fmt.Sprintf("%s/history=%d", api, n), func(b *testing.B) {
+				p := openai.New(openai.Config{APIKey: "k", API: api, BaseURL: "http://llmtest.invalid/v1",
+					HTTPClient: &http.Client{Transport: llmtest.Canned(reply)}})
+				req := longHistory()
+				req.Messages = sealAll(req.Messages[:n])
+				ctx := context.Background()
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, err := range p.Stream(ctx, req) {
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
 		}
 	}
 }
 
-func BenchmarkResponsesParams200(b *testing.B) {
-	p := openai.New(openai.Config{APIKey: "k"})
-	req := longHistory()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.ResponsesParams(req); err != nil {
-			b.Fatal(err)
-		}
+func sealAll(msgs []llm.Message) []llm.Message {
+	out := make([]llm.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = m.Sealed()
 	}
+	return out
 }

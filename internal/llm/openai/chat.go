@@ -1,14 +1,12 @@
 package openai
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/shiro-neko/shiro/internal/llm"
 )
@@ -18,90 +16,126 @@ import (
 // returns that rejection and yields nothing; every other outcome, success
 // or failure, goes to yield.
 func (p *Provider) streamChat(ctx context.Context, req *llm.Request, yield func(llm.StreamPart, error) bool) *llm.APIError {
-	params, err := p.chatParams(req)
+	body, err := p.chatBody(req)
 	if err != nil {
 		yield(nil, err)
 		return nil
 	}
-	var raw *http.Response
-	stream := p.chat.NewStreaming(ctx, params, option.WithResponseInto(&raw))
+	raw, err := p.post(ctx, "chat/completions", body)
+	if err != nil {
+		var api *llm.APIError
+		if p.responsesFallback && errors.As(err, &api) && isShapeRejection(api) {
+			return api
+		}
+		yield(nil, err)
+		return nil
+	}
+	stream := ssestream.NewStream[chatChunk](ssestream.NewDecoder(raw), nil)
 	defer stream.Close()
 
 	s := chatStream{emitter: emitter{yield: yield}}
-	received := false
 	for stream.Next() {
-		received = true
 		if !s.add(stream.Current()) {
 			return nil
 		}
 	}
 	if err := stream.Err(); err != nil {
-		err = apiError(ctx, err, raw)
-		var api *llm.APIError
-		if !received && p.responsesFallback && errors.As(err, &api) && isShapeRejection(api) {
-			return api
-		}
-		yield(nil, err)
+		yield(nil, bodyError(ctx, err))
 		return nil
 	}
 	s.finish()
 	return nil
 }
 
+// chatChunk is what this adapter reads of a chat completion chunk.
+// Decoding into it, instead of into the SDK's chunk type, skips the
+// reflection-driven decoder; and the calls are assembled here rather than
+// by the SDK's accumulator, which copied every call's metadata on every
+// chunk.
+type chatChunk struct {
+	Choices []chatChoice `json:"choices"`
+	Usage   *chatUsage   `json:"usage"`
+}
+
+type chatChoice struct {
+	Index int64 `json:"index"`
+	Delta struct {
+		Content lenientString `json:"content"`
+		Refusal lenientString `json:"refusal"`
+		// DeepSeek and vLLM send thinking as reasoning_content, OpenRouter
+		// and Ollama as reasoning; the official API sends neither.
+		ReasoningContent lenientString       `json:"reasoning_content"`
+		Reasoning        lenientString       `json:"reasoning"`
+		ToolCalls        []chatToolCallDelta `json:"tool_calls"`
+	} `json:"delta"`
+	FinishReason lenientString `json:"finish_reason"`
+}
+
+type chatToolCallDelta struct {
+	Index    int64  `json:"index"`
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      lenientString `json:"name"`
+		Arguments lenientString `json:"arguments"`
+	} `json:"function"`
+}
+
+// chatUsage counts tokens the way chat completions does: prompt_tokens
+// includes cached (and written) tokens.
+type chatUsage struct {
+	PromptTokens        int64 `json:"prompt_tokens"`
+	CompletionTokens    int64 `json:"completion_tokens"`
+	PromptTokensDetails struct {
+		CachedTokens     int64 `json:"cached_tokens"`
+		CacheWriteTokens int64 `json:"cache_write_tokens"`
+	} `json:"prompt_tokens_details"`
+}
+
 // chatStream turns chat completion chunks into stream parts. Deltas are
-// passed on as they come; the finished tool calls are read from the SDK's
-// accumulator once the stream has ended, because its JustFinishedToolCall
-// misses the last call when a server sends finish_reason in the same chunk
-// as that call's last arguments.
+// passed on as they come; the finished tool calls are emitted once the
+// stream has ended, because a server may send finish_reason in the same
+// chunk as the last call's last arguments.
 type chatStream struct {
 	emitter
-	acc openai.ChatCompletionAccumulator
-	// id is the first chunk id seen. The accumulator drops chunks whose id
-	// differs, and some compatible servers change it mid-stream.
-	id       string
 	calls    []pendingCall
 	finished string
-	usage    openai.CompletionUsage
+	usage    chatUsage
 }
 
 // add handles one chunk; it returns false when the stream must end.
-func (s *chatStream) add(chunk openai.ChatCompletionChunk) bool {
-	if s.id == "" {
-		s.id = chunk.ID
-	} else {
-		chunk.ID = s.id
-	}
-	if !s.acc.AddChunk(chunk) {
-		return s.fail(errors.New("openai: the server sent a chunk that cannot belong to this stream (a choice or tool-call index out of range)"))
-	}
+func (s *chatStream) add(chunk chatChunk) bool {
 	// The last usage wins: a few servers repeat a running total in every
-	// chunk, which the accumulator would add up.
-	if chunk.JSON.Usage.Valid() {
-		s.usage = chunk.Usage
+	// chunk.
+	if chunk.Usage != nil {
+		s.usage = *chunk.Usage
 	}
 	for _, choice := range chunk.Choices {
 		if choice.Index != 0 {
 			continue // only one choice is ever asked for
 		}
-		if !s.delta(choice.Delta) {
+		if !s.delta(choice) {
 			return false
 		}
 		if choice.FinishReason != "" {
-			s.finished = choice.FinishReason
+			s.finished = string(choice.FinishReason)
 		}
 	}
 	return true
 }
 
-func (s *chatStream) delta(d openai.ChatCompletionChunkChoiceDelta) bool {
-	if text := reasoningText(d); text != "" {
+func (s *chatStream) delta(c chatChoice) bool {
+	d := c.Delta
+	// Only the first present field counts, since some servers fill both
+	// with the same text.
+	if text := cmp.Or(d.ReasoningContent, d.Reasoning); text != "" {
 		s.reasoning = true
-		if !s.emit(llm.ReasoningDelta{Text: text}) {
+		if !s.emit(llm.ReasoningDelta{Text: string(text)}) {
 			return false
 		}
 	}
-	for _, text := range [2]string{d.Content, d.Refusal} {
-		if text != "" && (!s.endReasoning() || !s.emit(llm.TextDelta{Text: text})) {
+	for _, text := range [2]lenientString{d.Content, d.Refusal} {
+		if text != "" && (!s.endReasoning() || !s.emit(llm.TextDelta{Text: string(text)})) {
 			return false
 		}
 	}
@@ -113,29 +147,10 @@ func (s *chatStream) delta(d openai.ChatCompletionChunkChoiceDelta) bool {
 	return true
 }
 
-// reasoningText reads the thinking that DeepSeek and vLLM send as
-// reasoning_content and OpenRouter and Ollama as reasoning; the official
-// API sends neither. Only the first present field counts, since some
-// servers fill both with the same text. The SDK marks fields it has no
-// type for as not Valid, so the raw text is decoded here.
-func reasoningText(d openai.ChatCompletionChunkChoiceDelta) string {
-	for _, key := range [2]string{"reasoning_content", "reasoning"} {
-		raw := d.JSON.ExtraFields[key].Raw()
-		if len(raw) < 2 || raw[0] != '"' {
-			continue // absent, null, or not text
-		}
-		var text string
-		if json.Unmarshal([]byte(raw), &text) == nil && text != "" {
-			return text
-		}
-	}
-	return ""
-}
-
-func (s *chatStream) toolDelta(tc openai.ChatCompletionChunkChoiceDeltaToolCall) bool {
+func (s *chatStream) toolDelta(tc chatToolCallDelta) bool {
 	index := int(tc.Index)
 	if index < 0 {
-		index = 0 // Bedrock numbers its only call -1; the accumulator agrees
+		index = 0 // Bedrock numbers its only call -1
 	}
 	for len(s.calls) <= index {
 		s.calls = append(s.calls, pendingCall{})
@@ -144,26 +159,24 @@ func (s *chatStream) toolDelta(tc openai.ChatCompletionChunkChoiceDeltaToolCall)
 	if call.id == "" && tc.ID != "" {
 		call.id = tc.ID
 	}
+	if call.kind == "" && tc.Type != "" {
+		call.kind = tc.Type
+	}
 	// Names arrive whole in the first delta; a few servers repeat them in
 	// every delta, which must not double them.
-	if tc.Function.Name != call.name {
-		call.name += tc.Function.Name
+	if name := string(tc.Function.Name); name != call.name {
+		call.name += name
 	}
+	args := string(tc.Function.Arguments)
+	call.args = append(call.args, args...)
 	if !call.started && call.name != "" {
 		if !s.start(call) {
 			return false
 		}
-		if call.early != "" {
-			tc.Function.Arguments = call.early + tc.Function.Arguments
-			call.early = ""
-		}
+		// Arguments that came before the name go out now.
+		args = string(call.args)
 	}
-	args := tc.Function.Arguments
-	if args == "" {
-		return true
-	}
-	if !call.started {
-		call.early += args
+	if args == "" || !call.started {
 		return true
 	}
 	return s.emit(llm.ToolInputDelta{ID: call.id, Delta: args})
@@ -174,39 +187,32 @@ func (s *chatStream) finish() {
 	if !s.endReasoning() {
 		return
 	}
-	var final []openai.ChatCompletionMessageToolCallUnion
-	if len(s.acc.Choices) > 0 {
-		final = s.acc.Choices[0].Message.ToolCalls
-	}
 	calls := 0
-	for i, tc := range final {
-		if tc.Type != "" && tc.Type != "function" {
+	for i := range s.calls {
+		call := &s.calls[i]
+		if call.kind != "" && call.kind != "function" {
 			continue // custom tools are never offered
 		}
-		if tc.Function.Name == "" && tc.Function.Arguments == "" {
+		if call.name == "" && len(call.args) == 0 {
 			continue // a gap left by a server that skipped an index
 		}
-		if tc.Function.Name == "" {
+		if call.name == "" {
 			s.fail(fmt.Errorf("openai: the model sent tool call %d without a name", i))
 			return
 		}
-		call := pendingCall{id: tc.ID, name: tc.Function.Name}
-		if i < len(s.calls) && s.calls[i].name != "" {
-			call = s.calls[i]
-		}
-		if !call.started && !s.start(&call) {
+		if !call.started && !s.start(call) {
 			return
 		}
-		if !s.emit(llm.ToolCallDone{ID: call.id, Name: call.name, Input: toolInput(tc.Function.Arguments)}) {
+		if !s.emit(llm.ToolCallDone{ID: call.id, Name: call.name, Input: toolInput(string(call.args))}) {
 			return
 		}
 		calls++
 	}
 	if s.finished == "" {
-		s.fail(errors.New("openai: the stream ended before the model finished (no finish_reason): the connection may have been cut"))
+		s.fail(&llm.StreamError{Provider: providerName, Err: errors.New("the stream ended before the model finished (no finish_reason)")})
 		return
 	}
-	s.emit(llm.Finish{Reason: stopReason(s.finished, calls > 0), Usage: chatUsage(s.usage)})
+	s.emit(llm.Finish{Reason: stopReason(s.finished, calls > 0), Usage: s.usage.neutral()})
 }
 
 // stopReason maps finish_reason. A truncated answer stays max-tokens even
@@ -224,9 +230,9 @@ func stopReason(finish string, calls bool) llm.StopReason {
 	return llm.StopOther
 }
 
-// chatUsage converts usage: prompt_tokens includes cached (and written)
+// neutral converts usage: prompt_tokens includes cached (and written)
 // tokens, which llm.Usage counts apart.
-func chatUsage(u openai.CompletionUsage) llm.Usage {
+func (u chatUsage) neutral() llm.Usage {
 	cached := u.PromptTokensDetails.CachedTokens
 	written := u.PromptTokensDetails.CacheWriteTokens
 	return llm.Usage{

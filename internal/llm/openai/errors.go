@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/shiro-neko/shiro/internal/llm"
@@ -24,6 +25,57 @@ const providerName = "openai"
 // maxErrorMessage bounds the error text kept from a response body: a proxy
 // may answer with a whole HTML page.
 const maxErrorMessage = 500
+
+// post sends a streaming request body to path and returns the response,
+// whose body is the event stream, or the failure in neutral form.
+func (p *Provider) post(ctx context.Context, path string, body []byte) (*http.Response, error) {
+	var raw, seen *http.Response
+	attach := option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		p.bodies.Attach(req, body)
+		return next(req)
+	})
+	if err := p.client.Post(ctx, path, nil, &raw, attach, option.WithResponseInto(&seen)); err != nil {
+		return nil, requestError(ctx, err, seen)
+	}
+	return raw, nil
+}
+
+// requestError converts a failure before the response began: an answer
+// of the API, a provider that stayed silent, a connection that broke.
+func requestError(ctx context.Context, err error, raw *http.Response) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var stalled *llm.StreamError
+	if errors.As(err, &stalled) {
+		return stalled
+	}
+	var sdkErr *openai.Error
+	if (raw == nil || raw.StatusCode < 400) && !errors.As(err, &sdkErr) && llm.IsConnectionCut(err) {
+		return &llm.StreamError{Provider: providerName, BeforeHeaders: true, Err: err}
+	}
+	return apiError(ctx, err, raw)
+}
+
+// bodyError converts a failure while reading the event stream: an error
+// event is the API's answer; a body that breaks off for any other reason
+// than bad JSON is a cut stream.
+func bodyError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var stalled *llm.StreamError
+	if errors.As(err, &stalled) {
+		return stalled
+	}
+	var event *ssestream.StreamError
+	var syntax *json.SyntaxError
+	var badType *json.UnmarshalTypeError
+	if errors.As(err, &event) || errors.As(err, &syntax) || errors.As(err, &badType) {
+		return apiError(ctx, err, nil)
+	}
+	return &llm.StreamError{Provider: providerName, Err: err}
+}
 
 // apiError converts an SDK or transport error into the neutral form. raw is
 // the HTTP response the SDK saw, if any: servers such as Ollama answer with

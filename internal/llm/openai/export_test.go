@@ -1,18 +1,11 @@
 package openai
 
 import (
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/responses"
-
 	"github.com/shiro-neko/shiro/internal/llm"
 )
 
-// ChatParams exposes the chat request mapping to benchmarks.
-func (p *Provider) ChatParams(req *llm.Request) (openai.ChatCompletionNewParams, error) {
-	return p.chatParams(req)
-}
+// ChatBody exposes the chat completions request body to benchmarks.
+func (p *Provider) ChatBody(req *llm.Request) ([]byte, error) { return p.chatBody(req) }
 
-// ResponsesParams exposes the Responses request mapping to benchmarks.
-func (p *Provider) ResponsesParams(req *llm.Request) (responses.ResponseNewParams, error) {
-	return p.responsesParams(req)
-}
+// ResponsesBody exposes the Responses API request body to benchmarks.
+func (p *Provider) ResponsesBody(req *llm.Request) ([]byte, error) { return p.responsesBody(req) }

@@ -1,8 +1,12 @@
-// Package openai adapts OpenAI's chat completions API, and the servers that
-// copy it (OpenRouter, Groq, DeepSeek, xAI, Ollama, LM Studio...), to the
-// neutral llm types. For the official endpoint it can fall back to the
-// Responses API when chat completions rejects a request's shape, as newer
-// models that exist only on Responses do.
+// Package openai adapts OpenAI's two wires, chat completions and the
+// Responses API, and the servers that copy chat completions (OpenRouter,
+// Groq, DeepSeek, xAI, Ollama, LM Studio...), to the neutral llm types.
+//
+// Which wire a request takes: Config.API when it names one; otherwise the
+// Responses API for OpenAI's own models that reason or exist only there
+// (see UsesResponsesByDefault), chat completions for everything else. On
+// the official endpoint a request that chat completions rejects for its
+// shape falls back to the Responses API for the life of the provider.
 package openai
 
 import (
@@ -18,13 +22,33 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/shiro-neko/shiro/internal/llm"
 )
 
 // OfficialBaseURL is the API root used when Config.BaseURL is empty.
 const OfficialBaseURL = "https://api.openai.com/v1"
+
+// API names a wire.
+type API string
+
+const (
+	// APIAuto chooses per model (see the package comment).
+	APIAuto API = ""
+	// APIChat is chat completions (/chat/completions).
+	APIChat API = "chat"
+	// APIResponses is the Responses API (/responses).
+	APIResponses API = "responses"
+)
+
+// ParseAPI validates a provider.api setting.
+func ParseAPI(s string) (API, error) {
+	switch a := API(s); a {
+	case APIAuto, APIChat, APIResponses:
+		return a, nil
+	}
+	return "", fmt.Errorf("unknown API %q: use chat or responses", s)
+}
 
 // Config says where and how to reach the API.
 type Config struct {
@@ -37,14 +61,21 @@ type Config struct {
 	// APIKey is sent as a bearer token. Empty sends no Authorization header,
 	// which is what keyless local servers (Ollama, LM Studio) expect.
 	APIKey string
-	// HTTPClient carries the requests; nil uses a client of our own.
+	// HTTPClient carries the requests; nil uses a clone of
+	// http.DefaultTransport. Either way the provider gives up on a
+	// response that stays silent for IdleTimeout.
 	HTTPClient *http.Client
+	// IdleTimeout bounds the silence before the response begins and
+	// between its bytes; zero means llm.DefaultIdleTimeout.
+	IdleTimeout time.Duration
 	// Headers are added to every request (e.g. OpenRouter's X-Title).
 	Headers map[string]string
+	// API chooses the wire; APIAuto chooses per model, and only for the
+	// official endpoint (compatible servers rarely speak Responses).
+	API API
 	// ResponsesFallback switches to the Responses API, for the life of the
 	// Provider, the first time chat completions rejects a request's shape.
-	// Set it only for the official endpoint: compatible servers rarely
-	// speak Responses.
+	// Set it only for the official endpoint.
 	ResponsesFallback bool
 	// ReasoningEffort sends reasoning_effort for Thinking levels other than
 	// off. Set it for the official endpoint; many compatible servers reject
@@ -52,39 +83,47 @@ type Config struct {
 	ReasoningEffort bool
 }
 
-// Provider streams model responses over chat completions, or over the
-// Responses API after a fallback. It is safe for concurrent use.
+// Provider streams model responses over chat completions or the
+// Responses API. It is safe for concurrent use.
 type Provider struct {
-	name      string
-	chat      openai.ChatCompletionService
-	responses responses.ResponseService
-	models    openai.ModelService
+	name   string
+	client openai.Client
+	models openai.ModelService
 
+	api               API
+	official          bool
 	responsesFallback bool
 	reasoningEffort   bool
 	// onResponses is set, never cleared, once chat completions has
 	// rejected a request's shape.
 	onResponses atomic.Bool
+
+	chatMemo      staticMemo
+	responsesMemo staticMemo
+	bodies        llm.BodyPool
+}
+
+// staticMemo keeps the encodings of the last system prompt and tool list
+// sent on one wire: both are the same from one step to the next.
+type staticMemo struct {
+	system llm.LastEncoding[string]
+	tools  llm.LastEncoding[[]llm.ToolSpec]
 }
 
 var _ llm.Provider = (*Provider)(nil)
 
-// New builds a provider. It reads no environment variables: the SDK's
-// services are built directly rather than through openai.NewClient, whose
-// defaults would pick up OPENAI_BASE_URL, OPENAI_ORG_ID and custom headers
-// meant for other programs and send them to third-party hosts.
+// New builds a provider. It reads no environment variables: the client
+// is assembled from options rather than through openai.NewClient, whose
+// defaults would pick up OPENAI_BASE_URL, OPENAI_ORG_ID and custom
+// headers meant for other programs and send them to third-party hosts.
 func New(cfg Config) *Provider {
 	name := cfg.Name
 	if name == "" {
 		name = "openai"
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = defaultHTTPClient()
-	}
 	opts := []option.RequestOption{
 		option.WithBaseURL(baseURL(cfg.BaseURL)),
-		option.WithHTTPClient(client),
+		option.WithHTTPClient(llm.IdleClient(cfg.HTTPClient, providerName, cfg.IdleTimeout)),
 		option.WithAPIKey(cfg.APIKey),
 		// llm.WithRetry owns retries, so that each one is announced.
 		option.WithMaxRetries(0),
@@ -98,26 +137,15 @@ func New(cfg Config) *Provider {
 		opts = append(opts, option.WithHeader(k, cfg.Headers[k]))
 	}
 	return &Provider{
-		name:              name,
-		chat:              openai.NewChatCompletionService(opts...),
-		responses:         responses.NewResponseService(opts...),
-		models:            openai.NewModelService(opts...),
-		responsesFallback: cfg.ResponsesFallback,
+		name:     name,
+		client:   openai.Client{Options: opts},
+		models:   openai.NewModelService(opts...),
+		api:      cfg.API,
+		official: IsOfficial(cfg.BaseURL),
+		// A wire named in the config is the wire used: no fallback.
+		responsesFallback: cfg.ResponsesFallback && cfg.API == APIAuto,
 		reasoningEffort:   cfg.ReasoningEffort,
 	}
-}
-
-// defaultHTTPClient bounds the wait for response headers, so that a server
-// that accepts the connection and never answers fails instead of hanging.
-// It does not bound the body: streams may run as long as the model talks.
-func defaultHTTPClient() *http.Client {
-	transport, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return &http.Client{}
-	}
-	t := transport.Clone()
-	t.ResponseHeaderTimeout = 10 * time.Minute
-	return &http.Client{Transport: t}
 }
 
 func baseURL(s string) string {
@@ -143,13 +171,30 @@ func IsOfficial(baseURL string) bool {
 func (p *Provider) Name() string { return p.name }
 
 // UsesResponses reports whether the provider has switched to the
-// Responses API.
+// Responses API after chat completions rejected a request.
 func (p *Provider) UsesResponses() bool { return p.onResponses.Load() }
+
+// wire says which API a request for model goes to.
+func (p *Provider) wire(model string) API {
+	switch {
+	case p.api != APIAuto:
+		return p.api
+	case p.onResponses.Load():
+		return APIResponses
+	case p.official && UsesResponsesByDefault(model):
+		return APIResponses
+	}
+	return APIChat
+}
 
 // Stream implements llm.Provider.
 func (p *Provider) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamPart, error] {
 	return func(yield func(llm.StreamPart, error) bool) {
-		if p.onResponses.Load() {
+		if req == nil {
+			yield(nil, fmt.Errorf("openai: nil request"))
+			return
+		}
+		if p.wire(req.Model) == APIResponses {
 			p.streamResponses(ctx, req, yield)
 			return
 		}

@@ -11,56 +11,171 @@ import (
 	"github.com/shiro-neko/shiro/internal/llm"
 )
 
-// chatParams maps a neutral request onto chat completions. The layout keeps
+// chatKey names this adapter's chat completions encoding of a message in
+// the message's memo (llm.Encode).
+const chatKey = "openai/chat"
+
+// chatBody assembles the chat completions request body. The layout keeps
 // OpenAI's automatic prefix caching effective: one system message, the
 // history in order, and the volatile Tail last, as a user message of its
-// own, so that its changes never alter the cached prefix. Nothing is marked
-// for caching (the API has no such marker); prompt_cache_key routes the
-// session's calls to the same cache.
-func (p *Provider) chatParams(req *llm.Request) (openai.ChatCompletionNewParams, error) {
-	params := openai.ChatCompletionNewParams{
+// own, so that its changes never alter the cached prefix. Nothing is
+// marked for caching (the API has no such marker); prompt_cache_key
+// routes the session's calls to the same cache.
+//
+// The envelope's small fields come from the SDK's params; the system
+// message and the tools from the provider's memo; each history message
+// from its own memo. Nothing of the history is encoded again.
+func (p *Provider) chatBody(req *llm.Request) ([]byte, error) {
+	envelope := openai.ChatCompletionNewParams{
 		Model:         shared.ChatModel(req.Model),
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
-	messages := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages)+2)
-	if system := joinSystem(req.System); system != "" {
-		messages = append(messages, openai.SystemMessage(system))
-	}
-	for i, m := range req.Messages {
-		var err error
-		if messages, err = appendChatMessage(messages, m); err != nil {
-			return params, fmt.Errorf("openai: message %d: %w", i, err)
-		}
-	}
-	if req.Tail != "" {
-		messages = append(messages, openai.UserMessage(req.Tail))
-	}
-	params.Messages = messages
-
-	if len(req.Tools) > 0 {
-		params.Tools = make([]openai.ChatCompletionToolUnionParam, 0, len(req.Tools))
-		for _, t := range req.Tools {
-			schema, err := toolSchema(t)
-			if err != nil {
-				return params, err
-			}
-			def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: schema}
-			if t.Description != "" {
-				def.Description = openai.String(t.Description)
-			}
-			params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(def))
-		}
-	}
 	if req.SessionID != "" {
-		params.PromptCacheKey = openai.String(req.SessionID)
+		envelope.PromptCacheKey = openai.String(req.SessionID)
 	}
 	if req.MaxTokens > 0 {
-		params.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+		envelope.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
 	}
 	if effort, ok := p.effort(req.Thinking); ok {
-		params.ReasoningEffort = effort
+		envelope.ReasoningEffort = effort
 	}
-	return params, nil
+	head, err := json.Marshal(envelope)
+	if err != nil {
+		return nil, fmt.Errorf("openai: encoding the request: %w", err)
+	}
+	system, err := p.chatMemo.system.Get(joinSystem(req.System), func(a, b string) bool { return a == b },
+		func(s string) string { return s }, encodeSystemMessage)
+	if err != nil {
+		return nil, err
+	}
+	tools, err := p.chatMemo.tools.Get(req.Tools, llm.SameTools, llm.CloneTools, encodeChatTools)
+	if err != nil {
+		return nil, err
+	}
+	pieces := make([][]byte, 0, len(req.Messages)+2)
+	pieces = append(pieces, system)
+	for i, m := range req.Messages {
+		enc, err := llm.Encode(m, chatKey, encodeChatMessage)
+		if err != nil {
+			return nil, fmt.Errorf("openai: message %d: %w", i, err)
+		}
+		pieces = append(pieces, enc)
+	}
+	if req.Tail != "" {
+		tail, err := json.Marshal(openai.UserMessage(req.Tail))
+		if err != nil {
+			return nil, fmt.Errorf("openai: encoding the tail: %w", err)
+		}
+		pieces = append(pieces, tail)
+	}
+	return assemble(&p.bodies, head, "messages", pieces, field{"tools", tools}), nil
+}
+
+// encodeSystemMessage is the one system message, or nothing when there
+// is no system prompt.
+func encodeSystemMessage(system string) ([]byte, error) {
+	if system == "" {
+		return []byte{}, nil
+	}
+	return json.Marshal(openai.SystemMessage(system))
+}
+
+// encodeChatTools is the JSON array of the function tools; nil when there
+// are none (the field is then left out).
+func encodeChatTools(specs []llm.ToolSpec) ([]byte, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	tools := make([]openai.ChatCompletionToolUnionParam, 0, len(specs))
+	for _, t := range specs {
+		schema, err := toolSchema(t)
+		if err != nil {
+			return nil, err
+		}
+		def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: schema}
+		if t.Description != "" {
+			def.Description = openai.String(t.Description)
+		}
+		tools = append(tools, openai.ChatCompletionFunctionTool(def))
+	}
+	return json.Marshal(tools)
+}
+
+// encodeChatMessage is one history message as chat messages, comma
+// separated: a user message, an assistant message with its tool calls,
+// or one tool message per result. It may be empty.
+func encodeChatMessage(m llm.Message) ([]byte, error) {
+	msgs, err := appendChatMessage(nil, m)
+	if err != nil {
+		return nil, err
+	}
+	return joinJSON(msgs)
+}
+
+// joinJSON encodes each value and joins them with commas: a run of array
+// elements, ready to be placed between others.
+func joinJSON[T any](values []T) ([]byte, error) {
+	var out []byte
+	for i, v := range values {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, b...)
+	}
+	if out == nil {
+		out = []byte{}
+	}
+	return out, nil
+}
+
+// field is a member of a request body whose value is already JSON.
+type field struct {
+	name  string
+	value []byte
+}
+
+// assemble writes a request body: head (the SDK's encoding of the
+// envelope) without its closing brace, then the array field list made of
+// pieces (each a run of elements; empty ones are skipped), then the extra
+// fields that have a value, and stream. The buffer is sized first and
+// comes from pool, so the body costs one copy of each piece and, in the
+// steady state, no allocation.
+func assemble(pool *llm.BodyPool, head []byte, list string, pieces [][]byte, extra ...field) []byte {
+	size := len(head) + len(list) + 32
+	for _, p := range pieces {
+		size += len(p) + 1
+	}
+	for _, f := range extra {
+		size += len(f.name) + len(f.value) + 4
+	}
+	body := pool.Get(size)
+	body = append(body, head[:len(head)-1]...)
+	if len(head) > 2 {
+		body = append(body, ',')
+	}
+	body = append(append(append(body, '"'), list...), `":[`...)
+	first := true
+	for _, p := range pieces {
+		if len(p) == 0 {
+			continue
+		}
+		if !first {
+			body = append(body, ',')
+		}
+		first = false
+		body = append(body, p...)
+	}
+	body = append(body, ']')
+	for _, f := range extra {
+		if len(f.value) > 0 {
+			body = append(append(append(append(body, `,"`...), f.name...), `":`...), f.value...)
+		}
+	}
+	return append(body, `,"stream":true}`...)
 }
 
 // effort maps a thinking level to reasoning_effort, when the provider is

@@ -17,12 +17,14 @@ type emitter struct {
 	reasoning bool
 }
 
-// pendingCall is what has been announced of one tool call.
+// pendingCall is what has arrived of one tool call.
 type pendingCall struct {
 	id, name string
-	started  bool
-	// early holds arguments that arrived before the call's name.
-	early string
+	// kind is the call's type as a chat delta gave it ("function").
+	kind    string
+	started bool
+	// args collects a chat call's argument fragments.
+	args []byte
 }
 
 // emit passes a part on; it returns false once the consumer has stopped.

@@ -28,7 +28,8 @@ func (r *repo) run(ctx context.Context, args ...string) (output, error) {
 // runKeep executes git with args in the workspace root, keeping the first
 // keep bytes of its output. git runs in a session of its own, so nothing
 // it starts can reach the terminal, and the whole session is stopped when
-// ctx ends or gitTimeout passes.
+// ctx ends or gitTimeout passes. It runs through the workspace's Launcher,
+// like every other command.
 func (r *repo) runKeep(ctx context.Context, keep int, args ...string) (output, error) {
 	// Each stream has its own buffer, written only from its own reader and
 	// read only once Run has returned, so neither needs a lock.
@@ -44,6 +45,9 @@ func (r *repo) runKeep(ctx context.Context, keep int, args ...string) (output, e
 		Grace:      stopGrace,
 		Drain:      outputDrain,
 		NewSession: true,
+		// The workspace's sandbox: git runs hooks, filters, pagers and
+		// fsmonitor commands that config can name.
+		Launcher: r.env.Launcher,
 	})
 	if err != nil {
 		return output{}, fmt.Errorf("run git %s: %w", args[0], err)

@@ -1,0 +1,123 @@
+//go:build !race
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/shiro-neko/shiro/internal/llm/llmtest"
+)
+
+// BenchmarkSessionCPU measures what one model step costs the shiro process
+// itself as the history grows: the real binary runs a stream-json session
+// against the loopback fake (which runs in this test process, so its work
+// is not counted), and the CPU time comes from the child's rusage.
+//
+// Each turn is two steps: the model reads a 2 KB file, then answers. The
+// fixed cost of a run (start-up, the first request) is taken out by also
+// running a one-turn session, so
+//
+//	cpu-ms/step@N = (CPU of an N-step session - CPU of a 2-step session) / (N - 2)
+//
+// is the average cost of a step over a session of N steps. Flat cost per
+// step means cpu-ms/step@200 close to cpu-ms/step@10.
+//
+//	go test ./cmd/shiro -run XXX -bench SessionCPU -benchtime 3x
+//	SHIRO_BENCH_BIN=/tmp/shiro-before go test ./cmd/shiro -run XXX -bench SessionCPU -benchtime 3x
+func BenchmarkSessionCPU(b *testing.B) {
+	bin := buildBinary(b)
+	for _, preset := range []string{"custom-anthropic", "custom-openai"} {
+		b.Run(preset, func(b *testing.B) {
+			var base, at10, at200 time.Duration
+			for b.Loop() {
+				base += sessionCPU(b, bin, preset, 2)
+				at10 += sessionCPU(b, bin, preset, 10)
+				at200 += sessionCPU(b, bin, preset, 200)
+			}
+			n := time.Duration(b.N)
+			per10 := perStep(at10/n, base/n, 10)
+			per200 := perStep(at200/n, base/n, 200)
+			b.ReportMetric(per10, "cpu-ms/step@10")
+			b.ReportMetric(per200, "cpu-ms/step@200")
+			b.ReportMetric(per200/per10, "ratio-200/10")
+			b.ReportMetric(float64((base/n).Microseconds())/1000, "cpu-ms/2-step-run")
+		})
+	}
+}
+
+func perStep(session, base time.Duration, steps int) float64 {
+	return float64((session - base).Microseconds()) / 1000 / float64(steps-2)
+}
+
+// buildBinary builds the shiro under test, or returns $SHIRO_BENCH_BIN:
+// a binary built from another commit, for before/after figures.
+func buildBinary(b *testing.B) string {
+	b.Helper()
+	if bin := os.Getenv("SHIRO_BENCH_BIN"); bin != "" {
+		return bin
+	}
+	bin := filepath.Join(b.TempDir(), "shiro")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// sessionCPU runs a session of steps model calls (steps/2 turns) and
+// returns the user+system CPU time the shiro process used.
+func sessionCPU(b *testing.B, bin, preset string, steps int) time.Duration {
+	b.Helper()
+	work := b.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte(strings.Repeat("a line of notes about the code\n", 66)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	turns := steps / 2
+	var replies []llmtest.Reply
+	var input strings.Builder
+	for i := range turns {
+		replies = append(replies,
+			llmtest.Reply{Text: "Reading the notes.", ToolCalls: []llmtest.ToolCall{{ID: fmt.Sprintf("call_%d", i), Name: "read_file", Input: `{"path":"notes.txt"}`}},
+				Usage: llmtest.Usage{InputTokens: 100, CacheReadTokens: 1000, OutputTokens: 20}},
+			llmtest.Reply{Text: fmt.Sprintf("Turn %d done: the notes say nothing new.", i),
+				Usage: llmtest.Usage{InputTokens: 100, CacheReadTokens: 1000, OutputTokens: 12}},
+		)
+		fmt.Fprintf(&input, `{"type":"user","text":"turn %d: read notes.txt again"}`+"\n", i)
+	}
+	srv := llmtest.New(b, replies...)
+	cmd := exec.Command(bin, "-p", "--input-format", "stream-json", "--json",
+		"--provider", preset, "--base-url", srv.URL, "--model", "m")
+	cmd.Dir = work
+	cmd.Stdin = strings.NewReader(input.String())
+	cmd.Env = append(withoutGOGC(os.Environ()), "SHIRO_HOME="+b.TempDir(), "SHIRO_API_KEY=test")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("session failed: %v\n%s", err, tail(out))
+	}
+	if n := strings.Count(string(out), `"type":"tool-result"`); n != turns {
+		b.Fatalf("%d tool results, want %d\n%s", n, turns, tail(out))
+	}
+	if left := srv.Remaining(); left != 0 {
+		b.Fatalf("%d scripted replies unused", left)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
+}
+
+// withoutGOGC drops GOGC from env, so that the run uses shiro's own
+// setting for headless sessions.
+func withoutGOGC(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "GOGC=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

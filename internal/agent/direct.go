@@ -1,0 +1,62 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/tool"
+)
+
+// RunCall makes one tool call on the session's own behalf rather than the
+// model's: a custom command's !`cmd` runs the shell tool this way before
+// its prompt is sent. The call is what a model's call would be: decoded
+// once, judged by the whole gate (the person is asked when the rules say
+// so), run, and shown to the front end as tool-call and tool-result
+// events. Nothing of it enters the history; the caller decides what to do
+// with the output. A refused or failed call is an error saying why.
+func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessage) (string, error) {
+	tl, ok := s.Tools().Get(name)
+	if !ok {
+		return "", fmt.Errorf("no tool %q in this session", name)
+	}
+	s.mu.Lock()
+	s.direct++
+	id := "direct-" + strconv.Itoa(s.direct)
+	s.mu.Unlock()
+	defer s.trackCall(id)()
+	info := tl.Info()
+	prepared, err := tl.Prepare(input)
+	if err != nil {
+		s.out.emit(protocol.ToolCallEvent{ID: id, Name: name, Input: eventInput(input), Kind: info.Kind})
+		s.out.emit(protocol.ToolErrorEvent{ID: id, Name: name, Error: err.Error()})
+		return "", err
+	}
+	s.out.emit(callEvent(id, info, prepared))
+	v := s.Gate().Decide(ctx, GateCall{Tool: tl, ID: id, Call: prepared, Subagent: s.cfg.Subagent, Approver: s.broker})
+	if !v.Allowed {
+		s.out.emit(protocol.ToolDeniedEvent{ID: id, Name: name, By: v.By, Reason: v.Reason})
+		return "", fmt.Errorf("%s %s was refused by %s: %s", name, prepared.Plan().Title, v.By, v.Reason)
+	}
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if !s.startCall(id, cancel) {
+		err := toolNotStartedError{}
+		s.out.emit(protocol.ToolErrorEvent{ID: id, Name: name, Error: err.Error()})
+		return "", err
+	}
+	rt := tool.Runtime{CallID: id, Person: s.broker, Output: func(chunk string) {
+		s.out.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk})
+	}}
+	res, err := v.Call.Run(callCtx, rt)
+	if err != nil {
+		msg := tool.Cap(err.Error())
+		s.out.emit(protocol.ToolErrorEvent{ID: id, Name: name, Error: msg})
+		return "", fmt.Errorf("%s %s failed: %s", name, prepared.Plan().Title, msg)
+	}
+	out := tool.Cap(res.Output)
+	s.out.emit(protocol.ToolResultEvent{ID: id, Name: name, Output: out, Diff: res.Diff})
+	return out, nil
+}

@@ -1,0 +1,205 @@
+package agent
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
+)
+
+// Spend is what a session may spend and how it prices what it used.
+type Spend struct {
+	// Cost prices usage of a model reached through a provider preset;
+	// known is false when the model has no price. Nil prices nothing.
+	Cost func(provider, model string, u llm.Usage) (usd float64, known bool)
+	// Session (config maxSpendUsd) and Turn (maxSpendPerTurn) are ceilings
+	// in US dollars; zero is none. They count subagents too.
+	Session float64
+	Turn    float64
+	// ConfigFile is the file the stop message tells the person to edit;
+	// empty says "config.json".
+	ConfigFile string
+}
+
+// The config keys of the two ceilings, as the stop message names them.
+const (
+	CeilingSession = "maxSpendUsd"
+	CeilingTurn    = "maxSpendPerTurn"
+)
+
+// Spending is what a session has spent so far, for /cost.
+type Spending struct {
+	// Session is the priced spend of the whole session, subagents
+	// included; Turn that of the running (or last) turn; Subagents the
+	// subagents' share of Session.
+	Session, Turn, Subagents float64
+	// Unpriced names the models used without a known price: their tokens
+	// are not in the sums above.
+	Unpriced []string
+	// Models is the main conversation's usage by model, sorted by name.
+	Models []ModelUsage
+}
+
+// ledger keeps a session's spend; it is guarded by the session's mutex.
+type ledger struct {
+	byModel                  map[string]llm.Usage
+	session, turn, subagents float64
+	unpriced                 map[string]bool
+	// last is the usage of the latest main request, from which the next
+	// one's cost is estimated: it carries at least the same prompt.
+	last      llm.Usage
+	lastModel string
+	// turnUnpriced is set when a request of the running turn had no price.
+	turnUnpriced bool
+	// warned is set once the person heard that a ceiling cannot be kept.
+	warned bool
+}
+
+// chargeLocked prices one request's usage into the ledger; the caller
+// holds s.mu. A subagent's usage arrives once, when it ends.
+func (s *Session) chargeLocked(model string, u llm.Usage, subagent bool) {
+	l := &s.spend
+	if !subagent {
+		if l.byModel == nil {
+			l.byModel = map[string]llm.Usage{}
+		}
+		total := l.byModel[model]
+		total.Add(u)
+		l.byModel[model] = total
+		l.last, l.lastModel = u, model
+	}
+	usd, known := s.price(model, u)
+	if !known {
+		if l.unpriced == nil {
+			l.unpriced = map[string]bool{}
+		}
+		l.unpriced[model] = true
+		l.turnUnpriced = true
+		return
+	}
+	l.session += usd
+	l.turn += usd
+	if subagent {
+		l.subagents += usd
+	}
+}
+
+// price prices usage on the session's provider; the caller holds s.mu.
+func (s *Session) price(model string, u llm.Usage) (float64, bool) {
+	if s.cfg.Spend.Cost == nil {
+		return 0, false
+	}
+	return s.cfg.Spend.Cost(s.provName, model, u)
+}
+
+// Spending returns what the session has spent so far.
+func (s *Session) Spending() Spending {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.spend
+	out := Spending{Session: l.session, Turn: l.turn, Subagents: l.subagents}
+	for m := range l.unpriced {
+		out.Unpriced = append(out.Unpriced, m)
+	}
+	slices.Sort(out.Unpriced)
+	for m, u := range l.byModel {
+		out.Models = append(out.Models, ModelUsage{Model: m, Usage: u})
+	}
+	slices.SortFunc(out.Models, func(a, b ModelUsage) int { return cmp.Compare(a.Model, b.Model) })
+	return out
+}
+
+// startTurnSpend opens a new turn's budget.
+func (s *Session) startTurnSpend() {
+	s.mu.Lock()
+	s.spend.turn, s.spend.turnUnpriced = 0, false
+	s.mu.Unlock()
+}
+
+// turnCost is the spend of the running turn; known is false when any of
+// its requests had no price.
+func (s *Session) turnCost() (float64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.spend.turn, !s.spend.turnUnpriced
+}
+
+// overCeiling reports whether the next request would pass a spend ceiling,
+// and if so says which and stops the turn. The next request is estimated
+// to cost what the last one did, with the last answer now part of its
+// prompt: it carries at least that history.
+func (t *turn) overCeiling() bool {
+	s := t.s
+	sp := s.cfg.Spend
+	if sp.Session <= 0 && sp.Turn <= 0 {
+		return false
+	}
+	s.mu.Lock()
+	l := &s.spend
+	next := llm.Usage{InputTokens: l.last.InputTokens + l.last.OutputTokens, CacheReadTokens: l.last.CacheReadTokens, CacheWriteTokens: l.last.CacheWriteTokens}
+	estimate, known := s.price(t.model, next)
+	spentSession, spentTurn := l.session, l.turn
+	warn := !known && !l.warned
+	if warn {
+		l.warned = true
+	}
+	s.mu.Unlock()
+	if !known {
+		if warn {
+			t.emit(protocol.NoticeEvent{Text: fmt.Sprintf("spend ceilings are not kept for %s: it has no price in the model catalogue. Give it one under \"models\" in config.json (see docs/cost.md).", t.model)})
+		}
+		return false
+	}
+	file := cmp.Or(sp.ConfigFile, "config.json")
+	var msg string
+	switch {
+	case sp.Session > 0 && (spentSession >= sp.Session || spentSession+estimate > sp.Session):
+		t.ceiling = CeilingSession
+		msg = fmt.Sprintf("spend ceiling reached: this session has spent %s and its next request would cost about %s, past %s (%s). Raise %q in %s to go on.",
+			USD(spentSession), USD(estimate), CeilingSession, USD(sp.Session), CeilingSession, file)
+	case sp.Turn > 0 && (spentTurn >= sp.Turn || spentTurn+estimate > sp.Turn):
+		t.ceiling = CeilingTurn
+		msg = fmt.Sprintf("spend ceiling reached: this turn has spent %s and its next request would cost about %s, past %s (%s). Send another message to go on with a new turn, or raise %q in %s.",
+			USD(spentTurn), USD(estimate), CeilingTurn, USD(sp.Turn), CeilingTurn, file)
+	default:
+		return false
+	}
+	t.stop = protocol.StopSpendLimit
+	t.emit(protocol.NoticeEvent{Text: msg})
+	return true
+}
+
+// childSpend is what a delegating call lends its children: the same
+// prices on the parent's provider, and what is left of each ceiling, so
+// a subagent stops where its parent would.
+func (s *Session) childSpend() Spend {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sp := s.cfg.Spend
+	provider, cost := s.provName, sp.Cost
+	child := Spend{Session: remaining(sp.Session, s.spend.session), Turn: remaining(sp.Turn, s.spend.turn), ConfigFile: sp.ConfigFile}
+	if cost != nil {
+		child.Cost = func(_, model string, u llm.Usage) (float64, bool) { return cost(provider, model, u) }
+	}
+	return child
+}
+
+// remaining is what is left of a ceiling: zero stays "none", and a ceiling
+// already reached leaves a sliver, so the child stops at once.
+func remaining(ceiling, spent float64) float64 {
+	if ceiling <= 0 {
+		return 0
+	}
+	return max(ceiling-spent, 1e-9)
+}
+
+// USD formats dollars for people: cents for sums of a dollar or more,
+// four decimals below, so a cheap turn does not read as $0.00.
+func USD(v float64) string {
+	if v >= 1 || v == 0 {
+		return fmt.Sprintf("$%.2f", v)
+	}
+	return fmt.Sprintf("$%.4f", v)
+}

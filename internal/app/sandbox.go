@@ -1,0 +1,137 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/sandbox"
+)
+
+// sandboxMode is the mode that applies: --sandbox when given; otherwise
+// the user's, or the project's when it is stricter (a cloned repository
+// may confine more, never less).
+func sandboxMode(s config.Settings) (sandbox.Mode, error) {
+	if s.SandboxFlag != "" {
+		m, err := sandbox.ParseMode(s.SandboxFlag)
+		if err != nil {
+			return m, fmt.Errorf("--sandbox: %w", err)
+		}
+		return m, nil
+	}
+	mode, err := sandbox.ParseMode(s.Sandbox.Mode)
+	if err != nil {
+		return mode, fmt.Errorf("sandbox.mode: %w", err)
+	}
+	if s.ProjectSandbox.Mode != "" {
+		project, err := sandbox.ParseMode(s.ProjectSandbox.Mode)
+		if err != nil {
+			return mode, fmt.Errorf("project sandbox.mode: %w", err)
+		}
+		if project.Stricter(mode) {
+			mode = project
+		}
+	}
+	return mode, nil
+}
+
+// sandboxPolicy is the sandbox policy of a session in workspace root.
+func sandboxPolicy(l Loaded, root string) (sandbox.Policy, error) {
+	s := l.Settings
+	mode, err := sandboxMode(s)
+	if err != nil {
+		return sandbox.Policy{}, err
+	}
+	home, _ := os.UserHomeDir()
+	network := s.Sandbox.Network != nil && *s.Sandbox.Network
+	if n := s.ProjectSandbox.Network; n != nil && !*n {
+		network = false
+	}
+	p := sandbox.Policy{
+		Mode: mode, Workspace: root, Home: home, State: l.Paths.State(),
+		ConfigFile: l.Paths.ConfigFile(), Network: network,
+	}
+	for _, w := range s.Sandbox.Writable {
+		switch {
+		case w == "~":
+			w = home
+		case strings.HasPrefix(w, "~/"):
+			w = filepath.Join(home, w[2:])
+		case !filepath.IsAbs(w):
+			w = filepath.Join(root, w)
+		}
+		p.Writable = append(p.Writable, w)
+	}
+	return p, nil
+}
+
+// openSandbox builds the sandbox every command of the session runs in
+// (bash, background jobs, run_checks, git tools, hooks) and says once,
+// at start, when this machine cannot enforce it.
+func (a *App) openSandbox() error {
+	policy, err := sandboxPolicy(a.Loaded, a.Env.Root)
+	if err != nil {
+		return err
+	}
+	sb, err := sandbox.New(policy)
+	if err != nil {
+		return err
+	}
+	a.Sandbox = sb
+	a.Env.Launcher = sb
+	if notice := sb.Notice(); notice != "" {
+		a.startup = append(a.startup, Problem{Kind: "sandbox", Err: strings.TrimPrefix(notice, "sandbox: ")})
+	}
+	for _, note := range sb.Notes() {
+		a.startup = append(a.startup, Problem{Kind: "sandbox", Err: note})
+	}
+	return nil
+}
+
+// CheckYolo refuses --yolo when commands would run unconfined: on a
+// machine without an OS sandbox (or with the sandbox off in config), only
+// an explicit --sandbox off says the person accepts that.
+func (l Loaded) CheckYolo() error { return checkYolo(l.Settings, sandbox.Available) }
+
+// checkYolo is CheckYolo with what the OS offers (sandbox.Available) as
+// an argument.
+func checkYolo(s config.Settings, available func() (bool, string)) error {
+	mode, err := sandboxMode(s)
+	if err != nil {
+		return err
+	}
+	if s.SandboxFlag == "off" {
+		return nil
+	}
+	if mode == sandbox.Off {
+		return errors.New("--yolo with sandbox.mode off runs every command unconfined; pass --sandbox off to confirm that is what you want")
+	}
+	if ok, why := available(); !ok {
+		return fmt.Errorf("--yolo needs the sandbox, but %s; pass --sandbox off to run unconfined anyway", why)
+	}
+	return nil
+}
+
+// DescribeSandbox reports what the sandbox enforces on this machine for
+// a session in the loaded working directory (`shiro sandbox`).
+func DescribeSandbox(l Loaded) (string, error) {
+	root, err := filepath.EvalSymlinks(l.Cwd)
+	if err != nil {
+		return "", err
+	}
+	policy, err := sandboxPolicy(l, root)
+	if err != nil {
+		return "", err
+	}
+	sb, err := sandbox.New(policy)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(sb.Status().String())
+	fmt.Fprintf(&b, "\nconfigure: \"sandbox\": {\"mode\": ..., \"writable\": [...], \"network\": false} in %s, or --sandbox MODE (see docs/sandbox.md)\n", l.Paths.ConfigFile())
+	return b.String(), nil
+}

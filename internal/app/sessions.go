@@ -1,0 +1,198 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/commands"
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/notebook"
+	"github.com/shiro-neko/shiro/internal/protocol"
+	"github.com/shiro-neko/shiro/internal/store"
+)
+
+// sessionKeeper keeps the running session in the store: every message as
+// it enters the history (it is the agent's Recorder), the task list,
+// which belongs to the session, and taking a stored session up (-c, -r,
+// /resume).
+type sessionKeeper struct {
+	a     *App
+	store *store.Store
+	// owned is set when the app opened the store and so closes it.
+	owned bool
+	// ctx is for the notebook's change callback, which has none; it is
+	// the app's, without cancellation, so that the last task list of an
+	// interrupted turn is still kept.
+	ctx context.Context
+}
+
+// start is how a session begins: as a new conversation, or taking up a
+// stored one.
+type start struct {
+	id       string
+	snapshot *store.Snapshot // nil for a new conversation
+}
+
+// history is the conversation to continue, if any.
+func (st start) history() []llm.Message {
+	if st.snapshot == nil {
+		return nil
+	}
+	return st.snapshot.History
+}
+
+// openSessions readies the store (opening nothing on disk until a step is
+// kept) and, for -c or -r, finds and loads the session to take up.
+func (a *App) openSessions(ctx context.Context, opts Options) (start, error) {
+	k := &sessionKeeper{a: a, store: opts.Store, ctx: context.WithoutCancel(ctx)}
+	if k.store == nil {
+		k.store = store.New(opts.Paths.SessionsDB(), store.Options{})
+		k.owned = true
+	}
+	a.sessions = k
+	var found store.Session
+	var err error
+	switch {
+	case opts.Continue:
+		found, err = k.store.Newest(ctx, a.Env.Root)
+	case opts.Resume != "":
+		found, err = k.store.Resolve(ctx, opts.Resume)
+	default:
+		return start{id: store.NewID()}, nil
+	}
+	if err != nil {
+		k.close()
+		return start{}, err
+	}
+	snap, err := k.store.Load(ctx, found.ID)
+	if err != nil {
+		k.close()
+		return start{}, fmt.Errorf("resuming session %s: %w", store.Short(found.ID), err)
+	}
+	return start{id: found.ID, snapshot: &snap}, nil
+}
+
+// started finishes what Open began once the session runs: a resumed
+// session gets its task list back and says what it took up; `shiro -r`
+// without an id offers the directory's sessions to pick from.
+func (k *sessionKeeper) started(ctx context.Context, st start, pick bool) error {
+	if snap := st.snapshot; snap != nil {
+		if err := k.a.Notebook.Replace(todos(snap.Tasks)); err != nil {
+			return fmt.Errorf("resuming session %s: its task list: %w", store.Short(st.id), err)
+		}
+		k.a.publish(protocol.NoticeEvent{Text: fmt.Sprintf("continuing session %s: %d messages, %q",
+			store.Short(st.id), snap.Session.Messages, snap.Session.Title)})
+	}
+	if !pick {
+		return nil
+	}
+	list, err := k.store.List(ctx, store.ListOptions{Cwd: k.a.Env.Root, Limit: 15})
+	if err != nil {
+		return err
+	}
+	picker := commands.Picker(list, "", false)
+	if len(list) > 0 {
+		picker.Output = "Pick a session to resume:\n" + picker.Output
+	}
+	k.a.publish(protocol.CommandResultEvent{Command: "resume", Output: picker.Output, Choices: picker.Choices})
+	return nil
+}
+
+// head names the running session's row for a step.
+func (k *sessionKeeper) head(id, model string) store.Head {
+	h := store.Head{ID: id, Cwd: k.a.Env.Root, Model: model}
+	if s := k.a.Session; s != nil {
+		_, h.Provider = s.Provider()
+		if h.Model == "" {
+			h.Model = s.Model()
+		}
+	}
+	return h
+}
+
+// Append implements agent.Recorder.
+func (k *sessionKeeper) Append(ctx context.Context, id string, m llm.Message, model string, usage llm.Usage) error {
+	return k.store.Append(ctx, k.head(id, model), store.Step{Message: m, Model: model, Usage: usage})
+}
+
+// Replace implements agent.Recorder.
+func (k *sessionKeeper) Replace(ctx context.Context, id string, h []llm.Message) error {
+	kind := store.MarkReplaced
+	if len(h) == 0 {
+		kind = store.MarkCleared
+	}
+	return k.store.Mark(ctx, k.head(id, ""), store.Marker{Kind: kind, History: h})
+}
+
+// Compact implements agent.Recorder.
+func (k *sessionKeeper) Compact(ctx context.Context, id string, c agent.Compaction) error {
+	m := store.Marker{Kind: store.MarkCompacted, History: c.History, Summary: c.Summary, Summarized: c.Summarized}
+	return k.store.Compacted(ctx, k.head(id, c.Model), m, c.Model, c.Usage)
+}
+
+// keepTasks wraps the notebook's change callback: the list is kept with
+// the running session as well.
+func (k *sessionKeeper) keepTasks(next func([]notebook.Todo)) func([]notebook.Todo) {
+	return func(list []notebook.Todo) {
+		next(list)
+		s := k.a.Session
+		if s == nil {
+			return
+		}
+		if err := k.store.SaveTasks(k.ctx, k.head(s.ID(), ""), tasks(list)); err != nil {
+			k.a.publish(protocol.NoticeEvent{Text: "the task list could not be saved with the session: " + err.Error()})
+		}
+	}
+}
+
+// Resume implements commands.Sessions: the running session continues the
+// stored one, with its task list.
+func (k *sessionKeeper) Resume(ctx context.Context, id string) (store.Session, error) {
+	snap, err := k.store.Load(ctx, id)
+	if err != nil {
+		return store.Session{}, err
+	}
+	if err := k.a.Session.Resume(id, snap.History); err != nil {
+		return store.Session{}, err
+	}
+	if err := k.a.Notebook.Replace(todos(snap.Tasks)); err != nil {
+		return snap.Session, fmt.Errorf("resumed, but its task list: %w", err)
+	}
+	return snap.Session, nil
+}
+
+// Store implements commands.Sessions.
+func (k *sessionKeeper) Store() *store.Store { return k.store }
+
+// close closes the store if the app opened it.
+func (k *sessionKeeper) close() {
+	if k != nil && k.owned {
+		_ = k.store.Close()
+	}
+}
+
+// Sessions is the host's side of the session commands.
+func (h host) Sessions() commands.Sessions { return h.a.sessions }
+
+// SessionStore is the store the session is kept in.
+func (a *App) SessionStore() *store.Store { return a.sessions.store }
+
+func tasks(list []notebook.Todo) []store.Task {
+	out := make([]store.Task, len(list))
+	for i, t := range list {
+		out[i] = store.Task{Content: t.Content, Status: string(t.Status), Note: t.Note}
+	}
+	return out
+}
+
+func todos(list []store.Task) []notebook.Todo {
+	out := make([]notebook.Todo, len(list))
+	for i, t := range list {
+		out[i] = notebook.Todo{Content: t.Content, Status: notebook.Status(t.Status), Note: t.Note}
+	}
+	return out
+}
+
+// The keeper is the session's recorder.
+var _ agent.Recorder = (*sessionKeeper)(nil)

@@ -1,0 +1,229 @@
+// Package catalog knows what a model holds and what it costs: its context
+// window, its output limit and the price of input, output, cache reads and
+// cache writes. The data is catwalk's, embedded in the binary (no network
+// at run time), parsed on first use rather than at start-up, with the
+// user's own entries (config "models") on top. A model the catalogue does
+// not know still works; its cost is unknown, never zero.
+package catalog
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"charm.land/catwalk/pkg/catwalk"
+	"charm.land/catwalk/pkg/embedded"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+)
+
+// Where the built-in data comes from. PriceDate is the day that catwalk
+// release was published: prices are as of then. A test checks that Source
+// names the version go.mod requires, so upgrading catwalk means updating
+// both.
+const (
+	Source    = "catwalk v0.52.1"
+	PriceDate = "2026-08-19"
+)
+
+// Model is what the catalogue says about one model.
+type Model struct {
+	ID string
+	// ContextWindow and MaxOutput are in tokens; zero when unknown.
+	ContextWindow int
+	MaxOutput     int
+	Price         Price
+	// Priced is false when nobody said what the model costs.
+	Priced bool
+	// Origin says where the entry came from: the catalogue (and which of
+	// its providers) or a config file.
+	Origin string
+}
+
+// Override is a user's entry for one model. Zero sizes and nil prices keep
+// what the catalogue says; a price for a model the catalogue lacks needs
+// Input and Output (unset cache prices are then those of plain input).
+type Override struct {
+	ContextWindow int
+	MaxOutput     int
+	Input         *float64
+	Output        *float64
+	CacheRead     *float64
+	CacheWrite    *float64
+	// Origin names the config file, for /cost.
+	Origin string
+}
+
+// Catalog answers model questions. Its zero value is not usable: make one
+// with New. It is safe for concurrent use.
+type Catalog struct {
+	overrides map[string]Override
+	load      func() []catwalk.Provider
+
+	once sync.Once
+	// byProvider maps a catwalk provider id to its models by id; order is
+	// the providers in catwalk's order, first-party ones first.
+	byProvider map[string]map[string]Model
+	order      []string
+}
+
+// New returns a catalogue of the embedded data with the user's overrides,
+// keyed by model id.
+func New(overrides map[string]Override) *Catalog {
+	return &Catalog{overrides: overrides, load: embedded.GetAll}
+}
+
+// providerOf maps a shiro provider preset to the catwalk provider whose
+// prices it charges. Local servers (ollama, lmstudio) and replay have
+// none: what they cost is not the catalogue's to say.
+func providerOf(preset string) (id string, fallback bool) {
+	switch preset {
+	case "anthropic", "openai", "openrouter", "groq", "deepseek", "xai":
+		return preset, true
+	case "custom-anthropic":
+		return "anthropic", true
+	case "custom-openai":
+		return "openai", true
+	}
+	return "", false
+}
+
+// Lookup finds a model for a provider preset: the preset's own catalogue
+// first, then (for hosted presets, whose endpoint may be a proxy) every
+// provider's, then the user's overrides on top. ok is false when neither
+// the catalogue nor the config knows the model.
+func (c *Catalog) Lookup(preset, model string) (Model, bool) {
+	c.once.Do(c.parse)
+	m, found := c.find(preset, model)
+	if o, ok := c.overrides[model]; ok {
+		m, found = o.apply(m, model), true
+	}
+	return m, found
+}
+
+// Cost prices usage on a model; known is false when the model has no price.
+func (c *Catalog) Cost(preset, model string, u llm.Usage) (usd float64, known bool) {
+	m, _ := c.Lookup(preset, model)
+	if !m.Priced {
+		return 0, false
+	}
+	return m.Price.Cost(u), true
+}
+
+// ContextWindow is the model's context window in tokens, zero when unknown.
+func (c *Catalog) ContextWindow(preset, model string) int {
+	m, _ := c.Lookup(preset, model)
+	return m.ContextWindow
+}
+
+func (c *Catalog) find(preset, model string) (Model, bool) {
+	own, fallback := providerOf(preset)
+	if own != "" {
+		if m, ok := matchIn(c.byProvider[own], model); ok {
+			return m, true
+		}
+	}
+	if !fallback {
+		return Model{ID: model}, false
+	}
+	for _, p := range c.order {
+		if m, ok := matchIn(c.byProvider[p], model); ok {
+			return m, true
+		}
+	}
+	return Model{ID: model}, false
+}
+
+// dated is a release-date suffix: -20250929 or -2024-08-06.
+var dated = regexp.MustCompile(`-(\d{8}|\d{4}-\d{2}-\d{2})$`)
+
+// matchIn finds model among models: its exact id, else the same name with
+// or without a release date ("claude-sonnet-4-5" is the dated
+// "claude-sonnet-4-5-20250929"; the newest date wins).
+func matchIn(models map[string]Model, model string) (Model, bool) {
+	if m, ok := models[model]; ok {
+		return m, true
+	}
+	if base := dated.ReplaceAllString(model, ""); base != model {
+		m, ok := models[base]
+		return m, ok
+	}
+	var best Model
+	found := false
+	for id, m := range models {
+		if strings.HasPrefix(id, model+"-") && dated.MatchString(id) && len(id)-len(model) <= 12 && (!found || id > best.ID) {
+			best, found = m, true
+		}
+	}
+	return best, found
+}
+
+// parse reads the embedded data once, on first use: 40-odd JSON files are
+// not worth parsing on a start that never asks (shiro --version).
+func (c *Catalog) parse() {
+	c.byProvider = map[string]map[string]Model{}
+	for _, p := range c.load() {
+		id := string(p.ID)
+		if id == "" {
+			continue
+		}
+		models := make(map[string]Model, len(p.Models))
+		for _, m := range p.Models {
+			models[m.ID] = fromCatwalk(id, m)
+		}
+		c.byProvider[id] = models
+		c.order = append(c.order, id)
+	}
+}
+
+// fromCatwalk reads one catwalk entry. catwalk's two "cached" prices are
+// not used the same way by every provider file: some give the cache write
+// (above input) and the cache read (below it), others only a read price in
+// either field. So the price below input is the read, the one above it the
+// write; a missing one costs what plain input costs.
+func fromCatwalk(provider string, m catwalk.Model) Model {
+	out := Model{ID: m.ID, ContextWindow: int(m.ContextWindow), MaxOutput: int(m.DefaultMaxTokens), Origin: Source + " (" + provider + ")"}
+	if m.CostPer1MIn == 0 && m.CostPer1MOut == 0 {
+		return out
+	}
+	p := Price{Input: m.CostPer1MIn, Output: m.CostPer1MOut, CacheRead: m.CostPer1MIn, CacheWrite: m.CostPer1MIn}
+	for _, v := range []float64{m.CostPer1MInCached, m.CostPer1MOutCached} {
+		switch {
+		case v == 0:
+		case v < p.Input && (p.CacheRead == p.Input || v < p.CacheRead):
+			p.CacheRead = v
+		case v > p.Input:
+			p.CacheWrite = v
+		}
+	}
+	out.Price, out.Priced = p, true
+	return out
+}
+
+// apply lays an override over what the catalogue found.
+func (o Override) apply(m Model, id string) Model {
+	m.ID = id
+	if o.ContextWindow > 0 {
+		m.ContextWindow = o.ContextWindow
+	}
+	if o.MaxOutput > 0 {
+		m.MaxOutput = o.MaxOutput
+	}
+	if o.Input == nil && o.Output == nil && o.CacheRead == nil && o.CacheWrite == nil {
+		return m
+	}
+	m.Origin = o.Origin
+	if !m.Priced {
+		if o.Input == nil || o.Output == nil {
+			return m
+		}
+		m.Price = Price{Input: *o.Input, Output: *o.Output, CacheRead: *o.Input, CacheWrite: *o.Input}
+		m.Priced = true
+	}
+	for dst, src := range map[*float64]*float64{&m.Price.Input: o.Input, &m.Price.Output: o.Output, &m.Price.CacheRead: o.CacheRead, &m.Price.CacheWrite: o.CacheWrite} {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	return m
+}

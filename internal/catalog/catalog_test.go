@@ -1,0 +1,135 @@
+package catalog
+
+import (
+	"math"
+	"os"
+	"regexp"
+	"testing"
+
+	"charm.land/catwalk/pkg/catwalk"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestEmbeddedDataPricesThePresetDefaults(t *testing.T) {
+	c := New(nil)
+	// The anthropic preset's default model is undated in shiro and dated
+	// in the catalogue.
+	m, ok := c.Lookup("anthropic", "claude-sonnet-4-5")
+	if !ok || !m.Priced {
+		t.Fatalf("claude-sonnet-4-5 is not in the catalogue: %+v", m)
+	}
+	want := Price{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}
+	if m.Price != want || m.ContextWindow != 200000 || m.MaxOutput == 0 {
+		t.Fatalf("claude-sonnet-4-5 = %+v, want price %+v and a 200k window", m, want)
+	}
+	for _, tc := range []struct{ preset, model string }{{"openai", "gpt-5"}, {"xai", "grok-4.3"}, {"custom-anthropic", "claude-haiku-4-5-20251001"}} {
+		if m, ok := c.Lookup(tc.preset, tc.model); !ok || !m.Priced || m.ContextWindow == 0 {
+			t.Errorf("%s/%s: %+v, %v; want a priced entry with a window", tc.preset, tc.model, m, ok)
+		}
+	}
+}
+
+func TestUnknownModelsHaveNoPriceNotAZeroOne(t *testing.T) {
+	c := New(nil)
+	for _, tc := range []struct{ preset, model string }{{"anthropic", "claude-made-up-9"}, {"ollama", "claude-sonnet-4-5"}, {"replay", "replay"}} {
+		m, ok := c.Lookup(tc.preset, tc.model)
+		if ok || m.Priced {
+			t.Errorf("%s/%s is priced (%+v); a local or unknown model has no price", tc.preset, tc.model, m)
+		}
+		if usd, known := c.Cost(tc.preset, tc.model, llm.Usage{InputTokens: 1000}); known || usd != 0 {
+			t.Errorf("%s/%s cost = %v, %v; want unknown", tc.preset, tc.model, usd, known)
+		}
+	}
+}
+
+func ptr(f float64) *float64 { return &f }
+
+func TestOverridesAddAndReplaceModels(t *testing.T) {
+	c := New(map[string]Override{
+		"house-model":       {ContextWindow: 32000, Input: ptr(1), Output: ptr(2), Origin: "config.json"},
+		"half-priced":       {Input: ptr(1)},
+		"claude-sonnet-4-5": {CacheRead: ptr(0.5), ContextWindow: 1000000, Origin: "config.json"},
+	})
+	m, ok := c.Lookup("ollama", "house-model")
+	if !ok || !m.Priced || m.Price != (Price{Input: 1, Output: 2, CacheRead: 1, CacheWrite: 1}) || m.ContextWindow != 32000 || m.Origin != "config.json" {
+		t.Fatalf("house-model = %+v, %v", m, ok)
+	}
+	if usd, known := c.Cost("ollama", "house-model", llm.Usage{InputTokens: 2_000_000, OutputTokens: 500_000}); !known || !near(usd, 3) {
+		t.Fatalf("house-model cost = %v, %v; want $3", usd, known)
+	}
+	if m, _ := c.Lookup("ollama", "half-priced"); m.Priced {
+		t.Fatalf("an input price alone priced an unknown model: %+v", m)
+	}
+	m, _ = c.Lookup("anthropic", "claude-sonnet-4-5")
+	if m.Price != (Price{Input: 3, Output: 15, CacheRead: 0.5, CacheWrite: 3.75}) || m.ContextWindow != 1000000 {
+		t.Fatalf("overridden claude-sonnet-4-5 = %+v", m)
+	}
+}
+
+func TestCatwalkCachedPricesAreToldApartByValue(t *testing.T) {
+	// Anthropic's file gives the write in one field and the read in the
+	// other; OpenAI's gives only the read, in the first.
+	anth := fromCatwalk("anthropic", catwalk.Model{ID: "a", CostPer1MIn: 3, CostPer1MOut: 15, CostPer1MInCached: 3.75, CostPer1MOutCached: 0.3})
+	oai := fromCatwalk("openai", catwalk.Model{ID: "o", CostPer1MIn: 5, CostPer1MOut: 30, CostPer1MInCached: 0.5})
+	free := fromCatwalk("copilot", catwalk.Model{ID: "f"})
+	if anth.Price != (Price{3, 15, 0.3, 3.75}) || oai.Price != (Price{5, 30, 0.5, 5}) || free.Priced {
+		t.Fatalf("anthropic %+v, openai %+v, free %+v", anth.Price, oai.Price, free)
+	}
+}
+
+func TestTheDataIsParsedOnFirstUseOnly(t *testing.T) {
+	calls := 0
+	c := New(nil)
+	c.load = func() []catwalk.Provider {
+		calls++
+		return []catwalk.Provider{{ID: "anthropic", Models: []catwalk.Model{{ID: "m", CostPer1MIn: 1, CostPer1MOut: 1}}}}
+	}
+	if calls != 0 {
+		t.Fatal("New parsed the data")
+	}
+	c.Lookup("anthropic", "m")
+	c.ContextWindow("anthropic", "m")
+	if calls != 1 {
+		t.Fatalf("the data was loaded %d times, want once", calls)
+	}
+}
+
+func TestPriceCostAndSavings(t *testing.T) {
+	p := Price{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}
+	u := llm.Usage{InputTokens: 1_000_000, OutputTokens: 100_000, CacheReadTokens: 2_000_000, CacheWriteTokens: 400_000}
+	if got := p.Cost(u); !near(got, 3+1.5+0.6+1.5) {
+		t.Fatalf("cost = %v", got)
+	}
+	// Reads saved 2M × 2.70; writes cost 0.4M × 0.75 more.
+	if got := p.Savings(u); !near(got, 5.4-0.3) {
+		t.Fatalf("savings = %v", got)
+	}
+}
+
+// Source and PriceDate are what /cost and docs/cost.md show; they must
+// name the catwalk version the build really uses.
+func TestSourceNamesTheRequiredCatwalkVersion(t *testing.T) {
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := regexp.MustCompile(`charm\.land/catwalk (v\S+)`).FindSubmatch(mod)
+	if got == nil {
+		t.Fatal("go.mod does not require charm.land/catwalk")
+	}
+	if want := "catwalk " + string(got[1]); Source != want {
+		t.Fatalf("Source = %q but go.mod requires %s: update Source and PriceDate (the release's date: go list -m -json charm.land/catwalk@%s)", Source, want, got[1])
+	}
+	if !regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`).MatchString(PriceDate) {
+		t.Fatalf("PriceDate %q is not a date", PriceDate)
+	}
+}
+
+func BenchmarkFirstLookup(b *testing.B) {
+	for b.Loop() {
+		New(nil).Lookup("anthropic", "claude-sonnet-4-5")
+	}
+}

@@ -1,0 +1,35 @@
+package config
+
+// SandboxConfig is the `sandbox` object: how commands run for the model
+// are confined (see docs/sandbox.md).
+type SandboxConfig struct {
+	// Mode is read-only, workspace-write (the default) or off.
+	Mode string `json:"mode,omitempty"`
+	// Writable are more paths commands may write in workspace-write: the
+	// usual caches, say. "~/" is the home directory; a relative path is
+	// taken from the workspace. Only the user's own config may add them.
+	Writable []string `json:"writable,omitempty"`
+	// Network lets commands connect out. Only the user's own config may
+	// turn it on; a project may turn it off.
+	Network *bool `json:"network,omitempty"`
+}
+
+// applySandbox records the user's and the project's sandbox tables, and
+// warns about what a project may not set. Which mode wins is the
+// sandbox's business (app resolves it): a project may only choose a
+// stricter one.
+func (s *Settings) applySandbox(user, project File) {
+	if user.Sandbox != nil {
+		s.Sandbox = *user.Sandbox
+	}
+	if project.Sandbox == nil {
+		return
+	}
+	s.ProjectSandbox = SandboxConfig{Mode: project.Sandbox.Mode}
+	if n := project.Sandbox.Network; n != nil && !*n {
+		s.ProjectSandbox.Network = n
+	}
+	if len(project.Sandbox.Writable) > 0 || (project.Sandbox.Network != nil && *project.Sandbox.Network) {
+		s.Warnings = append(s.Warnings, "project config: sandbox.writable and sandbox.network: true can only be set in your own config (~/.shiro-neko/config.json); ignored")
+	}
+}

@@ -1,0 +1,47 @@
+package config_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/config"
+)
+
+func TestSandboxTablesKeepWhatEachFileMaySet(t *testing.T) {
+	user, warns, err := config.Parse("user.json", []byte(`{"sandbox":{"mode":"workspace-write","writable":["~/.cache/go-build"],"network":true}}`))
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	project, _, err := config.Parse("project.json", []byte(`{"sandbox":{"mode":"read-only","writable":["/etc"],"network":false}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := config.Resolve(user, project, env(nil), config.Flags{Sandbox: "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Sandbox.Mode != "workspace-write" || !slices.Equal(s.Sandbox.Writable, []string{"~/.cache/go-build"}) || s.Sandbox.Network == nil || !*s.Sandbox.Network {
+		t.Errorf("user sandbox %+v", s.Sandbox)
+	}
+	if s.ProjectSandbox.Mode != "read-only" || s.ProjectSandbox.Writable != nil || s.ProjectSandbox.Network == nil || *s.ProjectSandbox.Network {
+		t.Errorf("project sandbox %+v: a project may choose a mode and turn the network off, nothing else", s.ProjectSandbox)
+	}
+	if s.SandboxFlag != "off" {
+		t.Errorf("flag %q", s.SandboxFlag)
+	}
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "sandbox.writable") }) {
+		t.Errorf("no warning about the project's writable paths: %q", s.Warnings)
+	}
+
+	// A project that turns the network on gets a warning, not the network.
+	project, _, _ = config.Parse("project.json", []byte(`{"sandbox":{"network":true}}`))
+	s, _ = config.Resolve(config.File{}, project, env(nil), config.Flags{})
+	if s.ProjectSandbox.Network != nil || len(s.Warnings) == 0 {
+		t.Errorf("project network:true gave %+v, warnings %q", s.ProjectSandbox, s.Warnings)
+	}
+
+	if _, _, err := config.Parse("user.json", []byte(`{"sandbox":{"writable":"/tmp"}}`)); err == nil || !strings.Contains(err.Error(), "writable") {
+		t.Errorf("writable as a string: %v", err)
+	}
+}

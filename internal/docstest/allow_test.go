@@ -1,0 +1,102 @@
+package docstest
+
+import (
+	"slices"
+	"strings"
+)
+
+// The lists below are what the checks cannot tell apart from a claim about
+// shiro: each entry says what the text names instead. An entry needs a
+// reason; a claim about shiro never belongs here.
+
+// foreignFlags are other programs' options that docs write on their own,
+// in backticks: the guard's and the git tools' descriptions of what they
+// look for.
+func foreignFlags() map[string]string {
+	const (
+		guardGit = "a git option the guard or a plugin judges (docs/plugins.md)"
+		guardRm  = "an rm option the guard judges (docs/plugins.md)"
+		gitTools = "an option the git tools pass to git (docs/tools.md)"
+	)
+	return map[string]string{
+		"force": guardGit, "forc": guardGit, "force-with-lease": guardGit, "force-if-includes": guardGit,
+		"mirror": guardGit, "delete": guardGit, "prune": guardGit, "dry-run": guardGit, "all": guardGit,
+		"global": guardGit, "system": guardGit, "get": guardGit, "list": guardGit, "config-env": guardGit,
+		"recursive": guardRm, "rec": guardRm, "no-preserve-root": guardRm,
+		"execute":  "a database client's option the guard reads (docs/plugins.md)",
+		"relative": gitTools, "no-pager": gitTools, "no-ext-diff": gitTools, "no-textconv": gitTools,
+	}
+}
+
+// derivedState are files shiro keeps beside a path of config.Paths, by
+// the suffix they add to it.
+func derivedState() map[string]string {
+	return map[string]string{
+		".lock": "the lock beside a file every shiro process may write (fsutil), such as hooks.json.lock",
+	}
+}
+
+// projectEntries are what shiro reads in a project's .shiro folder, each
+// with where; TestProjectPathsAreRead proves each one is read.
+func projectEntries() map[string]string {
+	return map[string]string{
+		"config.json": "the project's config (app.Load)",
+		"hooks":       "project hooks (app: hooks.Load)",
+		"skills":      "project skills (app: skills.Load)",
+		"plugins":     "project manifest plugins (app: plugin.LoadManifests)",
+		"commands":    "project custom commands (commands: Set.Refresh)",
+	}
+}
+
+// uiCommands are the terminal UI's own slash commands, which it handles
+// without the session (internal/tui uiCommands).
+func uiCommands() map[string]string {
+	return map[string]string{
+		"exit": "the terminal UI quits",
+		"copy": "the terminal UI copies the last answer with OSC 52",
+		"quit": "/exit's alias",
+		"?":    "/help's alias",
+	}
+}
+
+// notCommands are spans that start with a slash and are not commands.
+func notCommands() map[string]string {
+	return map[string]string{
+		"v1": "the API path segment a base URL includes (docs/configuration.md)",
+	}
+}
+
+// notTools are snake_case names in the docs that are not tools.
+func notTools() map[string]string {
+	const hookField = "a field of the JSON a hook reads (docs/hooks.md)"
+	return map[string]string{
+		"pre_tool":          "a hook kind (docs/hooks.md)",
+		"after_turn":        "a hook kind (docs/hooks.md)",
+		"session_id":        hookField,
+		"tool_call_id":      hookField,
+		"tools_called":      hookField,
+		"files_written":     hookField,
+		"input_tokens":      hookField,
+		"output_tokens":     hookField,
+		"cache_read_tokens": hookField,
+		"cache_control":     "Anthropic's request field (docs/prompt-caching.md)",
+		"prompt_cache_key":  "OpenAI's request field (docs/prompt-caching.md)",
+		"max_tokens":        "Anthropic's request field (docs/cost.md)",
+		"end_turn":          "an Agent Client Protocol stop reason (docs/acp.md)",
+		"agent_servers":     "Zed's settings key (docs/acp.md)",
+		"node_modules":      "a directory the walks skip",
+		"id_rsa":            "a private key file's name",
+		"id_ed25519":        "a private key file's name",
+		"go_test":           "an example memory query (docs/memory.md)",
+		"in_progress":       "a task's status (todo_write)",
+	}
+}
+
+func sortedKeys[V any](m map[string]V) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
+}

@@ -1,0 +1,197 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/shiro-neko/shiro/internal/proc"
+)
+
+// connection is one started server.
+type connection struct {
+	cs      *sdk.ClientSession
+	lost    chan struct{}
+	settled chan struct{}
+	// end ends the connection's context (its stream, its process).
+	end       context.CancelFunc
+	tools     []*sdk.Tool
+	prompts   []*sdk.Prompt
+	resources bool
+	closeLog  func()
+}
+
+// close ends the connection and waits for it to be gone.
+func (c *connection) close() {
+	_ = c.cs.Close()
+	<-c.lost
+	c.end()
+	c.closeLog()
+}
+
+// connect starts the server and lists what it offers, all within the
+// start timeout. The connection lives on a context of its own, not ctx:
+// a transport may tie its stream (SSE) or its process (stdio) to the
+// context it connected with, and the connection must outlive the start.
+// The timeout and ctx end that context only while the start runs.
+func (s *server) connect(ctx context.Context) (*connection, error) {
+	launch, err := Expand(s.def, s.m.getenv)
+	if err != nil {
+		return nil, err
+	}
+	log, closeLog := s.m.logs.open(s.def.Name)
+	stderr := &tail{out: log}
+	s.mu.Lock()
+	s.stderr, s.exit = stderr, nil
+	s.mu.Unlock()
+	life, end := context.WithCancel(s.m.life)
+	t, err := s.m.dialer.transport(life, s.def, launch, stderr)
+	if err != nil {
+		end()
+		closeLog()
+		return nil, fmt.Errorf("MCP server %s: %w", s.def.Name, err)
+	}
+	if st, ok := t.(*stdioTransport); ok {
+		st.exited = s.exited
+	}
+	timeout := s.m.startTimeout
+	if s.def.StartTimeout > 0 {
+		timeout = s.def.StartTimeout
+	}
+	var timedOut atomic.Bool
+	timer := time.AfterFunc(timeout, func() { timedOut.Store(true); end() })
+	defer timer.Stop()
+	// A sign-in (OAuth) during the start holds the timeout off.
+	life = context.WithValue(life, startClockKey{}, &startClock{timer: timer})
+	stopWithCaller := context.AfterFunc(ctx, end)
+	defer stopWithCaller()
+	client := sdk.NewClient(&sdk.Implementation{Name: "shiro", Version: s.m.version}, &sdk.ClientOptions{
+		Logger:                   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { s.stale(true, false) },
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { s.stale(false, true) },
+	})
+	// The workspace is the one root offered, so servers that honour roots
+	// (the reference filesystem server) keep to it. Roots are deprecated
+	// from protocol 2026-07-28 on, but the servers people use today read
+	// them.
+	//lint:ignore SA1019 see above: servers in use still read roots
+	client.AddRoots(&sdk.Root{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(s.m.root)}).String(), Name: "workspace"})
+	conn := &connection{lost: make(chan struct{}), settled: make(chan struct{}), closeLog: closeLog, end: end}
+	cs, err := client.Connect(life, t, nil)
+	if err != nil {
+		end()
+		closeLog()
+		return nil, s.startError(ctx, timedOut.Load(), timeout, err)
+	}
+	conn.cs = cs
+	go func() {
+		_ = cs.Wait()
+		close(conn.lost)
+	}()
+	err = conn.list(life)
+	if err == nil && (!timer.Stop() || !stopWithCaller()) {
+		err = errors.New("the start was cut short")
+	}
+	if err != nil {
+		conn.close()
+		closeLog()
+		return nil, s.startError(ctx, timedOut.Load(), timeout, err)
+	}
+	return conn, nil
+}
+
+// list reads the server's tools and prompts.
+func (c *connection) list(ctx context.Context) error {
+	caps := c.cs.InitializeResult().Capabilities
+	if caps == nil {
+		return nil
+	}
+	if caps.Tools != nil {
+		tools, err := listTools(ctx, c.cs)
+		if err != nil {
+			return err
+		}
+		c.tools = tools
+	}
+	if caps.Prompts != nil {
+		prompts, err := listPrompts(ctx, c.cs)
+		if err != nil {
+			return err
+		}
+		c.prompts = prompts
+	}
+	c.resources = caps.Resources != nil
+	return nil
+}
+
+func listTools(ctx context.Context, cs *sdk.ClientSession) ([]*sdk.Tool, error) {
+	var out []*sdk.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func listPrompts(ctx context.Context, cs *sdk.ClientSession) ([]*sdk.Prompt, error) {
+	var out []*sdk.Prompt
+	for p, err := range cs.Prompts(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("listing prompts: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// startError says why a start failed: the timeout, the process's exit, or
+// the protocol's error, with the server's last line on stderr.
+func (s *server) startError(ctx context.Context, timedOut bool, timeout time.Duration, err error) error {
+	s.mu.Lock()
+	exit, last := s.exit, s.stderr.Last()
+	s.mu.Unlock()
+	var msg string
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case timedOut:
+		// Checked before the exit: a server that hung is stopped, and
+		// then it has exited too.
+		msg = fmt.Sprintf("did not answer within %s", timeout)
+	case exit != nil:
+		msg = "exited before it answered (" + describeExit(*exit) + ")"
+	default:
+		msg = err.Error()
+	}
+	if last != "" {
+		msg += "; its last words on stderr: " + last
+	}
+	return fmt.Errorf("MCP server %s did not start: %s (log: %s)", s.def.Name, msg, s.m.logs.path(s.def.Name))
+}
+
+// exited records how a stdio server's process ended; it runs before the
+// connection sees the end of the output, so a crash report can say it.
+func (s *server) exited(res proc.Result) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.exit = &res
+}
+
+func describeExit(r proc.Result) string {
+	switch {
+	case r.Exit.Signal != 0:
+		return "killed by " + r.Exit.Signal.String()
+	case r.Exit.Code >= 0:
+		return fmt.Sprintf("exit status %d", r.Exit.Code)
+	}
+	return "it ended"
+}

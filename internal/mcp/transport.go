@@ -1,0 +1,234 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/shiro-neko/shiro/internal/proc"
+)
+
+// stopGrace is how long a stdio server gets to exit once its stdin is
+// closed, and then again between SIGTERM and SIGKILL.
+const stopGrace = 2 * time.Second
+
+// dialer builds the SDK transport for one server start.
+type dialer struct {
+	root     string
+	environ  func() []string
+	launcher proc.Launcher
+	client   *http.Client
+	auth     *authStore
+}
+
+// transport returns how to reach a server whose definition was expanded
+// into l. A stdio server's process is tied to life: when it ends, so does
+// the process group.
+func (d dialer) transport(life context.Context, def Def, l Launch, stderr io.Writer) (sdk.Transport, error) {
+	switch l := l.(type) {
+	case Stdio:
+		dir := d.root
+		if l.Cwd != "" {
+			dir = l.Cwd
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(d.root, dir)
+			}
+		}
+		env := d.environ()
+		for k, v := range l.Env {
+			env = append(env, k+"="+v)
+		}
+		return &stdioTransport{
+			life: life, stderr: stderr, launcher: d.launcher,
+			argv: append([]string{l.Command}, l.Args...), dir: dir, env: env,
+		}, nil
+	case HTTP:
+		client, err := d.httpClient(l.Endpoint)
+		if err != nil {
+			return nil, err
+		}
+		t := &sdk.StreamableClientTransport{Endpoint: l.URL, HTTPClient: client, MaxRetries: 2}
+		if d.auth != nil {
+			h, err := d.auth.handler(def.Name, l.Endpoint, d.client)
+			if err != nil {
+				return nil, err
+			}
+			if h != nil {
+				t.OAuthHandler = h
+			}
+		}
+		return t, nil
+	case SSE:
+		client, err := d.httpClient(l.Endpoint)
+		if err != nil {
+			return nil, err
+		}
+		return &sdk.SSEClientTransport{Endpoint: l.URL, HTTPClient: client}, nil
+	}
+	return nil, fmt.Errorf("unknown transport %T", l)
+}
+
+// httpClient sends the server's headers with every request.
+func (d dialer) httpClient(e Endpoint) (*http.Client, error) {
+	if err := checkExpandedURL(e.URL); err != nil {
+		return nil, err
+	}
+	base := d.client
+	if base == nil {
+		base = http.DefaultClient
+	}
+	if len(e.Headers) == 0 {
+		return base, nil
+	}
+	c := *base
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	c.Transport = headerTransport{headers: e.Headers, next: next}
+	return &c, nil
+}
+
+func checkExpandedURL(raw string) error {
+	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
+		return fmt.Errorf("url %q is not an http:// or https:// address", raw)
+	}
+	return nil
+}
+
+// headerTransport adds configured headers to every request.
+type headerTransport struct {
+	headers map[string]string
+	next    http.RoundTripper
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h.headers {
+		r.Header.Set(k, v)
+	}
+	return h.next.RoundTrip(r)
+}
+
+// stdioTransport runs a server through internal/proc, so it gets the same
+// containment as every command shiro runs: a process group of its own,
+// the workspace's Launcher (the sandbox seam), death with shiro.
+type stdioTransport struct {
+	life     context.Context
+	argv     []string
+	dir      string
+	env      []string
+	launcher proc.Launcher
+	stderr   io.Writer
+	// exited receives how the process ended, once.
+	exited func(proc.Result)
+}
+
+func (t *stdioTransport) Connect(context.Context) (sdk.Connection, error) {
+	stdinR, stdinW := io.Pipe()
+	stdoutR, stdoutW := io.Pipe()
+	ctx, cancel := context.WithCancel(t.life)
+	p, err := proc.Start(ctx, proc.Spec{
+		Argv: t.argv, Dir: t.dir, Env: t.env, Launcher: t.launcher,
+		StdinStream: stdinR,
+		Stdout:      proc.Stream(func(b []byte) { _, _ = stdoutW.Write(b) }),
+		Stderr:      proc.Stream(func(b []byte) { _, _ = t.stderr.Write(b) }),
+		Grace:       stopGrace, NewSession: true, DieWithParent: true,
+	})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("starting %s: %w", t.argv[0], err)
+	}
+	go func() {
+		res := p.Wait()
+		// How it ended is recorded before the connection sees the end of
+		// the output, so that whoever hears of the end can say why.
+		if t.exited != nil {
+			t.exited(res)
+		}
+		_ = stdoutW.CloseWithError(io.EOF)
+		_ = stdinR.Close()
+		cancel()
+	}()
+	stdin := &stdinCloser{w: stdinW, p: p, cancel: cancel}
+	return (&sdk.IOTransport{Reader: stdoutR, Writer: stdin}).Connect(ctx)
+}
+
+// stdinCloser ends a stdio server as the protocol asks: close its stdin,
+// give it stopGrace to exit, then stop its group (SIGTERM, stopGrace,
+// SIGKILL).
+type stdinCloser struct {
+	w      *io.PipeWriter
+	p      *proc.Process
+	cancel context.CancelFunc
+	once   sync.Once
+}
+
+func (s *stdinCloser) Write(b []byte) (int, error) { return s.w.Write(b) }
+
+func (s *stdinCloser) Close() error {
+	s.once.Do(func() {
+		_ = s.w.Close()
+		grace := time.NewTimer(stopGrace)
+		defer grace.Stop()
+		select {
+		case <-s.p.Done():
+		case <-grace.C:
+			s.cancel()
+			<-s.p.Done()
+		}
+	})
+	return nil
+}
+
+// tail keeps the last line a server wrote to stderr, so that a crash can
+// be reported with the server's own last words.
+type tail struct {
+	mu   sync.Mutex
+	out  io.Writer
+	last []byte
+	cur  []byte
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, c := range b {
+		if c == '\n' {
+			if len(bytes.TrimSpace(t.cur)) > 0 {
+				t.last = append(t.last[:0], t.cur...)
+			}
+			t.cur = t.cur[:0]
+			continue
+		}
+		if len(t.cur) < 4096 {
+			t.cur = append(t.cur, c)
+		}
+	}
+	if t.out != nil {
+		return t.out.Write(b)
+	}
+	return len(b), nil
+}
+
+// Last is the last complete non-blank line, at most 200 bytes.
+func (t *tail) Last() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	line := strings.TrimSpace(string(t.last))
+	if len(bytes.TrimSpace(t.cur)) > 0 {
+		line = strings.TrimSpace(string(t.cur))
+	}
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	return line
+}

@@ -1,0 +1,166 @@
+package mention
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shiro-neko/shiro/internal/workspace"
+)
+
+// Limits on what @path attaches to one message.
+const (
+	// FileBytes is the most of one file attached; a longer file is cut
+	// and the model told so (it can read the rest with the read tools).
+	FileBytes = 64 << 10
+	// TotalBytes is the most all attachments of one message add.
+	TotalBytes = 256 << 10
+	// DirEntries is the most entries a directory's listing shows.
+	DirEntries = 200
+)
+
+// attachHeader opens the attachments the model reads after the message.
+const attachHeader = "The user attached these with @ (their content as of this message):"
+
+// Refs returns the @path words of text: a word that starts with @ at the
+// start of the text or after white space, with trailing punctuation left
+// off. Whether one names a file is for Attach to find out.
+func Refs(text string) []string {
+	var out []string
+	for _, word := range strings.Fields(text) {
+		if !strings.HasPrefix(word, "@") || len(word) < 2 {
+			continue
+		}
+		ref := strings.TrimRight(word[1:], ".,;:!?)]}\"'")
+		if ref != "" && !contains(out, ref) {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Attach returns text with the workspace files and directories it names
+// with @path attached after it, and one line per attachment saying what
+// was added ("src/main.go (3.2 KB)"). An @word that names nothing in the
+// workspace (a mention of a person, an e-mail handle) is left as it is.
+// Files are read through the jail; binary files are named, not attached.
+func Attach(env *workspace.Env, text string) (string, []string) {
+	var b strings.Builder
+	var added []string
+	budget := TotalBytes
+	for _, ref := range Refs(text) {
+		abs, err := env.Resolve(ref)
+		if err != nil {
+			continue
+		}
+		rel := env.Rel(abs)
+		fi, err := env.Stat(rel)
+		if err != nil {
+			continue
+		}
+		var part, what string
+		if fi.IsDir() {
+			part, what = listDir(env, rel)
+		} else if fi.Mode().IsRegular() {
+			part, what = readFile(env, rel, min(FileBytes, budget))
+		} else {
+			continue
+		}
+		if part == "" {
+			continue
+		}
+		budget -= len(part)
+		b.WriteString("\n\n" + part)
+		added = append(added, what)
+		if budget <= 0 {
+			b.WriteString("\n\n[No more attachments: the limit for one message was reached.]")
+			break
+		}
+	}
+	if len(added) == 0 {
+		return text, nil
+	}
+	return text + "\n\n" + attachHeader + b.String(), added
+}
+
+// readFile attaches one file, cut at limit bytes.
+func readFile(env *workspace.Env, rel string, limit int) (part, what string) {
+	data, err := env.ReadFile(rel)
+	if err != nil {
+		return "", ""
+	}
+	if workspace.IsBinary(data) {
+		return fmt.Sprintf("=== %s (binary, %s: not attached) ===", rel, size(len(data))), rel + " (binary, not attached)"
+	}
+	body := string(data)
+	note := ""
+	if len(body) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(body[cut]) {
+			cut--
+		}
+		body = body[:cut]
+		note = fmt.Sprintf("\n[Cut at %s of %s: read the rest with the read tools.]", size(cut), size(len(data)))
+	}
+	lines := strings.Count(body, "\n")
+	if !strings.HasSuffix(body, "\n") && body != "" {
+		lines++
+	}
+	return fmt.Sprintf("=== %s (%d lines) ===\n%s%s", rel, lines, strings.TrimRight(body, "\n"), note),
+		fmt.Sprintf("%s (%s)", rel, size(len(data)))
+}
+
+// listDir attaches a directory's visible entries, one level deep.
+func listDir(env *workspace.Env, rel string) (part, what string) {
+	var comps []string
+	var rules *workspace.IgnoreRules
+	// A read-only folder outside the workspace (an absolute name) has no
+	// ignore rules of the workspace's.
+	if !strings.HasPrefix(rel, "/") {
+		if rel != "." {
+			comps = strings.Split(rel, "/")
+		}
+		rules = workspace.RulesAlong(env.Root, comps)
+	}
+	entries, hidden, err := env.ReadDirVisible(rel, comps, rules)
+	if err != nil {
+		return "", ""
+	}
+	var lines []string
+	for i, e := range entries {
+		if i == DirEntries {
+			lines = append(lines, fmt.Sprintf("… and %d more", len(entries)-DirEntries))
+			break
+		}
+		name := e.Name()
+		if e.IsDir() {
+			name += "/"
+		}
+		lines = append(lines, name)
+	}
+	if hidden > 0 {
+		lines = append(lines, fmt.Sprintf("(%d entries hidden by ignore rules)", hidden))
+	}
+	return fmt.Sprintf("=== %s/ (directory, %d entries) ===\n%s", rel, len(entries), strings.Join(lines, "\n")),
+		fmt.Sprintf("%s/ (%d entries)", rel, len(entries))
+}
+
+// size writes a byte count briefly.
+func size(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+}

@@ -1,0 +1,343 @@
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A supervisor is the program a Launcher puts in front of a command
+// (Exec.Supervised): shiro itself, re-executed, calling Supervise. It is
+// what makes "nothing outlives its command" true for processes that leave
+// the command's group on purpose (setsid, a double fork, a daemon), which
+// process groups alone cannot catch:
+//
+//   - it is a child subreaper, so every orphan among the command's
+//     descendants becomes its child instead of init's, and it can always
+//     find and stop them;
+//   - when the command exits, it stops whatever the command left running
+//     (SIGTERM, the Grace, SIGKILL) before exiting itself, with the
+//     command's status;
+//   - on SIGTERM (from proc, or from the kernel when shiro dies) it does
+//     the same to the whole tree, at once when shiro is gone;
+//   - the command gets SIGKILL from the kernel if the supervisor itself
+//     dies.
+//
+// The command runs in the supervisor's group and session, so proc still
+// sees it as the same group, and its output goes straight to proc's pipes.
+
+// Supervision is one command to run under Supervise.
+type Supervision struct {
+	// Argv is the command; Argv[0] is the program's path, which is not
+	// looked up.
+	Argv []string
+	// Dir is the working directory; it should be absolute, so that it is
+	// looked up afresh (after Prepare changed the mounts, say).
+	Dir string
+	// Env is the command's whole environment.
+	Env []string
+	// Grace is how long the command's processes get between SIGTERM and
+	// SIGKILL when they are stopped.
+	Grace time.Duration
+	// Parent, when not zero, is the process the supervisor must be a child
+	// of: if it has died already, nothing is started.
+	Parent int
+	// Prepare, when set, runs once before the command starts.
+	Prepare func() error
+	// Confine, when set, runs on the OS thread that then starts the
+	// command, right before it does; what it restricts for that thread
+	// (no_new_privs, Landlock, seccomp, capabilities) applies to the
+	// command and everything it starts, and not to the supervisor, which
+	// keeps its other threads free to signal and reap.
+	Confine func() error
+	// Notices, when set, receives a line when the supervisor could not
+	// start the command or stopped processes it left running (stderr).
+	Notices io.Writer
+}
+
+// Exit codes of a command the supervisor could not run, as a shell has
+// them.
+const (
+	// ExitCannotRun: the supervisor could not set up, confine or start
+	// the command.
+	ExitCannotRun = 126
+	// ExitNotFound: the program does not exist.
+	ExitNotFound = 127
+)
+
+// Supervise runs s.Argv as a child of the calling process, which must be
+// a supervisor launched by proc (Exec.Supervised), and returns how the
+// command ended once nothing it started runs any more. The caller should
+// then end the same way (ExitAs). It needs Linux.
+func Supervise(s Supervision) Exit {
+	sv := &supervisor{s: s, stops: make(chan os.Signal, 8), events: make(chan waitEvent)}
+	signal.Notify(sv.stops, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sv.stops)
+	// A write to a closed stderr must not kill the supervisor before it
+	// has stopped what it started. Catching SIGPIPE (rather than ignoring
+	// it) leaves the command's own SIGPIPE at its default.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return sv.cannot(ExitCannotRun, fmt.Errorf("become a child subreaper: %w", err))
+	}
+	if s.Parent != 0 && os.Getppid() != s.Parent {
+		return sv.cannot(ExitCannotRun, errors.New("shiro is gone; the command was not started"))
+	}
+	if s.Prepare != nil {
+		if err := s.Prepare(); err != nil {
+			return sv.cannot(ExitCannotRun, err)
+		}
+	}
+	select {
+	case sig := <-sv.stops:
+		return Exit{Code: -1, Signal: sig.(syscall.Signal)}
+	default:
+	}
+	started := make(chan error, 1)
+	go sv.runChild(started)
+	if err := <-started; err != nil {
+		code := ExitCannotRun
+		if errors.Is(err, syscall.ENOENT) {
+			code = ExitNotFound
+		}
+		return sv.cannot(code, err)
+	}
+	return sv.watch()
+}
+
+// supervisor is Supervise's state.
+type supervisor struct {
+	s      Supervision
+	self   int
+	child  int
+	stops  chan os.Signal
+	events chan waitEvent
+}
+
+// waitEvent is what the reaping thread saw: the command exited (with
+// status), or another process was reaped, or no child is left at all.
+type waitEvent struct {
+	command bool
+	status  syscall.WaitStatus
+	none    bool
+}
+
+// cannot reports why the command could not run and returns the exit code
+// for it.
+func (sv *supervisor) cannot(code int, err error) Exit {
+	sv.notice("shiro: cannot run %s: %v", commandName(sv.s.Argv), err)
+	return Exit{Code: code}
+}
+
+func (sv *supervisor) notice(format string, args ...any) {
+	if sv.s.Notices != nil {
+		_, _ = fmt.Fprintf(sv.s.Notices, format+"\n", args...)
+	}
+}
+
+func commandName(argv []string) string {
+	if len(argv) == 0 {
+		return "the command"
+	}
+	return argv[0]
+}
+
+// runChild confines its own OS thread, starts the command from it and
+// then reaps every child of the supervisor until none is left. The thread
+// stays locked and is never given back: it carries the confinement, and
+// the command's Pdeathsig is tied to it, so it must live exactly as long
+// as the supervisor.
+func (sv *supervisor) runChild(started chan<- error) {
+	runtime.LockOSThread()
+	sv.self = os.Getpid()
+	if sv.s.Confine != nil {
+		if err := sv.s.Confine(); err != nil {
+			started <- fmt.Errorf("confine: %w", err)
+			return
+		}
+	}
+	if len(sv.s.Argv) == 0 {
+		started <- errors.New("no command")
+		return
+	}
+	pid, err := syscall.ForkExec(sv.s.Argv[0], sv.s.Argv, &syscall.ProcAttr{
+		Dir:   sv.s.Dir,
+		Env:   sv.s.Env,
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		started <- err
+		return
+	}
+	sv.child = pid
+	started <- nil
+	for {
+		var ws syscall.WaitStatus
+		reaped, err := syscall.Wait4(-1, &ws, 0, nil)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case err != nil: // ECHILD: nothing is left
+			sv.events <- waitEvent{none: true}
+			return
+		case reaped == pid:
+			sv.events <- waitEvent{command: true, status: ws}
+		default:
+			sv.events <- waitEvent{}
+		}
+	}
+}
+
+// killRetry is how often a supervisor that is killing looks again for
+// processes that were forked while it killed; recheck is how often it
+// looks for processes left running after the command exited, while its
+// children are only exiting ones or a look at /proc missed one (it is not
+// a snapshot: a process forked while it is read may not be listed).
+const (
+	killRetry = 20 * time.Millisecond
+	recheck   = 10 * time.Millisecond
+)
+
+// watch sees the command through: it waits for the command to exit, stops
+// whatever it left running, and stops everything on a stop signal.
+func (sv *supervisor) watch() Exit {
+	var (
+		status   syscall.WaitStatus
+		exited   bool
+		stopping bool
+		killing  bool
+		grace    <-chan time.Time
+		ticker   *time.Ticker
+		tick     <-chan time.Time
+	)
+	defer func() {
+		if ticker != nil {
+			ticker.Stop()
+		}
+	}()
+	every := func(d time.Duration) {
+		if ticker != nil {
+			ticker.Reset(d)
+			return
+		}
+		ticker = time.NewTicker(d)
+		tick = ticker.C
+	}
+	kill := func() {
+		killing = true
+		sv.signalAll(syscall.SIGKILL)
+		every(killRetry)
+	}
+	// stop asks every process to go and kills them after the grace; at
+	// once when shiro is gone, since nothing waits for them any more.
+	stop := func() {
+		if stopping {
+			return
+		}
+		stopping = true
+		sv.signalAll(syscall.SIGTERM)
+		sv.signalAll(syscall.SIGCONT)
+		if sv.s.Grace <= 0 || sv.orphaned() {
+			kill()
+			return
+		}
+		if ticker != nil {
+			ticker.Stop()
+			tick = nil
+		}
+		grace = time.After(sv.s.Grace)
+	}
+	// leftovers looks for what the command left running, once it exited.
+	leftovers := func() {
+		if stopping {
+			return
+		}
+		if !sv.hasChildren() {
+			return // the reaper reports that nothing is left
+		}
+		if n := len(liveDescendants(sv.self)); n > 0 {
+			sv.notice("shiro: the command left %d %s running; %s stopped", n, plural(n, "process", "processes"), plural(n, "it was", "they were"))
+			stop()
+			return
+		}
+		every(recheck)
+	}
+	for {
+		select {
+		case <-sv.stops:
+			if stopping && sv.orphaned() && !killing {
+				kill()
+			}
+			stop()
+		case <-grace:
+			grace = nil
+			kill()
+		case <-tick:
+			if killing {
+				sv.signalAll(syscall.SIGKILL)
+			} else {
+				leftovers()
+			}
+		case ev := <-sv.events:
+			switch {
+			case ev.none:
+				return exitOfStatus(status, exited)
+			case ev.command:
+				status, exited = ev.status, true
+			}
+			if killing {
+				sv.signalAll(syscall.SIGKILL)
+			} else if exited {
+				leftovers()
+			}
+		}
+	}
+}
+
+// orphaned reports whether shiro, the supervisor's parent, is gone.
+func (sv *supervisor) orphaned() bool {
+	return sv.s.Parent != 0 && os.Getppid() != sv.s.Parent
+}
+
+// hasChildren reports whether the supervisor has any child left, running
+// or exited and not yet reaped; one system call, which settles the common
+// case (the command left nothing) without reading /proc.
+func (sv *supervisor) hasChildren() bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	return !errors.Is(err, unix.ECHILD)
+}
+
+// signalAll sends sig to every running descendant of the supervisor.
+func (sv *supervisor) signalAll(sig syscall.Signal) {
+	for _, d := range liveDescendants(sv.self) {
+		signalVerified(d, sig)
+	}
+}
+
+func exitOfStatus(ws syscall.WaitStatus, exited bool) Exit {
+	switch {
+	case !exited:
+		return Exit{Code: -1}
+	case ws.Signaled():
+		return Exit{Code: -1, Signal: ws.Signal()}
+	default:
+		return Exit{Code: ws.ExitStatus()}
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

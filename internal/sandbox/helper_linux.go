@@ -1,0 +1,201 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/shiro-neko/shiro/internal/proc"
+)
+
+// The helper is shiro itself, re-executed by the launcher with the plan in
+// planVar and helperArg as its first argument, and the command after
+// "--". MaybeRunHelper, called first thing in main (and in TestMain of
+// every test binary that runs commands through a sandbox), recognises it,
+// applies the plan and runs the command under proc.Supervise; it never
+// returns then.
+
+const (
+	// planVar holds the plan, JSON, in the helper's environment; the
+	// command does not get it.
+	planVar = "SHIRO_SANDBOX_PLAN"
+	// helperArg is the helper's first argument. It is also a test binary's
+	// flag that runs no test, and a flag shiro's CLI refuses, so a program
+	// that forgot to call MaybeRunHelper fails at once instead of running
+	// as something else.
+	helperArg = "-test.run=^$"
+	// planVersion changes whenever the plan's meaning does: a helper only
+	// applies a plan it understands.
+	planVersion = 1
+	// probeOK is what a probing helper prints when everything worked.
+	probeOK = "shiro-sandbox-helper ok"
+)
+
+// plan is what the helper does for one command; the launcher computes it
+// (the helper only applies it, to start quickly).
+type plan struct {
+	Version int           `json:"v"`
+	Parent  int           `json:"parent"`
+	Grace   time.Duration `json:"grace"`
+	Dir     string        `json:"dir"`
+	// Probe applies everything, runs nothing and prints probeOK.
+	Probe bool `json:"probe,omitempty"`
+	// Landlock says file descriptor 3 holds the Landlock ruleset to
+	// enforce, which the launcher built (and reuses while the rules stay
+	// the same): the helper has nothing to open or add.
+	Landlock bool `json:"landlock,omitempty"`
+	// Seccomp, when set, refuses the sockets Landlock cannot see.
+	Seccomp seccompMode `json:"seccomp,omitempty"`
+	// Mounts protect paths inside writable folders; they need a private
+	// mount namespace.
+	Mounts []protection `json:"mounts,omitempty"`
+	// DropCaps empties the command's capability sets, so that a shiro
+	// running as root, or the helper's namespace root, passes no
+	// privilege on.
+	DropCaps bool `json:"dropCaps,omitempty"`
+}
+
+// MaybeRunHelper runs the sandbox helper and exits when this process was
+// started as one; otherwise it returns at once. Call it first in main, and
+// in TestMain of test binaries whose tests run commands through a Sandbox.
+func MaybeRunHelper() {
+	raw, ok := os.LookupEnv(planVar)
+	if !ok || len(os.Args) < 2 || os.Args[1] != helperArg {
+		return
+	}
+	proc.ExitAs(runHelper(raw, os.Args[2:]))
+}
+
+// runHelper applies the plan to the command in args (after "--").
+func runHelper(raw string, args []string) proc.Exit {
+	fail := func(err error) proc.Exit {
+		fmt.Fprintf(os.Stderr, "shiro sandbox: %v\n", err)
+		return proc.Exit{Code: proc.ExitCannotRun}
+	}
+	var p plan
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		return fail(fmt.Errorf("unreadable plan: %w", err))
+	}
+	if p.Version != planVersion {
+		return fail(fmt.Errorf("plan version %d, this helper applies %d (a different shiro started it)", p.Version, planVersion))
+	}
+	h := &helper{plan: p, ruleset: -1}
+	if p.Probe {
+		return h.probe()
+	}
+	if len(args) == 0 || args[0] != "--" || len(args) < 2 {
+		return fail(errors.New("no command after --"))
+	}
+	return proc.Supervise(proc.Supervision{
+		Argv:    args[1:],
+		Dir:     p.Dir,
+		Env:     withoutVar(os.Environ(), planVar),
+		Grace:   p.Grace,
+		Parent:  p.Parent,
+		Prepare: h.prepare,
+		Confine: h.confine,
+		Notices: os.Stderr,
+	})
+}
+
+// helper applies one plan.
+type helper struct {
+	plan    plan
+	ruleset int
+}
+
+// rulesetFD is where the launcher passes the Landlock ruleset.
+const rulesetFD = 3
+
+// prepare makes the mounts, for the whole process.
+func (h *helper) prepare() error {
+	if h.plan.Landlock {
+		h.ruleset = rulesetFD
+	}
+	return applyProtections(h.plan.Mounts)
+}
+
+// confine restricts the calling OS thread, which then starts the command.
+func (h *helper) confine() error {
+	if h.plan.DropCaps {
+		if err := dropCapabilities(); err != nil {
+			return err
+		}
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("set no_new_privs: %w", err)
+	}
+	if h.ruleset >= 0 {
+		err := restrictThread(h.ruleset)
+		_ = unix.Close(h.ruleset)
+		h.ruleset = -1
+		if err != nil {
+			return err
+		}
+	}
+	if h.plan.Seccomp != "" {
+		if err := installNetworkFilter(h.plan.Seccomp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// probe applies the plan on a thread of its own and reports.
+func (h *helper) probe() proc.Exit {
+	if err := h.prepare(); err != nil {
+		fmt.Fprintf(os.Stderr, "shiro sandbox: %v\n", err)
+		return proc.Exit{Code: proc.ExitCannotRun}
+	}
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		done <- h.confine()
+	}()
+	if err := <-done; err != nil {
+		fmt.Fprintf(os.Stderr, "shiro sandbox: %v\n", err)
+		return proc.Exit{Code: proc.ExitCannotRun}
+	}
+	fmt.Println(probeOK)
+	return proc.Exit{Code: 0}
+}
+
+// dropCapabilities empties the calling thread's capability sets: the
+// bounding set (so that exec grants none, even to root), the ambient and
+// inheritable sets, and then the effective and permitted ones.
+func dropCapabilities() error {
+	for c := 0; c <= 63; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			if errors.Is(err, unix.EINVAL) {
+				break // past the last capability this kernel knows
+			}
+			return fmt.Errorf("drop capability %d from the bounding set: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("clear the ambient capabilities: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var none [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &none[0]); err != nil {
+		return fmt.Errorf("clear the capabilities: %w", err)
+	}
+	return nil
+}
+
+// withoutVar is environ without the variable name.
+func withoutVar(environ []string, name string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/shiro-neko/shiro/internal/proc"
+)
+
+// sandboxExec applies a Seatbelt profile to a command.
+const sandboxExec = "/usr/bin/sandbox-exec"
+
+// Available reports whether this Mac has sandbox-exec.
+func Available() (bool, string) {
+	if _, err := os.Stat(sandboxExec); err != nil {
+		return false, "this Mac has no " + sandboxExec
+	}
+	return true, ""
+}
+
+func (s *Sandbox) detect() {}
+
+func (s *Sandbox) partial() string { return "" }
+
+// runProbe has nothing to learn: sandbox-exec is a program of its own.
+func (s *Sandbox) runProbe() probeResult { return probeResult{} }
+
+// Launch runs the command under sandbox-exec with the profile for this
+// sandbox. macOS has no child subreaper: commands are stopped by their
+// process group, as without a sandbox, and processes that leave it
+// outlive the command.
+func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
+	if s.policy.Mode == Off {
+		return x, nil
+	}
+	if ok, _ := Available(); !ok {
+		return x, nil
+	}
+	argv0 := x.Argv[0]
+	if !strings.Contains(argv0, "/") {
+		path, err := exec.LookPath(argv0)
+		if err != nil {
+			return proc.Exec{}, err
+		}
+		argv0 = path
+	}
+	profile := s.policy.seatbeltProfile(s.policy.secrets())
+	argv := append([]string{sandboxExec, "-p", profile, argv0}, x.Argv[1:]...)
+	return proc.Exec{Argv: argv, Dir: x.Dir, Env: x.Env, Grace: x.Grace}, nil
+}
+
+// Status reports what is enforced here.
+func (s *Sandbox) Status() Status {
+	st := s.commonStatus()
+	ok, why := Available()
+	switch {
+	case s.policy.Mode == Off:
+		st.Enforcement = "nothing: the sandbox is off"
+	case !ok:
+		st.Enforcement = "nothing: " + why
+	default:
+		st.Enforcement = "sandbox-exec (Seatbelt)"
+		st.Confined = true
+	}
+	st.Protected = ".git/hooks, .git/config, .shiro/ and shiro's own folder (profile rules by path)"
+	if s.policy.Mode == ReadOnly {
+		st.Protected = "everything"
+	}
+	st.Network = "off (no network rule is granted)"
+	if s.policy.Network {
+		st.Network = "on (sandbox.network is true)"
+	}
+	st.Processes = "each command leads a process group that is stopped when it ends; macOS has no child subreaper, so processes that leave the group (setsid, daemons) outlive it"
+	return st
+}

@@ -1,0 +1,314 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/shiro-neko/shiro/internal/proc"
+)
+
+// selfExe is how the launcher re-executes shiro: the kernel's link to the
+// running program, which works even when the file has been replaced or
+// deleted since shiro started (an upgrade, a rebuild).
+const selfExe = "/proc/self/exe"
+
+// probeTimeout bounds the probe; a helper that starts runs it in
+// milliseconds.
+const probeTimeout = 10 * time.Second
+
+// Available reports whether this machine can confine commands, and why
+// not: Linux needs Landlock.
+func Available() (bool, string) {
+	if landlockABI() == 0 {
+		return false, "this Linux kernel has no Landlock (it needs 5.13 or later, booted with Landlock enabled)"
+	}
+	return true, ""
+}
+
+func (s *Sandbox) detect() {
+	s.abi = landlockABI()
+	s.seccomp = seccompAvailable()
+	s.rulesets = &rulesetCache{}
+}
+
+// partial says what the sandbox cannot keep here although Landlock works:
+// the protections inside writable folders when private mounts are
+// unavailable (checked cheaply here; the probe confirms).
+func (s *Sandbox) partial() string {
+	if s.policy.Mode != WorkspaceWrite || len(s.policy.protections()) == 0 {
+		return ""
+	}
+	if why := userNamespacesBlocked(); why != "" {
+		return "cannot keep .git/hooks, .git/config and .shiro read-only (" + why + ")"
+	}
+	return ""
+}
+
+// userNamespacesBlocked says why unprivileged user namespaces are off, as
+// the usual switches tell; "" when nothing says so.
+func userNamespacesBlocked() string {
+	if os.Getuid() == 0 {
+		return ""
+	}
+	read := func(path string) string {
+		data, _ := os.ReadFile(path)
+		return strings.TrimSpace(string(data))
+	}
+	switch {
+	case read("/proc/sys/user/max_user_namespaces") == "0":
+		return "user namespaces are disabled: user.max_user_namespaces is 0"
+	case read("/proc/sys/kernel/unprivileged_userns_clone") == "0":
+		return "unprivileged user namespaces are disabled: kernel.unprivileged_userns_clone is 0"
+	case read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1":
+		return "AppArmor restricts unprivileged user namespaces: kernel.apparmor_restrict_unprivileged_userns is 1"
+	}
+	return ""
+}
+
+// Launch turns a command into the helper running it under the plan for
+// this sandbox. In mode off the helper only supervises (nothing the
+// command starts outlives it); when the helper cannot run at all, an
+// unconfined mode runs the command directly and a confined one refuses.
+func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
+	pr := s.probe()
+	if pr.err != nil {
+		if s.policy.Mode == Off {
+			return x, nil
+		}
+		return proc.Exec{}, pr.err
+	}
+	argv0 := x.Argv[0]
+	if !strings.Contains(argv0, "/") {
+		// Looked up in shiro's own PATH, as proc does without a launcher.
+		path, err := exec.LookPath(argv0)
+		if err != nil {
+			return proc.Exec{}, err
+		}
+		argv0 = path
+	}
+	dir := x.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return proc.Exec{}, fmt.Errorf("working directory: %w", err)
+		}
+		dir = wd
+	}
+	p, rules := s.planFor(dir, x.Grace, pr.mounts)
+	return s.helperExec(p, rules, x.Env, append([]string{"--", argv0}, x.Argv[1:]...))
+}
+
+// helperExec is the Exec that runs the helper with p and the Landlock
+// ruleset for rules (when p.Landlock); args follow helperArg.
+func (s *Sandbox) helperExec(p plan, rules fsRules, env []string, args []string) (proc.Exec, error) {
+	encoded, err := json.Marshal(p)
+	if err != nil {
+		return proc.Exec{}, fmt.Errorf("encode the sandbox plan: %w", err)
+	}
+	var files []*os.File
+	if p.Landlock {
+		ruleset, err := s.rulesets.forCommand(rules)
+		if err != nil {
+			return proc.Exec{}, err
+		}
+		files = []*os.File{ruleset}
+	}
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(withoutVar(env, planVar), planVar+"="+string(encoded))
+	return proc.Exec{
+		Argv:          append([]string{selfExe, helperArg}, args...),
+		Dir:           p.Dir,
+		Env:           env,
+		Grace:         p.Grace,
+		Supervised:    !p.Probe,
+		PrivateMounts: len(p.Mounts) > 0,
+		Files:         files,
+	}, nil
+}
+
+// planFor computes what the helper applies for a command in dir, from
+// the policy and the filesystem as it is now: the plan (the network
+// filter, the mounts), and the Landlock rules when p.Landlock.
+func (s *Sandbox) planFor(dir string, grace time.Duration, mounts bool) (plan, fsRules) {
+	p := plan{Version: planVersion, Parent: os.Getpid(), Grace: grace, Dir: dir}
+	var rules fsRules
+	if s.policy.Mode == Off {
+		return p, rules
+	}
+	// Root's capabilities would let a command undo any confinement.
+	p.DropCaps = os.Getuid() == 0
+	if s.abi > 0 {
+		p.Landlock = true
+		rules = fsRules{
+			List:    []string{"/"},
+			Read:    s.policy.readGrants(),
+			Write:   s.policy.writeRoots(),
+			Devices: devices(),
+			Network: s.policy.Network,
+		}
+	}
+	if !s.policy.Network && s.seccomp {
+		p.Seccomp = seccompNoInet
+		if s.abi >= 4 {
+			p.Seccomp = seccompStreamOnly
+		}
+	}
+	if mounts {
+		p.Mounts = s.policy.protections()
+		if len(p.Mounts) > 0 {
+			p.DropCaps = true
+		}
+	}
+	return p, rules
+}
+
+// runProbe starts the helper with what commands will need, twice at
+// most: with private mounts, and without them if that failed.
+func (s *Sandbox) runProbe() probeResult {
+	if os.Getenv(planVar) != "" {
+		return probeResult{err: errors.New("the sandbox helper is not running in this program: its main (or TestMain) must call sandbox.MaybeRunHelper first")}
+	}
+	base, _ := s.planFor(s.policy.Workspace, 0, false)
+	base.Probe = true
+	rules := fsRules{Read: []string{"/"}, Network: s.policy.Network}
+	wantMounts := s.policy.Mode == WorkspaceWrite
+	if wantMounts {
+		withMounts := base
+		withMounts.Mounts = []protection{{pin, s.policy.Workspace}, {readOnly, s.policy.Workspace}}
+		withMounts.DropCaps = true
+		mountsErr := s.runProbePlan(withMounts, rules)
+		if mountsErr == nil {
+			return probeResult{mounts: true}
+		}
+		if err := s.runProbePlan(base, rules); err != nil {
+			return probeResult{err: err}
+		}
+		return probeResult{mountsErr: mountsErr}
+	}
+	return probeResult{err: s.runProbePlan(base, rules)}
+}
+
+// runProbePlan runs the helper once with p and checks its answer.
+func (s *Sandbox) runProbePlan(p plan, rules fsRules) error {
+	x, err := s.helperExec(p, rules, nil, nil)
+	if err != nil {
+		return err
+	}
+	var out, errOut strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	res, err := proc.Run(ctx, proc.Spec{
+		Argv:     []string{"shiro-sandbox-probe"},
+		Dir:      p.Dir,
+		Stdout:   proc.Stream(func(b []byte) { out.Write(b) }),
+		Stderr:   proc.Stream(func(b []byte) { errOut.Write(b) }),
+		Launcher: fixedLauncher(x),
+	})
+	if err != nil {
+		return fmt.Errorf("start the sandbox helper: %w", err)
+	}
+	if !res.Exit.Success() || !strings.Contains(out.String(), probeOK) {
+		why := strings.TrimSpace(errOut.String())
+		if why == "" {
+			why = "it did not answer; its main (or TestMain) must call sandbox.MaybeRunHelper first"
+		}
+		return fmt.Errorf("the sandbox helper failed (%s): %s", res.Exit, why)
+	}
+	return nil
+}
+
+// fixedLauncher launches x whatever it is given.
+type fixedLauncher proc.Exec
+
+func (f fixedLauncher) Launch(proc.Exec) (proc.Exec, error) { return proc.Exec(f), nil }
+
+// Status reports what is enforced here; it starts the helper once to
+// find out.
+func (s *Sandbox) Status() Status {
+	st := s.commonStatus()
+	pr := s.probe()
+	switch {
+	case s.policy.Mode == Off:
+		st.Enforcement = "nothing: the sandbox is off"
+	case s.abi == 0:
+		st.Enforcement = "nothing: this kernel has no Landlock"
+	case pr.err != nil:
+		st.Enforcement = "nothing: " + pr.err.Error()
+	default:
+		st.Enforcement = fmt.Sprintf("Landlock ABI %d (Linux %s)", s.abi, kernelRelease())
+		st.Confined = true
+	}
+	st.Protected = s.protectedStatus(pr)
+	st.Network = s.networkStatus()
+	if pr.err != nil && s.policy.Mode == Off {
+		st.Processes = "each command runs directly; processes that leave its group (setsid, daemons) outlive it (" + pr.err.Error() + ")"
+	} else if pr.err != nil {
+		st.Processes = "commands do not run: " + pr.err.Error()
+	} else {
+		st.Processes = "a supervisor (a child subreaper) runs each command and stops everything it started, in its group or not, when it ends; the supervisor and the command die with shiro (PR_SET_PDEATHSIG)"
+	}
+	return st
+}
+
+func (s *Sandbox) protectedStatus(pr probeResult) string {
+	kept := ".git/hooks, .git/config, .shiro/ and shiro's own folder"
+	switch {
+	case s.policy.Mode == ReadOnly:
+		return "everything"
+	case pr.err != nil:
+		return "nothing: " + pr.err.Error()
+	case pr.mounts:
+		return kept + " (read-only mounts in a private user namespace; the workspace and .git cannot be renamed away)"
+	}
+	why := userNamespacesBlocked()
+	if why == "" && pr.mountsErr != nil {
+		why = pr.mountsErr.Error()
+	}
+	return "not enforced inside the workspace: " + why
+}
+
+func (s *Sandbox) networkStatus() string {
+	if s.policy.Network {
+		return "on (sandbox.network is true)"
+	}
+	var parts []string
+	if s.abi >= 4 {
+		parts = append(parts, "TCP connect denied by Landlock")
+	} else if s.abi > 0 {
+		parts = append(parts, fmt.Sprintf("Landlock ABI %d has no TCP rules", s.abi))
+	}
+	switch {
+	case s.seccomp && s.abi >= 4:
+		parts = append(parts, "UDP (DNS included), raw and other sockets and io_uring refused by a seccomp filter")
+	case s.seccomp:
+		parts = append(parts, "every IPv4/IPv6 socket and io_uring refused by a seccomp filter")
+	case s.abi >= 10:
+		parts = append(parts, "UDP denied by Landlock; no seccomp filter for other sockets")
+	default:
+		parts = append(parts, "UDP (DNS included) is NOT filtered: no seccomp filter on this machine")
+	}
+	parts = append(parts, "listening is allowed")
+	if s.abi >= 9 {
+		parts = append(parts, "Unix sockets outside the writable folders are refused")
+	} else {
+		parts = append(parts, "Unix sockets (a Docker or SSH agent socket) are NOT filtered before Landlock ABI 9")
+	}
+	return "off (" + strings.Join(parts, "; ") + ")"
+}
+
+// kernelRelease is the running kernel's release, for the report.
+func kernelRelease() string {
+	data, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(data))
+}

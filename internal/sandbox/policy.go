@@ -1,0 +1,308 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Policy is what the sandbox allows, as configured.
+type Policy struct {
+	Mode Mode
+	// Workspace is the workspace root.
+	Workspace string
+	// Home is the user's home directory, where the secret locations are.
+	Home string
+	// State is shiro's own folder ($SHIRO_HOME/.shiro-neko): its config,
+	// keys and trust stores are secret, and nothing in it is writable.
+	State string
+	// ConfigFile is the user's config file, named in hints.
+	ConfigFile string
+	// Temp is the temp dir, writable in WorkspaceWrite; empty means the
+	// system's (os.TempDir, which honours TMPDIR).
+	Temp string
+	// Writable are more paths that are writable in WorkspaceWrite
+	// (sandbox.writable), absolute. Paths that do not exist are left out.
+	Writable []string
+	// Network lets commands connect out (sandbox.network).
+	Network bool
+}
+
+// homeSecrets are the places under the home directory that hold
+// credentials: keys, cloud and cluster credentials, tokens, password
+// stores. Commands can neither read nor write them.
+func homeSecrets() []string {
+	return []string{
+		".ssh", ".gnupg", ".password-store", ".local/share/keyrings",
+		".aws", ".azure", ".kube", ".config/gcloud", ".config/gh",
+		".docker/config.json", ".netrc", ".git-credentials", ".config/git/credentials",
+		".pgpass", ".pypirc", ".vault-token",
+		".cargo/credentials", ".cargo/credentials.toml", ".terraform.d/credentials.tfrc.json",
+	}
+}
+
+// stateReadable are the entries of shiro's own folder that commands may
+// read: what hooks run from and what skills and plugins are made of.
+// Everything else there (config.json with the API key, hooks.json and any
+// other trust store or key, history, sessions) is secret.
+func stateReadable() []string {
+	return []string{"hook-cache", "hooks", "skills", "commands", "plugins", "registry"}
+}
+
+// devices are the device files every command may read and write: the
+// bit buckets, the random sources and the terminal.
+func devices() []string {
+	return []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"}
+}
+
+// normalize makes every path absolute with symlinks resolved, as the
+// kernel sees them, and drops writable paths that do not exist (notes say
+// which).
+func (p Policy) normalize() (Policy, []string, error) {
+	var notes []string
+	if p.Workspace == "" {
+		return p, nil, errors.New("sandbox: no workspace")
+	}
+	ws, err := canonical(p.Workspace)
+	if err != nil {
+		return p, nil, fmt.Errorf("sandbox: workspace: %w", err)
+	}
+	p.Workspace = ws
+	if p.Temp == "" {
+		p.Temp = os.TempDir()
+	}
+	if p.Temp, err = canonical(p.Temp); err != nil {
+		notes = append(notes, fmt.Sprintf("the temp dir is not writable: %v", err))
+		p.Temp = ""
+	}
+	if p.Home != "" {
+		if h, err := canonical(p.Home); err == nil {
+			p.Home = h
+		}
+	}
+	if p.State != "" {
+		if s, err := canonical(p.State); err == nil {
+			p.State = s
+		}
+	}
+	var writable []string
+	for _, w := range p.Writable {
+		c, err := canonical(w)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("sandbox.writable %s is left out: %v", w, err))
+			continue
+		}
+		writable = append(writable, c)
+	}
+	p.Writable = writable
+	return p, notes, nil
+}
+
+// canonical is path made absolute, with every symlink resolved; the path
+// must exist.
+func canonical(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// writeRoots are the folders a command may write beneath.
+func (p Policy) writeRoots() []string {
+	if p.Mode != WorkspaceWrite {
+		return nil
+	}
+	roots := []string{p.Workspace}
+	if p.Temp != "" && p.Temp != p.Workspace {
+		roots = append(roots, p.Temp)
+	}
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		roots = append(roots, "/dev/shm")
+	}
+	for _, w := range p.Writable {
+		if !slices.Contains(roots, w) {
+			roots = append(roots, w)
+		}
+	}
+	return roots
+}
+
+// secrets are the existing secret locations: under the home directory,
+// and every entry of shiro's own folder but those commands may read.
+func (p Policy) secrets() []string {
+	var out []string
+	if p.Home != "" && p.Home != "/" {
+		for _, rel := range homeSecrets() {
+			path := filepath.Join(p.Home, rel)
+			if _, err := os.Lstat(path); err == nil {
+				out = append(out, path)
+			}
+		}
+	}
+	if p.State != "" {
+		entries, _ := os.ReadDir(p.State)
+		for _, e := range entries {
+			if !slices.Contains(stateReadable(), e.Name()) {
+				out = append(out, filepath.Join(p.State, e.Name()))
+			}
+		}
+	}
+	return out
+}
+
+// protection is a path that must stay as it is although it lies inside a
+// folder commands may write: Landlock grants a folder with everything
+// beneath it, so only a mount can keep part of it out.
+type protection struct {
+	Kind mountKind `json:"kind"`
+	Path string    `json:"path"`
+}
+
+// mountKind is what is done to a protected path in the command's private
+// mount namespace.
+type mountKind string
+
+const (
+	// pin binds a directory onto itself: a mount point cannot be renamed
+	// or removed, so nothing can be swapped in its place.
+	pin mountKind = "pin"
+	// readOnly binds a file or directory onto itself, read-only.
+	readOnly mountKind = "read-only"
+	// readOnlyDir is readOnly for a directory that is created, empty,
+	// when it does not exist yet (.git/hooks).
+	readOnlyDir mountKind = "read-only-dir"
+	// hide covers a secret with something empty: an empty read-only
+	// directory, or /dev/null for a file.
+	hide mountKind = "hide"
+)
+
+// protections lists what must be protected by mounts: the workspace's
+// .git/hooks, .git/config and .shiro, shiro's own folder and the secret
+// locations, where they lie inside a writable folder. The workspace and
+// .git are pinned, so that they cannot be renamed away and replaced. The
+// list is ordered parents first, as the mounts must be made.
+func (p Policy) protections() []protection {
+	roots := p.writeRoots()
+	if len(roots) == 0 {
+		return nil
+	}
+	var out []protection
+	inside := func(path string) bool {
+		return slices.ContainsFunc(roots, func(r string) bool { return within(r, path) })
+	}
+	isDir := func(path string) bool { fi, err := os.Lstat(path); return err == nil && fi.IsDir() }
+	gitDir := filepath.Join(p.Workspace, ".git")
+	if fi, err := os.Lstat(gitDir); err == nil {
+		switch {
+		case fi.IsDir():
+			out = append(out, protection{pin, gitDir})
+			// A hooks folder that is a symlink cannot be kept: .git itself
+			// stays writable, so the link could be replaced.
+			if hooks := filepath.Join(gitDir, "hooks"); isDir(hooks) || !exists(hooks) {
+				out = append(out, protection{readOnlyDir, hooks})
+			}
+			if fi, err := os.Lstat(filepath.Join(gitDir, "config")); err == nil && fi.Mode().IsRegular() {
+				out = append(out, protection{readOnly, filepath.Join(gitDir, "config")})
+			}
+		case fi.Mode().IsRegular():
+			// A worktree's or submodule's pointer to its git dir.
+			out = append(out, protection{readOnly, gitDir})
+		}
+	}
+	if project := filepath.Join(p.Workspace, ".shiro"); isDir(project) {
+		out = append(out, protection{readOnly, project})
+	}
+	if p.State != "" && inside(p.State) && isDir(p.State) {
+		out = append(out, protection{readOnly, p.State})
+	}
+	for _, s := range p.secrets() {
+		if inside(s) {
+			out = append(out, protection{hide, s})
+		}
+	}
+	if len(out) > 0 {
+		out = append(out, protection{pin, p.Workspace})
+	}
+	slices.SortStableFunc(out, func(a, b protection) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// readGrants carves "/" into what a command may read: everything but the
+// secret locations. Landlock can only grant a folder with everything
+// beneath it, so each secret's ancestors are entered and their other
+// entries granted one by one; the ancestors themselves are only listed
+// (Landlock's read-dir right is granted on "/" as a whole, so every folder
+// can be listed, secret ones too, but no secret file can be read).
+// Entries created in those ancestors later (in the home directory, say)
+// are not readable until the next command.
+func (p Policy) readGrants() []string {
+	return carve("/", p.secrets())
+}
+
+// carve returns the paths that together cover everything beneath root
+// except excluded and what lies beneath them. Symlinks are never granted:
+// Landlock follows them to their target, which may be excluded; their
+// targets are granted where they lie.
+func carve(root string, excluded []string) []string {
+	excludedSet := map[string]bool{}
+	ancestors := map[string]bool{}
+	for _, e := range excluded {
+		e = filepath.Clean(e)
+		if e == root || !within(root, e) {
+			if e == root {
+				return nil
+			}
+			continue
+		}
+		excludedSet[e] = true
+		for a := filepath.Dir(e); ; a = filepath.Dir(a) {
+			ancestors[a] = true
+			if a == root || a == filepath.Dir(a) {
+				break
+			}
+		}
+	}
+	if len(excludedSet) == 0 {
+		return []string{root}
+	}
+	var grants []string
+	for a := range ancestors {
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			continue
+		}
+		for _, entry := range entries {
+			path := filepath.Join(a, entry.Name())
+			if excludedSet[path] || ancestors[path] || entry.Type()&fs.ModeSymlink != 0 {
+				continue
+			}
+			grants = append(grants, path)
+		}
+	}
+	slices.Sort(grants)
+	return grants
+}
+
+// within reports whether path is root or lies beneath it.
+func within(root, path string) bool {
+	if root == "/" {
+		return strings.HasPrefix(path, "/")
+	}
+	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
+}
+
+// writable reports whether a command may write path under p (ignoring
+// what mounts protect).
+func (p Policy) writable(path string) bool {
+	return slices.ContainsFunc(p.writeRoots(), func(r string) bool { return within(r, path) })
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package sandbox
+
+// rulesetCache holds nothing where there is no Landlock.
+type rulesetCache struct{}

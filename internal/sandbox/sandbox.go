@@ -1,0 +1,89 @@
+package sandbox
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/shiro-neko/shiro/internal/proc"
+)
+
+// Sandbox confines the commands shiro runs for the model. It is the
+// proc.Launcher to set on workspace.Env (bash, background jobs,
+// run_checks, git tools) and on hooks.Options, and a proc.Explainer, so a
+// command that fails because of it says so.
+type Sandbox struct {
+	policy Policy
+	notes  []string
+	// available: this machine has an OS sandbox shiro can use;
+	// unavailable says why not.
+	available   bool
+	unavailable string
+	// abi is the kernel's Landlock ABI (Linux); 0 without Landlock.
+	abi int
+	// seccomp says the kernel takes seccomp filters (Linux).
+	seccomp bool
+	// rulesets keeps the last Landlock ruleset for the next command
+	// (Linux).
+	rulesets *rulesetCache
+	// probe starts the helper once, the first time it is needed, to learn
+	// whether this program runs it and whether private mounts work here.
+	probe func() probeResult
+}
+
+var (
+	_ proc.Launcher  = (*Sandbox)(nil)
+	_ proc.Explainer = (*Sandbox)(nil)
+)
+
+// probeResult is what the probe learnt.
+type probeResult struct {
+	// err: the helper does not run; commands cannot be confined.
+	err error
+	// mounts: private mounts work, so paths inside writable folders can
+	// be protected; mountsErr says why not.
+	mounts    bool
+	mountsErr error
+}
+
+// New builds the sandbox for p. Paths are resolved now; what the kernel
+// offers is looked up now; the helper is first started with the first
+// command.
+func New(p Policy) (*Sandbox, error) {
+	np, notes, err := p.normalize()
+	if err != nil {
+		return nil, err
+	}
+	s := &Sandbox{policy: np, notes: notes}
+	s.available, s.unavailable = Available()
+	s.detect()
+	s.probe = sync.OnceValue(s.runProbe)
+	return s, nil
+}
+
+// Policy is the sandbox's policy, with its paths resolved.
+func (s *Sandbox) Policy() Policy { return s.policy }
+
+// Confines reports whether commands are confined on this machine: the
+// mode is not off and the OS has a sandbox shiro can use (Landlock on
+// Linux, sandbox-exec on macOS).
+func (s *Sandbox) Confines() bool { return s.policy.Mode != Off && s.available }
+
+// Notice is the one line to show at start-up when the sandbox is on but
+// this machine cannot confine commands, or cannot keep part of what it
+// should; "" when all is well.
+func (s *Sandbox) Notice() string {
+	if s.policy.Mode == Off {
+		return ""
+	}
+	if !s.available {
+		return fmt.Sprintf("sandbox: %s, so commands run unconfined (sandbox.mode %s is not enforced); see `shiro sandbox`", s.unavailable, s.policy.Mode)
+	}
+	if why := s.partial(); why != "" {
+		return "sandbox: " + why + "; see `shiro sandbox`"
+	}
+	return ""
+}
+
+// Notes are what resolving the policy left out (writable paths that do
+// not exist, say).
+func (s *Sandbox) Notes() []string { return s.notes }

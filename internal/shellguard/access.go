@@ -1,0 +1,638 @@
+package shellguard
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Access is one file path a command line reads or writes, as the guard
+// sees it before the line runs: the path as the command names it, with
+// variables the line assigns read through, and the directories the
+// command may run in, with the line's cd, pushd and popd followed. The
+// path plugins (secrets, protect) resolve it against the file system.
+type Access struct {
+	// Path is the file, relative to each of Dirs unless it is absolute.
+	Path Path
+	// Dirs are the directories the command may run in, each relative to
+	// where the line starts (the empty Path is that directory) unless
+	// absolute; none means only where the line starts. AnyDir says it may
+	// also run somewhere the guard cannot tell (`cd "$x"`, a cd in a loop).
+	Dirs   []Path
+	AnyDir bool
+	// Write marks a file the command creates, changes or removes; the
+	// others are files it reads or sends somewhere.
+	Write bool
+	// Into names the file the command writes inside Path when Path turns
+	// out to be a directory (`cp .env backup/` writes backup/.env).
+	Into string
+	// Command is the command as written, for refusals.
+	Command string
+}
+
+// Link is a link a command line makes (`ln -s TARGET NAME`): after it,
+// a path through Name leads to Target.
+type Link struct {
+	Name, Target Path
+	Dirs         []Path // as Access.Dirs
+	AnyDir       bool
+	// Symbolic: a relative Target is relative to Name's directory, as a
+	// symlink's is; a hard link's is relative to the working directory.
+	Symbolic bool
+}
+
+// Accesses returns the files the line reads and writes that the guard can
+// see: redirections, and the files named to programs (every operand may be
+// read; tee, cp, mv, rm, touch, sed -i, dd of=, curl -o… write theirs).
+// What a program decides for itself (`python -c "open('x','w')"`) and what
+// find or xargs pass at run time are not listed.
+func (a *Analysis) Accesses() []Access { return a.accesses }
+
+// Links returns the links the line makes, in order.
+func (a *Analysis) Links() []Link { return a.links }
+
+// accessRecorder collects accesses for one command.
+type accessRecorder struct {
+	a       *engine
+	sc      *scope
+	dirs    []Path
+	anyDir  bool
+	command string
+}
+
+func (a *engine) recorder(sc *scope, at string) *accessRecorder {
+	dirs, anyDir := where(sc)
+	return &accessRecorder{a: a, sc: sc, dirs: dirs, anyDir: anyDir, command: at}
+}
+
+func (r *accessRecorder) add(w arg, write bool, into string) {
+	if w.placeholder || r.a.quiet > 0 || r.a.replaying > 0 {
+		return
+	}
+	if w.lit && !w.glob && !strings.HasPrefix(w.text, "~") {
+		// The usual word: one piece of literal text, kept without
+		// allocating a path of its own.
+		if w.text == "" || !r.a.charge(1) {
+			return
+		}
+		r.a.out.accesses = append(r.a.out.accesses, Access{
+			Path: Path{Parts: r.a.onePart(PathPart{Kind: PathText, Text: w.text})}, Dirs: r.dirs, AnyDir: r.anyDir,
+			Write: write, Into: into, Command: r.command,
+		})
+		return
+	}
+	for _, p := range r.a.pathsOf(r.sc, w) {
+		if !r.a.charge(1) {
+			return
+		}
+		if len(p.Parts) == 0 {
+			continue
+		}
+		r.a.out.accesses = append(r.a.out.accesses, Access{
+			Path: p, Dirs: r.dirs, AnyDir: r.anyDir, Write: write, Into: into, Command: r.command,
+		})
+	}
+}
+
+func (r *accessRecorder) link(target, name arg, symbolic bool) {
+	if r.a.quiet > 0 || r.a.replaying > 0 || name.placeholder || target.placeholder {
+		return
+	}
+	names, targets := r.a.pathsOf(r.sc, name), r.a.pathsOf(r.sc, target)
+	for _, n := range names {
+		for _, t := range targets {
+			r.a.out.links = append(r.a.out.links, Link{Name: n, Target: t, Dirs: r.dirs, AnyDir: r.anyDir, Symbolic: symbolic})
+		}
+	}
+}
+
+// commandAccesses records what one effective command reads and writes.
+// hops is how many wrappers the command runs through: the words of a
+// wrapped command were already read as the wrapper's, except those the
+// guard derived (env -S's, an alias's).
+func (a *engine) commandAccesses(sc *scope, base string, argv []arg, at string, hops int) {
+	if a.quiet > 0 || a.replaying > 0 || len(argv) < 2 {
+		return
+	}
+	r := a.recorder(sc, at)
+	args := argv[1:]
+	if !printsOperands(base) {
+		for _, w := range args {
+			if hops == 0 || w.word == nil {
+				r.readWord(w)
+			}
+		}
+	}
+	switch base {
+	case "tee":
+		_, ops := scanOptions(args, optSpec{permute: true})
+		r.writeAll(ops)
+	case "rm", "unlink", "rmdir", "shred", "touch", "mkdir", "truncate", "mkfifo", "mknod":
+		_, ops := scanOptions(args, operandSpec(base))
+		if base == "mknod" && len(ops) > 1 {
+			ops = ops[:1]
+		}
+		r.writeAll(ops)
+	case "chmod", "chown", "chgrp":
+		opts, ops := scanOptions(args, optSpec{long: []string{"reference", "from"}, permute: true})
+		if _, ref := valueOf(opts, "reference"); !ref && len(ops) > 0 {
+			ops = ops[1:] // the mode or owner
+		}
+		r.writeAll(ops)
+	case "cp", "mv", "ln", "install", "link", "rsync", "scp":
+		r.copies(base, args)
+	case "dd":
+		for _, w := range args {
+			if strings.HasPrefix(w.text, "of=") {
+				r.add(afterPrefix(w, "of="), true, "")
+			}
+		}
+	case "sed":
+		r.writeAll(inPlace(args, "efl", []string{"expression", "file", "line-length"}))
+	case "perl":
+		r.writeAll(inPlace(args, "eEIMx", nil))
+	case "sort":
+		opts, _ := scanOptions(args, optSpec{value: "oktST", long: []string{"output", "key", "field-separator", "temporary-directory", "buffer-size"}, permute: true})
+		r.writeValues(opts, "o", "output")
+	case "curl":
+		opts, _ := scanOptions(args, optSpec{value: "ABbcCDdEeFHKmoPQrTtUuwXxYyz",
+			long: []string{"output", "dump-header", "cookie-jar", "data", "header", "request", "user", "url", "form", "config",
+				"data-binary", "data-raw", "data-urlencode", "upload-file", "trace", "trace-ascii", "stderr", "etag-save", "hsts", "alt-svc"},
+			permute: true})
+		r.writeValues(opts, "o", "output", "D", "dump-header", "c", "cookie-jar", "trace", "trace-ascii", "stderr", "etag-save")
+	case "wget", "wget2":
+		opts, _ := scanOptions(args, optSpec{value: "OoaPeUTtwQlADIXRiB",
+			long: []string{"output-document", "output-file", "append-output", "directory-prefix", "post-file", "body-file"}, permute: true})
+		r.writeValues(opts, "O", "output-document", "o", "output-file", "a", "append-output")
+	case "find":
+		for i, w := range args {
+			if w.lit && oneOf(w.text, "-fprint", "-fprint0", "-fls", "-fprintf") && i+1 < len(args) {
+				r.add(args[i+1], true, "")
+			}
+		}
+	case "tar":
+		if file, ok := tarArchive(args); ok {
+			r.add(file, true, "")
+		}
+		if dir, ok := tarExtractDir(args); ok {
+			r.add(dir, true, "")
+		}
+	case "unzip", "bsdtar", "7z", "7za", "cpio":
+		if dir, ok := extractDir(base, args); ok {
+			r.add(dir, true, "")
+		}
+	case "git":
+		r.writeAll(gitWrites(args))
+	case "patch":
+		opts, ops := scanOptions(args, optSpec{value: "pdioBDFrVYzg", long: []string{"strip", "directory",
+			"input", "output", "prefix", "ifdef", "fuzz", "reject-file", "version-control", "basename-prefix",
+			"suffix", "get", "quoting-style"}, permute: true})
+		r.writeValues(opts, "o", "output", "r", "reject-file")
+		switch {
+		case len(ops) > 0:
+			r.add(ops[0], true, "") // the file to patch
+		default:
+			// The files the diff names, inside -d DIR or here.
+			if dir, ok := lastValue(opts, "d", "directory"); ok {
+				r.add(dir, true, "")
+			} else {
+				r.add(literalArg("."), true, "")
+			}
+		}
+	case "awk", "gawk":
+		if inplaceAwk(args) {
+			_, ops := scanOptions(args, optSpec{value: "fFvlEi", long: []string{"file", "field-separator", "assign",
+				"load", "exec", "include"}, permute: true})
+			if len(ops) > 1 {
+				r.writeAll(ops[1:]) // the program, then the files it rewrites
+			}
+		}
+	case "ssh-keygen":
+		opts, _ := scanOptions(args, optSpec{value: "abCDEFfGIJjKmMNnOPrSstVwYZz", permute: true})
+		if f, ok := lastValue(opts, "f"); ok && !has(opts, "l", "y", "F", "R", "B", "L", "Y") {
+			r.add(f, true, "")
+			r.add(arg{text: f.text + ".pub", src: f.src + ".pub", lit: f.lit}, true, "")
+		}
+	}
+	if base == "wget" || base == "wget2" {
+		opts, _ := scanOptions(args, optSpec{value: "OoaPeUTtwQlADIXRiB", long: []string{"directory-prefix"}, permute: true})
+		r.writeValues(opts, "P", "directory-prefix")
+	}
+}
+
+// inplaceAwk reports gawk's in-place mode (`-i inplace`), which rewrites
+// the files it reads.
+func inplaceAwk(args []arg) bool {
+	for i, w := range args {
+		if w.lit && (w.text == "-i" || w.text == "--include") && i+1 < len(args) && strings.HasPrefix(args[i+1].text, "inplace") ||
+			w.lit && (w.text == "-iinplace" || strings.HasPrefix(w.text, "--include=inplace")) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitWrites returns the paths a git command writes outside git's own
+// bookkeeping of the work tree: the directory `git clone URL DIR`, `git
+// init DIR` or `git worktree add DIR` makes, the hooks a --template
+// copies into a repository, the file `git config --file F` changes and
+// the directory `git apply --directory=D` patches.
+func gitWrites(args []arg) []arg {
+	opts, ops := scanOptions(args, optSpec{value: "Cc", long: gitValuedLong()})
+	if len(ops) == 0 || !ops[0].lit {
+		return nil
+	}
+	var here []arg
+	for _, o := range opts {
+		if o.name == "C" {
+			here = []arg{o.value}
+		}
+	}
+	in := func(dir arg) arg {
+		if len(here) == 0 || strings.HasPrefix(dir.text, "/") {
+			return dir
+		}
+		return arg{text: here[0].text + "/" + dir.text, src: here[0].src + "/" + dir.src, lit: here[0].lit && dir.lit}
+	}
+	sub, rest := ops[0].text, ops[1:]
+	var out []arg
+	switch sub {
+	case "clone", "init":
+		sopts, sops := scanOptions(rest, optSpec{value: "obuc", long: []string{"origin", "branch", "upload-pack", "template",
+			"config", "reference", "reference-if-able", "depth", "shallow-since", "shallow-exclude", "separate-git-dir",
+			"jobs", "filter", "server-option", "bundle-uri", "ref-format", "revision", "object-format", "initial-branch", "shared"}, permute: true})
+		dir := literalArg(".")
+		switch {
+		case sub == "clone" && len(sops) > 1:
+			dir = sops[1]
+		case sub == "init" && len(sops) > 0:
+			dir = sops[0]
+		case sub == "clone":
+			dir = arg{}
+		}
+		if dir.text != "" && dir.text != "." {
+			out = append(out, in(dir))
+		} else if sub == "init" {
+			out = append(out, in(dir))
+		}
+		if _, ok := lastValue(sopts, "template"); ok && dir.text != "" {
+			// The template's hooks are copied into the new repository.
+			hooks := in(dir)
+			out = append(out, arg{text: hooks.text + "/.git/hooks", src: hooks.src + "/.git/hooks", lit: hooks.lit})
+		}
+	case "worktree":
+		if len(rest) > 1 && rest[0].lit && rest[0].text == "add" {
+			_, wops := scanOptions(rest[1:], optSpec{value: "bB", long: []string{"reason", "orphan"}, permute: true})
+			if len(wops) > 0 {
+				out = append(out, in(wops[0]))
+			}
+		}
+	case "config":
+		copts, _ := scanOptions(rest, optSpec{value: "f", long: []string{"file", "blob", "default", "type", "comment", "value"}, permute: true})
+		for _, o := range copts {
+			if oneOf(o.name, "f", "file") && o.value.text != "" && o.value.text != "-" {
+				out = append(out, in(o.value))
+			}
+		}
+	case "apply":
+		aopts, _ := scanOptions(rest, optSpec{value: "pC", long: []string{"directory", "exclude", "include", "whitespace", "build-fake-ancestor"}, permute: true})
+		if dir, ok := lastValue(aopts, "directory"); ok {
+			out = append(out, in(dir))
+		}
+	}
+	return out
+}
+
+// tarExtractDir returns the directory tar extracts into (-x with -C DIR,
+// or the working directory): it writes whatever the archive holds there,
+// so the directory itself counts as written (`tar -xf x.tar -C ~/.ssh`).
+func tarExtractDir(args []arg) (arg, bool) {
+	if len(args) == 0 {
+		return arg{}, false
+	}
+	words := args
+	if first := args[0]; first.lit && first.text != "" && first.text[0] != '-' {
+		words = append([]arg{literalArg("-" + first.text)}, args[1:]...) // `tar xf x.tar`
+	}
+	opts, _ := scanOptions(words, optSpec{value: "bCfFgHIKLNTVX", long: []string{"file", "directory"}, permute: true})
+	if !has(opts, "x", "extract", "get") {
+		return arg{}, false
+	}
+	if dir, ok := lastValue(opts, "C", "directory"); ok {
+		return dir, true
+	}
+	return literalArg("."), true
+}
+
+// extractDir is the directory unzip (-d), 7z (-oDIR), bsdtar and cpio
+// extract into; the working directory when none is given.
+func extractDir(base string, args []arg) (arg, bool) {
+	switch base {
+	case "unzip":
+		opts, _ := scanOptions(args, optSpec{value: "dxP", permute: true})
+		if dir, ok := lastValue(opts, "d"); ok {
+			return dir, true
+		}
+		return literalArg("."), true
+	case "7z", "7za":
+		if len(args) == 0 || !args[0].lit || !oneOf(args[0].text, "x", "e") {
+			return arg{}, false
+		}
+		for _, w := range args[1:] {
+			if strings.HasPrefix(w.text, "-o") && len(w.text) > 2 {
+				return afterPrefix(w, "-o"), true
+			}
+		}
+		return literalArg("."), true
+	case "bsdtar":
+		return tarExtractDir(args)
+	}
+	for _, w := range args { // cpio -i / --extract writes into the working directory
+		if w.lit && (w.text == "--extract" || strings.HasPrefix(w.text, "-") && !strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "i")) {
+			return literalArg("."), true
+		}
+	}
+	return arg{}, false
+}
+
+// gitValuedLong is git's global long options that take a value.
+func gitValuedLong() []string {
+	var out []string
+	for _, o := range gitValued {
+		if name, ok := strings.CutPrefix(o, "--"); ok {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// lastValue is the value of the last of the named options given.
+func lastValue(opts []option, names ...string) (arg, bool) {
+	var out arg
+	found := false
+	for _, o := range opts {
+		if oneOf(o.name, names...) {
+			out, found = o.value, true
+		}
+	}
+	return out, found
+}
+
+// printsOperands reports the builtins whose operands are text, never
+// files they open (`echo .env >> .gitignore` reads no .env).
+func printsOperands(base string) bool {
+	return oneOf(base, "echo", "printf", "test", "[", "true", "false", ":", "export", "declare", "typeset", "local",
+		"readonly", "set", "unset", "alias", "unalias", "type", "which", "hash", "read", "let", "shift", "exit", "return",
+		"cd", "pushd", "popd", "eval", "trap")
+}
+
+// readWord records the files an argument may name: the word itself unless
+// it is an option, and what follows `@` or `=` in it (`-d @.env`,
+// `--data-binary=@.env`, `-F f=@.env`), which programs read as files.
+func (r *accessRecorder) readWord(w arg) {
+	t := w.text
+	if t == "" || strings.Contains(t, "://") {
+		return
+	}
+	if !strings.HasPrefix(t, "-") {
+		r.add(w, false, "")
+	}
+	if !w.lit {
+		return
+	}
+	// Every `@`, `<` or `=` may start a file name: curl -F reads
+	// `f=@.env;type=text/plain` and `f=<.env`, ending the name at `;`.
+	for i := 0; i < len(t); i++ {
+		if t[i] != '@' && t[i] != '=' && t[i] != '<' || i+1 == len(t) {
+			continue
+		}
+		rest := t[i+1:]
+		if rest[0] == '@' || rest[0] == '<' {
+			rest = rest[1:]
+		}
+		if j := strings.IndexByte(rest, ';'); j >= 0 {
+			rest = rest[:j]
+		}
+		if rest != "" && !strings.HasPrefix(rest, "-") && !strings.ContainsAny(rest, "@=<") {
+			piece := literalArg(rest)
+			piece.glob = w.glob && hasGlob(rest)
+			r.add(piece, false, "")
+		}
+	}
+}
+
+func (r *accessRecorder) writeAll(ops []arg) {
+	for _, w := range ops {
+		r.add(w, true, "")
+	}
+}
+
+func (r *accessRecorder) writeValues(opts []option, names ...string) {
+	for _, o := range opts {
+		if oneOf(o.name, names...) && o.value.text != "" && o.value.text != "-" {
+			r.add(o.value, true, "")
+		}
+	}
+}
+
+// copies records what cp, mv, ln, install, rsync and scp write: the
+// destination, or each source's name inside it when it is a directory;
+// mv also removes its sources, and ln makes links.
+func (r *accessRecorder) copies(base string, args []arg) {
+	opts, ops := scanOptions(args, optSpec{value: "tSmogbZeT", long: []string{"target-directory", "suffix", "mode", "owner", "group", "backup", "rsh", "rsync-path"}, permute: true})
+	if base == "mv" {
+		r.writeAll(ops)
+	}
+	if base == "scp" || base == "rsync" {
+		ops = localOperands(ops)
+	}
+	var dirs []arg
+	for _, o := range opts {
+		if o.name == "t" || strings.HasPrefix("target-directory", o.name) && len(o.name) > 2 {
+			dirs = append(dirs, o.value)
+		}
+	}
+	symbolic := base == "ln" && has(opts, "s", "symbolic")
+	sources := ops
+	if len(dirs) == 0 {
+		if len(ops) < 2 {
+			if (base == "ln" || base == "link") && len(ops) == 1 {
+				name := literalArg(path.Base(ops[0].text)) // a link named like its target, here
+				r.add(name, true, "")
+				r.link(ops[0], name, symbolic)
+			}
+			return
+		}
+		dest := ops[len(ops)-1]
+		sources = ops[:len(ops)-1]
+		into := ""
+		if len(sources) == 1 && sources[0].lit {
+			into = path.Base(sources[0].text)
+		}
+		r.add(dest, true, into)
+		if base == "ln" || base == "link" {
+			for _, s := range sources {
+				r.link(s, dest, symbolic)
+			}
+		}
+		if len(sources) == 1 {
+			return
+		}
+		dirs = []arg{dest}
+	}
+	for _, d := range dirs {
+		for _, s := range sources {
+			if !s.lit || !d.lit {
+				r.add(arg{text: d.text + "/" + s.text, src: d.src + "/" + s.src}, true, "")
+				continue
+			}
+			name := literalArg(strings.TrimSuffix(d.text, "/") + "/" + path.Base(s.text))
+			r.add(name, true, "")
+			if base == "ln" {
+				r.link(s, name, symbolic)
+			}
+		}
+	}
+}
+
+// localOperands drops scp's and rsync's remote operands (host:path).
+func localOperands(ops []arg) []arg {
+	var out []arg
+	for _, w := range ops {
+		if i := strings.IndexByte(w.text, ':'); i > 0 && !strings.Contains(w.text[:i], "/") {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// operandSpec lists the value-taking options of the programs whose every
+// operand is a file they write or remove.
+func operandSpec(name string) optSpec {
+	switch name {
+	case "shred":
+		return optSpec{value: "ns", long: []string{"iterations", "size", "random-source"}, permute: true}
+	case "touch":
+		return optSpec{value: "dtr", long: []string{"date", "reference", "time"}, permute: true}
+	case "mkdir", "mkfifo", "mknod":
+		return optSpec{value: "mZ", long: []string{"mode", "context"}, permute: true}
+	case "truncate":
+		return optSpec{value: "sr", long: []string{"size", "reference"}, permute: true}
+	}
+	return optSpec{permute: true}
+}
+
+// inPlace returns the files sed -i or perl -i edit. In a short cluster i
+// takes the rest as a backup suffix (`-i.bak`); the first operand is the
+// script unless one came with -e or -f.
+func inPlace(args []arg, valued string, long []string) []arg {
+	editing, script := false, false
+	var ops []arg
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		t := w.text
+		switch {
+		case t == "--" && w.lit:
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(t, "--") && w.lit:
+			name, _, hasValue := strings.Cut(t[2:], "=")
+			switch {
+			case name == "in-place":
+				editing = true
+			case oneOf(name, long...):
+				script = true
+				if !hasValue {
+					i++
+				}
+			}
+		case len(t) > 1 && t[0] == '-' && w.lit:
+		cluster:
+			for j := 1; j < len(t); j++ {
+				switch ch := t[j]; {
+				case ch == 'i':
+					editing = true
+					break cluster
+				case strings.IndexByte(valued, ch) >= 0:
+					script = script || ch == 'e' || ch == 'E' || ch == 'f'
+					if j == len(t)-1 {
+						i++
+					}
+					break cluster
+				}
+			}
+		default:
+			ops = append(ops, w)
+		}
+	}
+	if !editing {
+		return nil
+	}
+	if len(ops) > 1 && ops[0].lit && ops[0].text == "" {
+		ops = ops[1:] // BSD sed's separate, empty backup suffix: sed -i '' …
+	}
+	if !script && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	return ops
+}
+
+// tarArchive returns the archive tar creates or appends to (-c, -r, -u
+// with -f FILE), in either option style.
+func tarArchive(args []arg) (arg, bool) {
+	if len(args) == 0 {
+		return arg{}, false
+	}
+	words := args
+	if first := args[0]; first.lit && first.text != "" && first.text[0] != '-' {
+		words = append([]arg{literalArg("-" + first.text)}, args[1:]...) // `tar cf x.tar …`
+	}
+	opts, _ := scanOptions(words, optSpec{value: "bCfFgHIKLNTVX", long: []string{"file", "directory"}, permute: true})
+	if !has(opts, "c", "r", "u", "create", "append", "update") {
+		return arg{}, false
+	}
+	f, ok := valueOf(opts, "f", "file")
+	if !ok || f.text == "" || f.text == "-" {
+		return arg{}, false
+	}
+	return f, true
+}
+
+// afterPrefix is the rest of a word after a literal prefix (dd's `of=`).
+func afterPrefix(w arg, prefix string) arg {
+	if w.lit {
+		out := literalArg(strings.TrimPrefix(w.text, prefix))
+		out.glob = w.glob
+		return out
+	}
+	return arg{text: strings.TrimPrefix(w.text, prefix), src: w.src}
+}
+
+// redirectAccess records a redirection's file: written for an output
+// redirection (`>&file` included), read for an input one.
+func (a *engine) redirectAccess(sc *scope, op syntax.RedirOperator, target arg, at string) {
+	if a.quiet > 0 || a.replaying > 0 {
+		return
+	}
+	r := a.recorder(sc, at)
+	if redirectWrites(op, target.text) {
+		r.add(target, true, "")
+	}
+	if op == syntax.RdrIn || op == syntax.RdrInOut {
+		r.add(target, false, "")
+	}
+}
+
+// onePart returns a one-part slice carved from a slab the engine refills
+// a chunk at a time, so that a command with many plain words does not
+// allocate once per word.
+func (a *engine) onePart(p PathPart) []PathPart {
+	if len(a.partSlab) == cap(a.partSlab) {
+		a.partSlab = make([]PathPart, 0, 64)
+	}
+	a.partSlab = append(a.partSlab, p)
+	n := len(a.partSlab)
+	return a.partSlab[n-1 : n : n]
+}

@@ -1,0 +1,164 @@
+package shellguard
+
+// wrapperSpec describes a program that runs, after its options, the
+// command it is given: a tracer, a namespace or privilege tool, a
+// launcher. Knowing its options tells which word is the program (in
+// `nsenter -t 1 rm -rf x` it is rm, not 1).
+type wrapperSpec struct {
+	opts optSpec
+	// skip is how many operands come before the command (gosu's user,
+	// envdir's directory).
+	skip int
+	// shell: given no command, it starts a shell, which reads its input.
+	shell bool
+	// attach lists options that make it act on a running process instead
+	// of running a command (strace -p).
+	attach []string
+}
+
+// wrapperSpecFor returns the spec of a wrapper follow knows through this
+// catalogue; the older ones (sudo, env, timeout, nice…) have their own
+// code.
+func wrapperSpecFor(base string) (wrapperSpec, bool) {
+	switch base {
+	case "strace":
+		return wrapperSpec{opts: optSpec{value: "abeEIOopPsSUX", long: []string{"attach", "signal", "trace", "trace-path", "output",
+			"string-limit", "user", "env", "decode-fds", "columns", "status", "quiet", "silent", "absolute-timestamps",
+			"expr", "inject", "fault", "summary-sort-by", "summary-columns", "kvm", "seccomp-bpf"}}, attach: []string{"p", "attach"}}, true
+	case "ltrace":
+		return wrapperSpec{opts: optSpec{value: "aAbDeFlnopsuwx", long: []string{"output", "library", "config", "indent", "align"}},
+			attach: []string{"p"}}, true
+	case "unshare":
+		return wrapperSpec{opts: optSpec{value: "SGRw", long: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group",
+			"map-users", "map-groups", "propagation", "setgroups"}}, shell: true}, true
+	case "nsenter":
+		return wrapperSpec{opts: optSpec{value: "tSGN", long: []string{"target", "setuid", "setgid", "net-socket"}}, shell: true}, true
+	case "setpriv":
+		return wrapperSpec{opts: optSpec{long: []string{"reuid", "regid", "groups", "ruid", "euid", "rgid", "egid", "inh-caps",
+			"ambient-caps", "bounding-set", "securebits", "selinux-label", "apparmor-profile", "landlock-access",
+			"landlock-rule", "pdeathsig", "ptracer"}}}, true
+	case "prlimit":
+		return wrapperSpec{opts: optSpec{value: "po", attached: "cdefilmnqrstuvxy", long: []string{"pid", "output"}}, attach: []string{"p", "pid"}}, true
+	case "fakeroot":
+		return wrapperSpec{opts: optSpec{value: "lisb", long: []string{"lib", "faked"}}, shell: true}, true
+	case "ssh-agent":
+		return wrapperSpec{opts: optSpec{value: "aEPtO"}, attach: []string{"k"}}, true
+	case "firejail":
+		return wrapperSpec{shell: true}, true
+	case "valgrind":
+		return wrapperSpec{}, true
+	case "eatmydata":
+		return wrapperSpec{}, true
+	case "nocache":
+		return wrapperSpec{}, true
+	case "catchsegv":
+		return wrapperSpec{}, true
+	case "dbus-run-session":
+		return wrapperSpec{}, true
+	case "dbus-launch":
+		return wrapperSpec{}, true
+	case "tini":
+		return wrapperSpec{opts: optSpec{value: "glpwe"}}, true
+	case "dumb-init":
+		return wrapperSpec{opts: optSpec{value: "r"}}, true
+	case "catatonit":
+		return wrapperSpec{}, true
+	case "proxychains":
+		return wrapperSpec{opts: optSpec{value: "f"}}, true
+	case "proxychains4":
+		return wrapperSpec{opts: optSpec{value: "f"}}, true
+	case "torsocks":
+		return wrapperSpec{opts: optSpec{value: "uapPi"}}, true
+	case "tsocks":
+		return wrapperSpec{}, true
+	case "xvfb-run":
+		return wrapperSpec{opts: optSpec{value: "nsfepw", long: []string{"server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait"}}}, true
+	case "numactl":
+		return wrapperSpec{opts: optSpec{value: "CNmiPp", long: []string{"physcpubind", "cpunodebind", "membind", "interleave",
+			"preferred", "preferred-many", "weighted-interleave"}}}, true
+	case "cgexec":
+		return wrapperSpec{opts: optSpec{value: "g"}}, true
+	case "chpst":
+		return wrapperSpec{opts: optSpec{value: "uUbeEnlLmdofpc"}}, true
+	case "softlimit":
+		return wrapperSpec{opts: optSpec{value: "mdsalfoprct"}}, true
+	case "setuidgid":
+		return wrapperSpec{skip: 1}, true
+	case "envuidgid":
+		return wrapperSpec{skip: 1}, true
+	case "envdir":
+		return wrapperSpec{skip: 1}, true
+	case "gosu":
+		return wrapperSpec{skip: 1}, true
+	case "su-exec":
+		return wrapperSpec{skip: 1}, true
+	case "aa-exec":
+		return wrapperSpec{opts: optSpec{value: "pn", long: []string{"profile", "namespace"}}}, true
+	case "sandbox-exec":
+		return wrapperSpec{opts: optSpec{value: "fpD"}}, true
+	case "arch":
+		return wrapperSpec{}, true
+	case "daemonize":
+		return wrapperSpec{opts: optSpec{value: "acEelopu"}}, true
+	case "systemd-inhibit":
+		return wrapperSpec{opts: optSpec{long: []string{"what", "who", "why", "mode"}}}, true
+	case "pfexec":
+		return wrapperSpec{}, true
+	case "gsudo":
+		return wrapperSpec{opts: optSpec{value: "udn"}}, true
+	case "with-contenv":
+		return wrapperSpec{}, true
+	case "s6-setuidgid":
+		return wrapperSpec{skip: 1}, true
+	case "s6-envdir":
+		return wrapperSpec{skip: 1}, true
+	case "chronic":
+		return wrapperSpec{}, true
+	case "ifne":
+		return wrapperSpec{}, true
+	case "lckdo":
+		return wrapperSpec{skip: 1}, true
+	case "systemd-cat":
+		return wrapperSpec{opts: optSpec{value: "tp", long: []string{"identifier", "priority", "stderr-priority", "level-prefix"}}}, true
+	case "newgrp":
+		return wrapperSpec{shell: true, skip: 1}, true
+	case "dotenv":
+		return wrapperSpec{opts: optSpec{value: "ecv"}}, true
+	case "systemd-run":
+		return wrapperSpec{opts: optSpec{value: "pMEuHs", long: systemdRunValued()}}, true
+	case "systemd-nspawn":
+		return wrapperSpec{opts: optSpec{value: "DMuUSZLp", long: systemdNspawnValued()}, shell: true}, true
+	}
+	return wrapperSpec{}, false
+}
+
+func systemdRunValued() []string {
+	return []string{"property", "machine", "host", "unit", "description", "slice", "setenv", "working-directory",
+		"nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar",
+		"timer-property", "path-property", "socket-property", "service-type", "expand-environment"}
+}
+
+func systemdNspawnValued() []string {
+	return []string{"directory", "machine", "user", "uuid", "slice", "property", "image", "bind", "bind-ro",
+		"tmpfs", "overlay", "setenv", "network-interface", "network-bridge", "port", "capability", "drop-capability",
+		"register", "keep-unit", "personality", "link-journal", "resolv-conf", "timezone", "chdir"}
+}
+
+// follow reads a wrapper's options and returns the command it runs.
+func (w wrapperSpec) follow(rest []arg) next {
+	opts, ops := scanOptions(rest, w.opts)
+	if has(opts, w.attach...) {
+		return next{}
+	}
+	if len(ops) < w.skip {
+		return next{}
+	}
+	ops = ops[w.skip:]
+	if len(ops) == 0 {
+		if w.shell {
+			return runs(shellArgv())
+		}
+		return next{}
+	}
+	return runs(ops)
+}

@@ -1,0 +1,182 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/shiro-neko/shiro/internal/llm"
+)
+
+// exportResultLines is how many lines of a tool's output a Markdown
+// export shows; the JSON export keeps everything.
+const exportResultLines = 30
+
+// ExportJSON writes a session and its entries as one indented JSON
+// object: {"session": …, "entries": […]}, messages in the form the store
+// keeps them.
+func ExportJSON(w io.Writer, sess Session, entries []Entry) error {
+	if entries == nil {
+		entries = []Entry{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Session Session `json:"session"`
+		Entries []Entry `json:"entries"`
+	}{sess, entries})
+}
+
+// ExportMarkdown writes a transcript a person can read, or paste into a
+// pull request: the prompts, the answers, each tool call with the start
+// of its result folded under it, and a line where the history was
+// cleared or compacted.
+func ExportMarkdown(w io.Writer, sess Session, entries []Entry) error {
+	var b strings.Builder
+	title := sess.Title
+	if title == "" {
+		title = "Untitled session"
+	}
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	fmt.Fprintf(&b, "- Session: `%s`\n- Directory: `%s`\n", sess.ID, sess.Cwd)
+	if sess.Model != "" {
+		fmt.Fprintf(&b, "- Model: %s\n", strings.TrimPrefix(sess.Provider+" / "+sess.Model, " / "))
+	}
+	fmt.Fprintf(&b, "- Started %s, last step %s\n", stamp(sess.Created), stamp(sess.Updated))
+	if u := sess.Usage; u != (llm.Usage{}) {
+		fmt.Fprintf(&b, "- Tokens: %d in, %d out, %d cache read, %d cache written\n", u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens)
+	}
+	results := resultsByCall(entries)
+	for _, e := range entries {
+		switch {
+		case e.Marker != nil:
+			b.WriteString("\n---\n\n")
+			b.WriteString(markerLine(*e.Marker))
+			b.WriteString("\n")
+		case e.Message != nil:
+			writeMessage(&b, *e.Message, results)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// markerLine says in words what a marker did.
+func markerLine(m Marker) string {
+	switch m.Kind {
+	case MarkCleared:
+		return "*The conversation was cleared here; it starts over below.*"
+	case MarkCompacted:
+		if m.Summary == "" {
+			return fmt.Sprintf("*The history above was compacted here into %d messages.*", len(m.History))
+		}
+		return fmt.Sprintf("*The history above was compacted here: %d earlier messages were replaced, for the model, by this summary (the first prompt and the latest exchanges were kept as they were):*\n\n%s",
+			m.Summarized, quote(m.Summary))
+	}
+	return fmt.Sprintf("*The history was replaced here by %d messages.*", len(m.History))
+}
+
+// quote makes text a markdown block quote.
+func quote(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("> "+l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// resultsByCall indexes every tool result by the id of its call.
+func resultsByCall(entries []Entry) map[string]llm.ToolResult {
+	out := map[string]llm.ToolResult{}
+	for _, e := range entries {
+		if e.Message == nil || e.Message.Role != llm.RoleTool {
+			continue
+		}
+		for _, p := range e.Message.Parts {
+			if r, ok := p.(llm.ToolResult); ok {
+				out[r.CallID] = r
+			}
+		}
+	}
+	return out
+}
+
+// writeMessage renders one message; tool results are shown under their
+// calls, so tool messages add nothing of their own.
+func writeMessage(b *strings.Builder, m llm.Message, results map[string]llm.ToolResult) {
+	switch m.Role {
+	case llm.RoleUser:
+		fmt.Fprintf(b, "\n## You\n\n%s\n", strings.TrimSpace(m.PlainText()))
+	case llm.RoleAssistant:
+		b.WriteString("\n## shiro\n")
+		for _, p := range m.Parts {
+			switch p := p.(type) {
+			case llm.Text:
+				if t := strings.TrimSpace(p.Text); t != "" {
+					fmt.Fprintf(b, "\n%s\n", t)
+				}
+			case llm.ToolCall:
+				writeCall(b, p, results)
+			}
+		}
+	}
+}
+
+func writeCall(b *strings.Builder, c llm.ToolCall, results map[string]llm.ToolResult) {
+	fmt.Fprintf(b, "\n**%s**\n\n", c.Name)
+	input := string(c.Input)
+	var pretty any
+	if json.Unmarshal(c.Input, &pretty) == nil {
+		if out, err := json.MarshalIndent(pretty, "", "  "); err == nil {
+			input = string(out)
+		}
+	}
+	writeFenced(b, "json", input)
+	r, ok := results[c.ID]
+	if !ok {
+		b.WriteString("\n*No result was stored (the step was cut off).*\n")
+		return
+	}
+	label := "Result"
+	if r.IsError {
+		label = "Error"
+	}
+	out, more := headLines(r.Output, exportResultLines)
+	if more > 0 {
+		label += fmt.Sprintf(" (first %d lines of %d)", exportResultLines, exportResultLines+more)
+	}
+	fmt.Fprintf(b, "\n<details><summary>%s</summary>\n\n", label)
+	writeFenced(b, "", out)
+	b.WriteString("\n</details>\n")
+}
+
+// writeFenced writes text in a code fence longer than any run of
+// backticks inside it, so the text cannot close the fence early.
+func writeFenced(b *strings.Builder, lang, text string) {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	fmt.Fprintf(b, "%s%s\n%s\n%s\n", fence, lang, strings.TrimRight(text, "\n"), fence)
+}
+
+// headLines returns the first n lines of s and how many lines were left.
+func headLines(s string, n int) (string, int) {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n"), 0
+	}
+	return strings.Join(lines[:n], "\n"), len(lines) - n
+}
+
+// stamp formats a time for people, in the local zone.
+func stamp(t time.Time) string { return t.Local().Format("2006-01-02 15:04") }

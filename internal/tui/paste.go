@@ -1,0 +1,54 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// A long paste (a log, a file) would fill the input box and then the
+// transcript. It is folded instead: the input shows a placeholder such as
+// "[pasted 120 lines]", the message sent carries the whole text, and the
+// transcript shows the message as it was typed, placeholder and all.
+
+// A paste is folded from pasteFoldLines lines or pasteFoldChars
+// characters on.
+const (
+	pasteFoldLines = 8
+	pasteFoldChars = 800
+)
+
+// paste puts a paste into the input, folding a long one.
+func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
+	content := strings.ReplaceAll(msg.Content, "\r\n", "\n")
+	lines := strings.Count(strings.TrimRight(content, "\n"), "\n") + 1
+	if lines < pasteFoldLines && len(content) < pasteFoldChars {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		m.afterInputChange()
+		return cmd
+	}
+	token := fmt.Sprintf("[pasted %d %s]", lines, plural(lines, "line"))
+	for n := 2; m.pastes[token] != "" && m.pastes[token] != content; n++ {
+		token = fmt.Sprintf("[pasted %d %s #%d]", lines, plural(lines, "line"), n)
+	}
+	m.pastes[token] = content
+	m.input.InsertString(token)
+	m.afterInputChange()
+	return nil
+}
+
+// takeInput empties the input and returns what it held: the text to send,
+// folded pastes put back, and the text as shown.
+func (m *model) takeInput() (text, shown string) {
+	shown = m.input.Value()
+	text = shown
+	for token, content := range m.pastes {
+		text = strings.ReplaceAll(text, token, content)
+	}
+	clear(m.pastes)
+	m.input.Reset()
+	m.afterInputChange()
+	return text, shown
+}
