@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -27,7 +28,11 @@ type TurnMark struct {
 	Text string
 	// HistoryLen is how many messages the history held before the turn:
 	// undoing the turn's conversation shortens it to that.
-	HistoryLen  int
+	HistoryLen int
+	// Opening is the turn's first message (the person's), which an undo
+	// finds at HistoryLen while the conversation still holds the turn
+	// where it began; a compaction or /clear since moves or removes it.
+	Opening     *llm.Message
 	RanCommands bool
 	Interrupted bool
 }
@@ -52,10 +57,21 @@ func (t *turn) checkpointEnd() {
 		return
 	}
 	mark := TurnMark{SessionID: t.s.ID(), Seq: t.seq, Text: t.typed, HistoryLen: t.historyStart,
-		RanCommands: t.ranCommands, Interrupted: t.interrupted}
+		Opening: t.s.messageAt(t.historyStart), RanCommands: t.ranCommands, Interrupted: t.interrupted}
 	for _, n := range cp.TurnEnded(context.WithoutCancel(t.ctx), mark) {
 		t.emit(protocol.NoticeEvent{Text: n})
 	}
+}
+
+// messageAt is the conversation's message at i, nil past its end.
+func (s *Session) messageAt(i int) *llm.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i < 0 || i >= len(s.history) {
+		return nil
+	}
+	m := s.history[i]
+	return &m
 }
 
 // historyLen is the length of the stored conversation.

@@ -297,8 +297,9 @@ func (s *Session) History() []llm.Message {
 	return slices.Clone(s.history)
 }
 
-// SetHistory replaces the conversation (/clear); the recorder keeps that it
-// was replaced. To continue another stored conversation, use Resume. It
+// SetHistory replaces the conversation (/clear, /undo, /redo); the
+// recorder keeps that it was replaced, and a HistoryEvent marked Replaced
+// tells front ends to redraw. To continue another stored conversation, use Resume. It
 // refuses while a turn runs; a command queued behind turns runs between
 // them, where it may.
 func (s *Session) SetHistory(h []llm.Message) error {
@@ -310,6 +311,10 @@ func (s *Session) SetHistory(h []llm.Message) error {
 	s.setHistoryLocked(h)
 	s.mu.Unlock()
 	s.recordReplace(h)
+	// Front ends redraw what they show of the conversation.
+	ev := s.historyEvent(h)
+	ev.Replaced = true
+	s.out.emit(ev)
 	return nil
 }
 

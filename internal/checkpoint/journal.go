@@ -35,6 +35,10 @@ type Turn struct {
 	// HistoryLen is how many messages the conversation had before the
 	// turn: an undo of its conversation shortens it to that.
 	HistoryLen int `json:"history_len"`
+	// Opening identifies the turn's first message (a digest), so that an
+	// undo of its conversation refuses once a compaction or a /clear has
+	// moved it; empty in journals written before it was kept.
+	Opening string `json:"opening,omitempty"`
 	// Before and After are the workspace's trees before the turn's first
 	// change and after the turn; both empty when it changed nothing.
 	Before string `json:"before,omitempty"`

@@ -2,6 +2,9 @@ package checkpoint
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -66,6 +69,8 @@ type TurnInfo struct {
 	Seq        int
 	Text       string
 	HistoryLen int
+	// Opening is the turn's first message, nil when unknown.
+	Opening *llm.Message
 	// Uncovered: the turn ran commands that nothing confined to the
 	// workspace.
 	Uncovered bool
@@ -81,6 +86,9 @@ func (k *Keeper) EndTurn(ctx context.Context, session string, info TurnInfo) (Tu
 	delete(k.failed, session)
 	k.mu.Unlock()
 	t := Turn{Seq: info.Seq, Text: firstLine(info.Text), HistoryLen: info.HistoryLen, Convo: Kept}
+	if info.Opening != nil {
+		t.Opening = digest(*info.Opening)
+	}
 	var err error
 	if changing {
 		var after Snapshot
@@ -203,8 +211,9 @@ func (k *Keeper) step(ctx context.Context, session string, conv Conversation, r 
 func moveConversation(conv Conversation, t *Turn, undo bool) string {
 	h := conv.History()
 	if undo {
-		if len(h) <= t.HistoryLen || h[t.HistoryLen].Role != llm.RoleUser {
-			return "the conversation no longer holds this turn (it was cleared or replaced)"
+		if len(h) <= t.HistoryLen || h[t.HistoryLen].Role != llm.RoleUser ||
+			(t.Opening != "" && digest(h[t.HistoryLen]) != t.Opening) {
+			return "the conversation no longer holds this turn where it began (it was compacted, cleared or replaced since)"
 		}
 		removed := slices.Clone(h[t.HistoryLen:])
 		if err := conv.SetHistory(h[:t.HistoryLen:t.HistoryLen]); err != nil {
@@ -221,6 +230,17 @@ func moveConversation(conv Conversation, t *Turn, undo bool) string {
 	}
 	t.Removed = nil
 	return ""
+}
+
+// digest identifies a message by its content, so that an undo can tell
+// the turn's first message from another one at the same place.
+func digest(m llm.Message) string {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
 }
 
 func firstLine(s string) string {

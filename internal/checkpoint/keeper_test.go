@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/llm"
@@ -35,7 +37,8 @@ func turn(t *testing.T, k *Keeper, h *history, seq int, files map[string]string)
 			write(t, k.Store().Root(), p, c, 0o644)
 		}
 	}
-	if _, err := k.EndTurn(ctx, "s1", TurnInfo{Seq: seq, Text: fmt.Sprint("turn ", seq), HistoryLen: start}); err != nil {
+	opening := h.msgs[start]
+	if _, err := k.EndTurn(ctx, "s1", TurnInfo{Seq: seq, Text: fmt.Sprint("turn ", seq), HistoryLen: start, Opening: &opening}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -96,6 +99,33 @@ func TestATurnWithoutChangesIsJournaledForItsConversation(t *testing.T) {
 	}
 	if _, err := k.Undo(context.Background(), "s1", h, Request{N: 1, Files: true, Conversation: true}); err != nil || len(h.msgs) != 0 {
 		t.Fatalf("undo: %v, %d messages", err, len(h.msgs))
+	}
+}
+
+// After a compaction the place where a turn began holds another message
+// (the summary, or a later exchange): undoing that turn's conversation is
+// refused and the history is left alone, while its files still come back.
+func TestUndoAfterACompactionLeavesTheConversationAlone(t *testing.T) {
+	root := t.TempDir()
+	k, h := newKeeper(t, root), &history{}
+	turn(t, k, h, 1, map[string]string{"a": "1"})
+	turn(t, k, h, 2, map[string]string{"a": "2"})
+	turn(t, k, h, 3, map[string]string{"a": "3"})
+	// Compacted: the first prompt, a summary, and the last exchange.
+	compacted := []llm.Message{h.msgs[0], llm.UserText("summary of turns 1-2"), h.msgs[4], h.msgs[5]}
+	h.msgs = slices.Clone(compacted)
+	out, err := k.Undo(context.Background(), "s1", h, Request{N: 2, Files: true, Conversation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 || out[0].Convo || out[1].Convo || !strings.Contains(out[1].ConvoProblem, "compacted") {
+		t.Fatalf("outcomes: %+v", out)
+	}
+	if tree(t, root)["a"] != "-rw-r--r-- 1" {
+		t.Fatalf("files not restored: %q", tree(t, root))
+	}
+	if !slices.EqualFunc(h.msgs, compacted, func(a, b llm.Message) bool { return a.PlainText() == b.PlainText() }) {
+		t.Fatalf("history changed: %d messages", len(h.msgs))
 	}
 }
 

@@ -7,8 +7,13 @@ import "encoding/json"
 // transcript so far. It follows the session event that names the
 // session, and nothing in it is live — no turn runs, no request waits, and
 // its usage was counted when it happened.
+//
+// With Replaced, the session's own conversation was replaced while it ran
+// (/undo, /redo, /clear): the front end redraws its transcript from
+// Messages instead of adding them.
 type HistoryEvent struct {
 	Messages []HistoryMessage `json:"messages"`
+	Replaced bool             `json:"replaced,omitempty"`
 }
 
 // HistoryMessage is one message of a taken-up conversation: a prompt the

@@ -12,10 +12,24 @@ import (
 // prompt, each answer with its thinking, and each tool call with the
 // outcome the model read. Nothing in it is live, so no turn opens and no
 // call is left running.
+//
+// A replaced conversation (/undo, /redo, /clear) is redrawn from scratch,
+// so that a turn taken back no longer shows.
 func (m *model) showHistory(e protocol.HistoryEvent) {
 	tr := m.tr
-	tr.closeBlocks()
-	m.note(noteInfo, fmt.Sprintf("resumed conversation · %d %s", len(e.Messages), plural(len(e.Messages), "message")))
+	if e.Replaced {
+		tr.clear()
+		if len(e.Messages) == 0 {
+			return
+		}
+	} else {
+		tr.closeBlocks()
+	}
+	what := "resumed conversation"
+	if e.Replaced {
+		what = "conversation as it now stands"
+	}
+	m.note(noteInfo, fmt.Sprintf("%s · %d %s", what, len(e.Messages), plural(len(e.Messages), "message")))
 	for _, msg := range e.Messages {
 		switch msg.Role {
 		case protocol.HistoryUser:

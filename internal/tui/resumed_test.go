@@ -41,6 +41,30 @@ func TestAHistoryEventIsDrawnAsTheTranscript(t *testing.T) {
 	})
 }
 
+// A conversation replaced while the session runs (/undo) is redrawn: the
+// turn taken back is gone from the transcript, what stays is drawn again.
+func TestAReplacedConversationIsRedrawn(t *testing.T) {
+	s := newFakeSession(t)
+	s.emit(protocol.HistoryEvent{Messages: []protocol.HistoryMessage{
+		{Role: protocol.HistoryUser, Text: "first prompt stays"},
+		{Role: protocol.HistoryAssistant, Text: "first answer stays"},
+		{Role: protocol.HistoryUser, Text: "second prompt goes"},
+		{Role: protocol.HistoryAssistant, Text: "second answer goes"},
+	}})
+	d := startDriver(t, s, Options{})
+	d.waitText("second answer goes")
+	s.emit(protocol.HistoryEvent{Replaced: true, Messages: []protocol.HistoryMessage{
+		{Role: protocol.HistoryUser, Text: "first prompt stays"},
+		{Role: protocol.HistoryAssistant, Text: "first answer stays"},
+	}})
+	frame := d.waitText("conversation as it now stands · 2 messages", "first prompt stays", "first answer stays")
+	for _, gone := range []string{"second prompt goes", "second answer goes", "resumed conversation"} {
+		if strings.Contains(frame, gone) {
+			t.Fatalf("%q still shows after the conversation was replaced:\n%s", gone, frame)
+		}
+	}
+}
+
 // memoryPrompts is a shared prompt store for tests.
 type memoryPrompts struct {
 	mu      sync.Mutex
