@@ -116,6 +116,7 @@ func (s *session) turnDone(e protocol.DoneEvent) {
 	}
 	s.current = nil
 	p.usage = e.Usage
+	p.limited = e.Reason == protocol.StopStepLimit || e.Reason == protocol.StopSpendLimit
 	close(p.done)
 }
 

@@ -63,6 +63,8 @@ type promptTurn struct {
 	usage   *protocol.Usage
 	// lost: the session ended before the turn did.
 	lost bool
+	// limited: a ceiling ended the turn (the step cap or a spend limit).
+	limited bool
 	// command: the prompt is a slash command still waiting for its result.
 	command bool
 	done    chan struct{}
@@ -178,6 +180,9 @@ func (p *promptTurn) response() (acp.PromptResponse, error) {
 		return acp.PromptResponse{}, internalError("the turn failed: %s", p.failure)
 	case p.lost:
 		return acp.PromptResponse{}, internalError("the session ended before the turn finished")
+	}
+	if p.limited {
+		return acp.PromptResponse{StopReason: acp.StopReasonMaxTurnRequests, Usage: usageOf(p.usage)}, nil
 	}
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn, Usage: usageOf(p.usage)}, nil
 }

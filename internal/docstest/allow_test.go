@@ -83,6 +83,7 @@ func notTools() map[string]string {
 		"prompt_cache_key":  "OpenAI's request field (docs/prompt-caching.md)",
 		"max_tokens":        "Anthropic's request field (docs/cost.md)",
 		"end_turn":          "an Agent Client Protocol stop reason (docs/acp.md)",
+		"max_turn_requests": "an Agent Client Protocol stop reason (docs/acp.md)",
 		"agent_servers":     "Zed's settings key (docs/acp.md)",
 		"node_modules":      "a directory the walks skip",
 		"id_rsa":            "a private key file's name",
