@@ -26,7 +26,12 @@ func (a *engine) gitRuns(sc *scope, g *gitInvocation, callIndex int, via []strin
 		a.opaque(at, "git runs its commands from a directory the line chooses (--exec-path)")
 		why = "runs git commands from a directory the line chooses"
 	}
-	for _, w := range g.globals {
+	for i, w := range g.globals {
+		if w.lit && w.text == "-C" && i+1 < len(g.globals) && leavesWorkspace(g.globals[i+1]) {
+			// The same holds for a repository outside the workspace, or one
+			// the line decides at run time.
+			why = "uses the configuration and hooks of a repository outside the workspace (-C)"
+		}
 		if w.lit && (w.text == "--git-dir" || strings.HasPrefix(w.text, "--git-dir=")) {
 			// Another repository's configuration may name a pager, an
 			// fsmonitor or hooks: nothing the guard sees, but not what an
@@ -299,6 +304,25 @@ func isGitCommand(sub string) bool {
 		"upload-pack", "var", "verify-commit", "verify-pack", "verify-tag", "version", "whatchanged", "worktree",
 		"write-tree", "lfs", "flow":
 		return true
+	}
+	return false
+}
+
+// leavesWorkspace reports whether a directory word may lead out of the
+// working directory: decided at run time, absolute, from a home directory,
+// or climbing with "..".
+func leavesWorkspace(dir arg) bool {
+	if !dir.lit {
+		return true
+	}
+	d := dir.value()
+	if strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~") {
+		return true
+	}
+	for _, part := range strings.Split(d, "/") {
+		if part == ".." {
+			return true
+		}
 	}
 	return false
 }
