@@ -1,9 +1,9 @@
 package permission
 
 import (
-	"io/fs"
-	"os"
 	"path/filepath"
+
+	"github.com/shiro-neko/shiro/internal/fsutil"
 )
 
 // PathResolver returns the files a path subject leads to through
@@ -41,7 +41,7 @@ func WorkspaceResolver(root string) PathResolver {
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(root, abs)
 		}
-		resolved := followLinks(filepath.Clean(abs), maxLinkHops)
+		resolved := fsutil.ResolveLinks(abs)
 		if resolved == "" || resolved == abs {
 			return nil
 		}
@@ -55,40 +55,6 @@ func WorkspaceResolver(root string) PathResolver {
 		}
 		return []string{resolved}
 	}
-}
-
-// maxLinkHops bounds a chain of dangling links, as the kernel does.
-const maxLinkHops = 40
-
-// followLinks resolves the symlinks of p, including a dangling last link
-// and a path whose last parts do not exist yet; "" when it cannot.
-func followLinks(p string, hops int) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	info, err := os.Lstat(p)
-	switch {
-	case err == nil && info.Mode()&fs.ModeSymlink != 0 && hops > 0:
-		link, err := os.Readlink(p)
-		if err != nil {
-			return ""
-		}
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(p), link)
-		}
-		return followLinks(link, hops-1)
-	case err == nil:
-		return "" // exists but cannot be resolved (a loop)
-	}
-	parent := filepath.Dir(p)
-	if parent == p {
-		return ""
-	}
-	dir := followLinks(parent, hops)
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, filepath.Base(p))
 }
 
 // withResolved adds to a path tool's subjects the files they resolve to.

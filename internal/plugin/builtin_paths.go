@@ -3,13 +3,12 @@ package plugin
 import (
 	"context"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/secrets"
 )
 
@@ -332,40 +331,8 @@ func resolveLinks(abs string) (string, bool) {
 	if abs == "" {
 		return "", false
 	}
-	r := resolvePath(abs, maxLinkHops)
+	r := fsutil.ResolveLinks(abs)
 	return r, r != "" && r != abs
-}
-
-// maxLinkHops bounds a chain of dangling links, as the kernel does.
-const maxLinkHops = 40
-
-func resolvePath(p string, hops int) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	info, err := os.Lstat(p)
-	switch {
-	case err == nil && info.Mode()&fs.ModeSymlink != 0 && hops > 0:
-		link, err := os.Readlink(p)
-		if err != nil {
-			return ""
-		}
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(p), link)
-		}
-		return resolvePath(link, hops-1)
-	case err == nil:
-		return "" // exists but cannot be resolved (a loop): judged as given
-	}
-	parent := filepath.Dir(p)
-	if parent == p {
-		return ""
-	}
-	dir := resolvePath(parent, hops)
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, filepath.Base(p))
 }
 
 // within reports whether p is root or inside it.
