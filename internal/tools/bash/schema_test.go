@@ -1,14 +1,13 @@
 package bash
 
 import (
-	"encoding/json"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/tooltest"
 )
 
 // oldSchemas are the schemas the tools had when they were written by hand.
@@ -38,35 +37,7 @@ func allTools() []tool.Tool {
 }
 
 func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
-	ts := allTools()
-	if len(ts) != len(oldSchemas) {
-		t.Fatalf("%d tools, want %d", len(ts), len(oldSchemas))
-	}
-	if _, err := tool.NewRegistry(ts...); err != nil {
-		t.Fatal(err)
-	}
-	for _, tl := range ts {
-		info := tl.Info()
-		old, found := oldSchemas[info.Name]
-		if !found {
-			t.Errorf("unexpected tool %s", info.Name)
-			continue
-		}
-		var got, want any
-		if err := json.Unmarshal(info.Schema, &got); err != nil {
-			t.Errorf("%s: the schema is not JSON: %v", info.Name, err)
-			continue
-		}
-		if err := json.Unmarshal([]byte(old), &want); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: schema\n got %s\nwant %s", info.Name, info.Schema, old)
-		}
-		if _, err := tool.SchemaOf(info.Schema); err != nil {
-			t.Errorf("%s: the schema does not resolve: %v", info.Name, err)
-		}
-	}
+	tooltest.SchemasMatch(t, allTools(), oldSchemas, 0)
 }
 
 func TestInfo(t *testing.T) {

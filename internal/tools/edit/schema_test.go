@@ -1,13 +1,12 @@
 package edit
 
 import (
-	"encoding/json"
-	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/tooltest"
 )
 
 // oldSchemas are the schemas the tools had when they were written by hand;
@@ -35,32 +34,7 @@ var oldSchemas = map[string]string{
 }
 
 func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
-	ts := Tools(nil)
-	if len(ts) != len(oldSchemas) {
-		t.Fatalf("%d tools, want %d", len(ts), len(oldSchemas))
-	}
-	if _, err := tool.NewRegistry(ts...); err != nil {
-		t.Fatal(err)
-	}
-	for _, tl := range ts {
-		info := tl.Info()
-		old, found := oldSchemas[info.Name]
-		if !found {
-			t.Errorf("unexpected tool %s", info.Name)
-			continue
-		}
-		var got, want any
-		if err := json.Unmarshal(info.Schema, &got); err != nil {
-			t.Errorf("%s: the schema is not JSON: %v", info.Name, err)
-			continue
-		}
-		if err := json.Unmarshal([]byte(old), &want); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: schema\n got %s\nwant %s", info.Name, info.Schema, old)
-		}
-	}
+	tooltest.SchemasMatch(t, Tools(nil), oldSchemas, 0)
 }
 
 func TestInfo(t *testing.T) {

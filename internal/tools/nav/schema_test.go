@@ -7,6 +7,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -33,39 +34,7 @@ func handWritten() map[string]string {
 // required set and the refusal of unknown members. `go test -run Schemas
 // -v` prints the bytes each tool costs on every request before and after.
 func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
-	old := handWritten()
-	tools := Tools(&workspace.Env{Root: t.TempDir()})
-	if len(tools) != len(old) {
-		t.Fatalf("%d tools, %d old schemas", len(tools), len(old))
-	}
-	for _, tl := range tools {
-		info := tl.Info()
-		was, ok := old[info.Name]
-		if !ok {
-			t.Errorf("%s: no old schema to compare with", info.Name)
-			continue
-		}
-		got, want := members(t, info.Schema), members(t, json.RawMessage(was))
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: schema\n got %s\nwant %s", info.Name, info.Schema, was)
-		}
-		before := len(info.Name) + len(info.Description) + len(was)
-		after := len(info.Name) + len(info.Description) + len(info.Schema)
-		t.Logf("%-12s %4d -> %4d bytes", info.Name, before, after)
-		if after > 400 {
-			t.Errorf("%s costs %d bytes on every request; keep it under 400", info.Name, after)
-		}
-	}
-}
-
-// members decodes a schema for comparison.
-func members(t *testing.T, schema json.RawMessage) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(schema, &m); err != nil {
-		t.Fatalf("schema %s is not JSON: %v", schema, err)
-	}
-	return m
+	tooltest.SchemasMatch(t, Tools(&workspace.Env{Root: t.TempDir()}), handWritten(), 400)
 }
 
 // TestInfo pins what the tools say about themselves: the model's and the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -42,33 +43,7 @@ func handWritten() map[string]string {
 // required set and the refusal of unknown members. `go test -run Schemas
 // -v` prints the bytes each tool costs on every request before and after.
 func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
-	handWritten := handWritten()
-	tools := Tools(&workspace.Env{Root: t.TempDir()})
-	if len(tools) != len(handWritten) {
-		t.Fatalf("%d tools, %d old schemas", len(tools), len(handWritten))
-	}
-	for _, tl := range tools {
-		info := tl.Info()
-		old, ok := handWritten[info.Name]
-		if !ok {
-			t.Errorf("%s: no old schema to compare with", info.Name)
-			continue
-		}
-		var got, want map[string]any
-		if err := json.Unmarshal(info.Schema, &got); err != nil {
-			t.Errorf("%s: derived schema is not JSON: %v", info.Name, err)
-			continue
-		}
-		if err := json.Unmarshal([]byte(old), &want); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: schema\n got %s\nwant %s", info.Name, info.Schema, old)
-		}
-		before := len(info.Name) + len(info.Description) + len(old)
-		after := len(info.Name) + len(info.Description) + len(info.Schema)
-		t.Logf("%-13s %4d -> %4d bytes", info.Name, before, after)
-	}
+	tooltest.SchemasMatch(t, Tools(&workspace.Env{Root: t.TempDir()}), handWritten(), 0)
 }
 
 // TestInfo pins what the tools say about themselves: the model's and the
