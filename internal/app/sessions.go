@@ -73,6 +73,13 @@ func (a *App) openSessions(ctx context.Context, opts Options) (start, error) {
 	return start{id: found.ID, snapshot: &snap}, nil
 }
 
+// continuingNotice says what a resumed session takes up: the messages of
+// the conversation it continues, which after a compaction or an /undo are
+// fewer than the session has stored.
+func continuingNotice(id string, snap store.Snapshot) string {
+	return fmt.Sprintf("continuing session %s: %d messages, %q", store.Short(id), len(snap.History), snap.Session.Title)
+}
+
 // started finishes what Open began once the session runs: a resumed
 // session gets its task list back and says what it took up; `shiro -r`
 // without an id offers the directory's sessions to pick from.
@@ -81,8 +88,7 @@ func (k *sessionKeeper) started(ctx context.Context, st start, pick bool) error 
 		if err := k.a.Notebook.Replace(todos(snap.Tasks)); err != nil {
 			return fmt.Errorf("resuming session %s: its task list: %w", store.Short(st.id), err)
 		}
-		k.a.publish(protocol.NoticeEvent{Text: fmt.Sprintf("continuing session %s: %d messages, %q",
-			store.Short(st.id), snap.Session.Messages, snap.Session.Title)})
+		k.a.publish(protocol.NoticeEvent{Text: continuingNotice(st.id, *snap)})
 	}
 	if !pick {
 		return nil
