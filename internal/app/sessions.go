@@ -73,11 +73,18 @@ func (a *App) openSessions(ctx context.Context, opts Options) (start, error) {
 	return start{id: found.ID, snapshot: &snap}, nil
 }
 
-// continuingNotice says what a resumed session takes up: the messages of
-// the conversation it continues, which after a compaction or an /undo are
-// fewer than the session has stored.
+// continuingNotice says what a resumed session takes up: the prompts and
+// answers of the conversation it continues (tool results count with the
+// answer that asked for them, as the transcript shows them), which after a
+// compaction or an /undo are fewer than the session has stored.
 func continuingNotice(id string, snap store.Snapshot) string {
-	return fmt.Sprintf("continuing session %s: %d messages, %q", store.Short(id), len(snap.History), snap.Session.Title)
+	n := 0
+	for _, m := range snap.History {
+		if m.Role != llm.RoleTool {
+			n++
+		}
+	}
+	return fmt.Sprintf("continuing session %s: %d messages, %q", store.Short(id), n, snap.Session.Title)
 }
 
 // started finishes what Open began once the session runs: a resumed
