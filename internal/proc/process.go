@@ -82,8 +82,12 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 		p.out.closeAll()
 		return nil, explainStartError(x, err)
 	}
+	// The watchdog is armed before any output is read: whoever has seen
+	// the command's output (the person, the model) has seen a command that
+	// cannot outlive shiro. Until then the output waits in its pipes.
+	armErr := p.guard.arm(p.pid)
 	p.out.start()
-	if err := p.guard.arm(p.pid); err != nil {
+	if err := armErr; err != nil {
 		// Nothing would stop the command if shiro died: do not run it.
 		p.abandon()
 		return nil, fmt.Errorf("arm the watchdog for %s: %w", x.Argv[0], err)
