@@ -219,12 +219,14 @@ func (a *App) Close() {
 	if a.MCP != nil {
 		a.MCP.Close()
 	}
-	if a.background == nil {
-		return
+	if a.background != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = a.background.StopAll(ctx)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = a.background.StopAll(ctx)
+	if a.Sandbox != nil {
+		a.Sandbox.Close() // after the last command: the helper waiting for the next one goes
+	}
 }
 
 func startVariant(s config.Settings) (agent.Variant, error) {

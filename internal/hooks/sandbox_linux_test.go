@@ -31,6 +31,7 @@ func TestASandboxedHookThatDaemonizesLeavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(sb.Close)
 	pidFile := f.evidence("daemon.pid")
 	f.hook("guard", KindPreTool, []string{"*"}, "setsid sleep 1000 >/dev/null 2>&1 &\necho $! > "+pidFile+"\necho '{\"allow\":true}'")
 	r := f.approved("guard")

@@ -110,6 +110,9 @@ func protectKind(t target, pl places) (pathKind, bool) {
 	if slices.Contains(lockfiles(), t.parts[last]) {
 		return pathKind{"a lockfile", "run the package manager to change it"}, true
 	}
+	if repo := enclosingGitDir(t.abs); repo != "" {
+		return pathKind{"a bare git repository's own files (" + repo + ")", "use git commands instead"}, true
+	}
 	for _, dir := range pl.stateDirs {
 		if t.abs != "" && within(dir, t.abs) {
 			return pathKind{"shiro's own state", "ask the user to change it"}, true
@@ -123,6 +126,24 @@ func protectKind(t target, pl places) (pathKind, bool) {
 		}
 	}
 	return pathKind{}, false
+}
+
+// enclosingGitDir is the nearest folder above path that is a git
+// directory by its layout (a bare repository: config, hooks and objects
+// at its top, no .git to recognise it by), or "". A .git folder is
+// recognised by its name before this is asked.
+func enclosingGitDir(path string) string {
+	if path == "" {
+		return ""
+	}
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if fsutil.IsGitDir(dir) {
+			return dir
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return ""
+		}
+	}
 }
 
 // protectedPatterns are where a write that cannot be resolved must not be

@@ -243,3 +243,41 @@ func TestSharedTargetsAreNotReusedAcrossChecks(t *testing.T) {
 		t.Fatalf("protect missed the relinked file: %+v", b)
 	}
 }
+
+// A bare repository has no .git to recognise it by: its config (which
+// can name programs git runs) and hooks lie at its top. It is known by
+// its layout, as git knows it.
+func TestProtectKnowsABareRepository(t *testing.T) {
+	root := t.TempDir()
+	bare := filepath.Join(root, "repo.git")
+	plain := filepath.Join(root, "notes")
+	for _, dir := range []string{filepath.Join(bare, "objects"), filepath.Join(bare, "refs", "heads"), filepath.Join(bare, "hooks"), plain} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for path, body := range map[string]string{filepath.Join(bare, "HEAD"): "ref: refs/heads/main\n", filepath.Join(bare, "config"): "[core]\n\tbare = true\n"} {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := plugin.Protect("")
+	inside := func(c plugin.Call, cwd string) plugin.Call { c.Cwd = cwd; return c }
+	for _, c := range []plugin.Call{
+		inside(writeCall("config"), bare),
+		inside(writeCall("hooks/pre-commit"), bare),
+		inside(writeCall("repo.git/config"), root),
+		inside(bashCall("echo '[alias] x = !sh' >> config"), bare),
+		inside(bashCall("cd repo.git && cp /tmp/x hooks/pre-receive"), root),
+	} {
+		reason := check(t, p, c)
+		if !strings.Contains(reason, "bare git repository") {
+			t.Errorf("protect let %q (in %s) through: %q", c.Commands, c.Cwd, reason)
+		}
+	}
+	for _, c := range []plugin.Call{inside(writeCall("config"), plain), inside(writeCall("notes/hooks/x"), root)} {
+		if reason := check(t, p, c); reason != "" {
+			t.Errorf("protect refused a write outside any repository: %s", reason)
+		}
+	}
+}

@@ -65,7 +65,14 @@
 //     shiro dies (the kernel sends it SIGTERM, Pdeathsig, which is why no
 //     watchdog is started beside it);
 //   - PrivateMounts: the helper starts in a user and mount namespace of
-//     its own, where it may protect paths with read-only mounts.
+//     its own, where it may protect paths with read-only mounts;
+//   - Handoff and Pool: the helper does not find the command in its
+//     arguments but receives it, with its stdin, stdout and stderr, over a
+//     control socket, so it can be started, mounted and confined before
+//     the command exists. A Pool keeps one such helper waiting: the
+//     command takes it, and the next one starts in the background (see
+//     pool_linux.go). Starting shiro again costs milliseconds; handing a
+//     command over costs two messages.
 //
 // A launcher that is also an Explainer is shown the end of a failed
 // command's output and may append one line to its stderr saying that its

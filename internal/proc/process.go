@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
-	"syscall"
 	"time"
 )
 
@@ -21,14 +19,10 @@ var ErrUnsupported = errors.New(runtime.GOOS + " has no process groups, so a com
 type Process struct {
 	spec     Spec
 	launched Exec // what was executed for spec
-	pid      int
-	cmd      *exec.Cmd
+	*child        // the leader
 	out      *streams
 	guard    *watchdog  // nil without Spec.DieWithParent, or under a supervisor
 	tap      *outputTap // nil unless the Launcher is an Explainer
-
-	exited chan struct{} // closed once the leader has exited and been reaped
-	state  *os.ProcessState
 
 	done   chan struct{} // closed once result is set
 	result Result
@@ -59,7 +53,7 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	}
 	// The launcher's files are the program's alone once it has them.
 	defer closeFiles(x.Files...)
-	p := &Process{spec: spec, launched: x, exited: make(chan struct{}), done: make(chan struct{})}
+	p := &Process{spec: spec, launched: x, done: make(chan struct{})}
 	if ex, ok := spec.Launcher.(Explainer); ok {
 		p.tap = tapOutput(&p.spec, ex)
 	}
@@ -75,7 +69,11 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 		p.guard.stop()
 		return nil, err
 	}
-	err = p.spawn(ctx, x)
+	if x.Handoff != nil {
+		p.child, err = handOff(ctx, spec, x, p.out)
+	} else {
+		p.child, err = startChild(ctx, spec, x, p.out)
+	}
 	p.out.closeChildEnds() // the child has its copies; ours would keep EOF away
 	if err != nil {
 		p.guard.stop()
@@ -110,50 +108,6 @@ func (p *Process) Wait() Result {
 	return p.result
 }
 
-// spawn starts the command from a goroutine locked to its OS thread, and
-// keeps it locked until the leader has been reaped. Pdeathsig is tied to
-// the thread that forked the child, not to the process, and the Go runtime
-// destroys a thread when a goroutine exits while locked to it (any library
-// may do that). Holding the thread ourselves makes it live exactly as long
-// as the child, so the signal fires on shiro's death and at no other time.
-func (p *Process) spawn(ctx context.Context, x Exec) error {
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		cmd, err := startRetrying(ctx, func() *exec.Cmd { return p.command(x) })
-		if err != nil {
-			started <- err
-			return
-		}
-		p.cmd, p.pid = cmd, cmd.Process.Pid
-		started <- nil
-		_ = cmd.Wait() // only *os.File streams: returns when the leader exits
-		p.state = cmd.ProcessState
-		close(p.exited)
-	}()
-	return <-started
-}
-
-func (p *Process) command(x Exec) *exec.Cmd {
-	cmd := exec.Command(x.Argv[0], x.Argv[1:]...)
-	cmd.Dir = x.Dir
-	cmd.Env = x.Env
-	// Nil interfaces, not nil *os.File values, mean /dev/null to exec.
-	if p.out.stdin != nil {
-		cmd.Stdin = p.out.stdin
-	}
-	if p.out.stdout != nil {
-		cmd.Stdout = p.out.stdout
-	}
-	if p.out.stderr != nil {
-		cmd.Stderr = p.out.stderr
-	}
-	cmd.ExtraFiles = x.Files
-	cmd.SysProcAttr = launchAttr(p.spec, x)
-	return cmd
-}
-
 // explainStartError names a missing working directory, which exec reports
 // as if the program were missing ("fork/exec /bin/sh: no such file or
 // directory").
@@ -164,34 +118,6 @@ func explainStartError(x Exec, err error) error {
 		}
 	}
 	return err
-}
-
-// textBusyAttempts bounds the retries of a start that failed with ETXTBSY.
-const textBusyAttempts = 8
-
-// startRetrying starts a fresh command, retrying briefly on ETXTBSY: an
-// executable written a moment ago (a hook's verified copy) may still be
-// open for writing in a child that another goroutine of this program was
-// forking at that instant (https://go.dev/issue/22315). An exec.Cmd cannot
-// be started twice, hence the constructor.
-func startRetrying(ctx context.Context, newCmd func() *exec.Cmd) (*exec.Cmd, error) {
-	for attempt := 1; ; attempt++ {
-		cmd := newCmd()
-		err := cmd.Start()
-		if err == nil {
-			return cmd, nil
-		}
-		if !errors.Is(err, syscall.ETXTBSY) || attempt == textBusyAttempts {
-			return nil, err
-		}
-		pause := time.NewTimer(time.Duration(attempt) * 5 * time.Millisecond)
-		select {
-		case <-pause.C:
-		case <-ctx.Done():
-			pause.Stop()
-			return nil, err
-		}
-	}
 }
 
 // supervise sees the command through: it waits for the leader to exit or

@@ -116,6 +116,30 @@ type Exec struct {
 	// descriptors 3, 4, …; proc closes them once the program has started,
 	// or could not start.
 	Files []*os.File
+	// Handoff, set by a Launcher whose program is a supervisor, is the
+	// command that program is to run: instead of finding it in its
+	// arguments, the supervisor is started with a control socket (see
+	// HandoffFile) and receives the command, with its stdin, stdout and
+	// stderr, over it. Because the program does not depend on the command
+	// (Argv, Dir and Env are the launcher's own), one started earlier can
+	// take it: see Pool.
+	Handoff *Handoff
+	// Pool, with Handoff, keeps a program started ahead of the next
+	// command, so that a command does not wait for its supervisor to
+	// start. Programs launched for the same PoolKey (and a Spec with the
+	// same NewSession and DieWithParent) must be interchangeable: the
+	// launcher puts everything that tells them apart, Files' contents
+	// included, into the key.
+	Pool    *Pool
+	PoolKey string
+}
+
+// Handoff is the command a supervisor receives over its control socket.
+type Handoff struct {
+	Argv  []string      `json:"argv"`
+	Dir   string        `json:"dir"`
+	Env   []string      `json:"env"`
+	Grace time.Duration `json:"grace"`
 }
 
 // Launcher turns the Exec a Spec describes into the Exec that is run in
@@ -171,6 +195,12 @@ func (s *Spec) launch() (Exec, error) {
 		return refuse("supervisors need Linux")
 	case launched.PrivateMounts && !privateMountsSupported:
 		return refuse("private mounts need Linux")
+	case launched.Handoff != nil && !launched.Supervised:
+		return refuse("only a supervisor can take its command by handoff")
+	case launched.Handoff != nil && len(launched.Handoff.Argv) == 0:
+		return refuse("the launcher handed off no command")
+	case launched.Pool != nil && launched.Handoff == nil:
+		return refuse("a pool keeps only programs that take their command by handoff")
 	}
 	return launched, nil
 }

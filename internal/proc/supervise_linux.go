@@ -59,7 +59,18 @@ type Supervision struct {
 	Confine func() error
 	// Notices, when set, receives a line when the supervisor could not
 	// start the command or stopped processes it left running (stderr).
+	// A command taken by handoff brings its own stderr, which replaces it.
 	Notices io.Writer
+	// Handoff, when set, is the control socket the command arrives on
+	// (HandoffFile), which then replaces Argv, Dir, Env and Grace, and
+	// brings the command's stdin, stdout and stderr: the supervisor
+	// prepares and confines itself first, and waits. See Pool.
+	Handoff *os.File
+	// Check, when set, runs when a command arrives by handoff, before it
+	// is taken: an error says that what Prepare did no longer holds (a
+	// protected path was replaced since), and the supervisor exits without
+	// running the command, which proc then gives to a fresh one.
+	Check func() error
 }
 
 // Exit codes of a command the supervisor could not run, as a shell has
@@ -103,7 +114,21 @@ func Supervise(s Supervision) Exit {
 	}
 	started := make(chan error, 1)
 	go sv.runChild(started)
-	if err := <-started; err != nil {
+	var err error
+	select {
+	case err = <-started:
+	case sig := <-sv.stops:
+		select {
+		case err = <-started: // it has just started: watch stops it
+			sv.stops <- sig
+		default: // waiting for a command: shiro died, or stopped it
+			return Exit{Code: -1, Signal: sig.(syscall.Signal)}
+		}
+	}
+	if errors.Is(err, errHandoffClosed) || errors.Is(err, errHandoffStale) {
+		return Exit{Code: 0} // no command came, or it went elsewhere
+	}
+	if err != nil {
 		code := ExitCannotRun
 		if errors.Is(err, syscall.ENOENT) {
 			code = ExitNotFound
@@ -158,22 +183,42 @@ func commandName(argv []string) string {
 func (sv *supervisor) runChild(started chan<- error) {
 	runtime.LockOSThread()
 	sv.self = os.Getpid()
+	var confineErr error
 	if sv.s.Confine != nil {
 		if err := sv.s.Confine(); err != nil {
-			started <- fmt.Errorf("confine: %w", err)
-			return
+			confineErr = fmt.Errorf("confine: %w", err)
 		}
 	}
+	stdio := [3]int{0, 1, 2}
+	// A command handed off brings its stdin and stdout, which the
+	// supervisor lets go of once the command has them (or could not
+	// start); it keeps stderr for its notices.
+	release := func() {}
+	if sv.s.Handoff != nil {
+		var err error
+		if stdio, err = sv.takeCommand(); err != nil {
+			started <- err
+			return
+		}
+		release = func() { closeFDs(stdio[:2]) }
+	}
+	if confineErr != nil {
+		release()
+		started <- confineErr
+		return
+	}
 	if len(sv.s.Argv) == 0 {
+		release()
 		started <- errors.New("no command")
 		return
 	}
 	pid, err := syscall.ForkExec(sv.s.Argv[0], sv.s.Argv, &syscall.ProcAttr{
 		Dir:   sv.s.Dir,
 		Env:   sv.s.Env,
-		Files: []uintptr{0, 1, 2},
+		Files: []uintptr{uintptr(stdio[0]), uintptr(stdio[1]), uintptr(stdio[2])},
 		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	})
+	release()
 	if err != nil {
 		started <- err
 		return
@@ -195,6 +240,34 @@ func (sv *supervisor) runChild(started chan<- error) {
 			sv.events <- waitEvent{}
 		}
 	}
+}
+
+// takeCommand waits for the command on the control socket, checks that
+// the preparation still holds, takes the command and returns its stdin,
+// stdout and stderr.
+func (sv *supervisor) takeCommand() ([3]int, error) {
+	if err := answer(sv.s.Handoff, handoffReady); err != nil {
+		return [3]int{}, errors.Join(errHandoffClosed, err)
+	}
+	h, stdio, err := receiveCommand(sv.s.Handoff)
+	if err != nil {
+		return stdio, err
+	}
+	if sv.s.Check != nil {
+		if err := sv.s.Check(); err != nil {
+			closeFDs(stdio[:])
+			_ = answer(sv.s.Handoff, handoffStale)
+			return [3]int{}, errors.Join(errHandoffStale, err)
+		}
+	}
+	if err := answer(sv.s.Handoff, handoffTaken); err != nil {
+		closeFDs(stdio[:])
+		return [3]int{}, fmt.Errorf("answer shiro: %w", err)
+	}
+	_ = sv.s.Handoff.Close()
+	sv.s.Argv, sv.s.Dir, sv.s.Env, sv.s.Grace = h.Argv, h.Dir, h.Env, h.Grace
+	sv.s.Notices = os.NewFile(uintptr(stdio[2]), "stderr")
+	return stdio, nil
 }
 
 // killRetry is how often a supervisor that is killing looks again for

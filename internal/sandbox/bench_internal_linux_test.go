@@ -20,10 +20,10 @@ func BenchmarkPlanParts(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, rules := s.planFor(s.policy.Workspace, 0, false)
+	_, rules := s.planFor(false)
 	b.Run("launcher: plan", func(b *testing.B) {
 		for b.Loop() {
-			s.planFor(s.policy.Workspace, 0, false)
+			s.planFor(false)
 		}
 	})
 	b.Run("launcher: new Landlock ruleset", func(b *testing.B) {

@@ -1,21 +1,21 @@
 package sandbox_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/proc/proctest"
 	"github.com/shiro-neko/shiro/internal/sandbox"
 )
 
 // The cost the sandbox adds to every command: compare each case with
-// "direct". The helper is this test binary re-executed, whose package
-// initialisation is smaller than shiro's; docs/sandbox.md has the figures
-// for the shiro binary.
+// "direct". Each command finds its helper started, mounted and confined
+// ahead, as a command does in a session once the one before it has
+// started (proc.Pool): the wait for that helper stays out of the timing.
+// The last case has none waiting (its pool is closed), as the first
+// command of a session.
 func BenchmarkCommand(b *testing.B) {
 	if ok, why := sandbox.Available(); !ok {
 		b.Skip(why)
@@ -31,44 +31,33 @@ func BenchmarkCommand(b *testing.B) {
 		b.Fatal(err)
 	}
 	home, _ := os.UserHomeDir()
-	newSandbox := func(mode sandbox.Mode, ws string) proc.Launcher {
+	newSandbox := func(mode sandbox.Mode, ws string) *sandbox.Sandbox {
 		sb, err := sandbox.New(sandbox.Policy{Mode: mode, Workspace: ws, Home: home, State: filepath.Join(home, ".shiro-neko")})
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.Cleanup(sb.Close)
 		return sb
 	}
+	closed := func(sb *sandbox.Sandbox) *sandbox.Sandbox { sb.Close(); return sb }
 	for _, c := range []struct {
 		name     string
 		dir      string
-		launcher proc.Launcher
+		launcher *sandbox.Sandbox
 	}{
 		{"direct", bare, nil},
 		{"supervised only (mode off)", bare, newSandbox(sandbox.Off, bare)},
 		{"workspace-write", bare, newSandbox(sandbox.WorkspaceWrite, bare)},
 		{"workspace-write with .git (private mounts)", repo, newSandbox(sandbox.WorkspaceWrite, repo)},
+		{"workspace-write with .git, no helper waiting", repo, closed(newSandbox(sandbox.WorkspaceWrite, repo))},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			spec := proc.Spec{Argv: []string{"/bin/true"}, Dir: c.dir, NewSession: true, DieWithParent: true,
-				Stdout: proc.Stream(func([]byte) {}), Stderr: proc.SameAsStdout{}, Launcher: c.launcher}
-			// The first command starts the probe: leave it out.
-			if res, err := proc.Run(context.Background(), spec); err != nil || !res.Exit.Success() {
-				b.Fatal(res, err)
+			spec := proc.Spec{Argv: []string{"/bin/echo", "started"}, Dir: c.dir, NewSession: true, DieWithParent: true}
+			ready := func() {}
+			if c.launcher != nil {
+				spec.Launcher, ready = c.launcher, c.launcher.Ready
 			}
-			// On a loaded machine the mean mostly measures the load: the
-			// fastest and the median run say more about the sandbox.
-			var took []time.Duration
-			for b.Loop() {
-				start := time.Now()
-				res, err := proc.Run(context.Background(), spec)
-				took = append(took, time.Since(start))
-				if err != nil || !res.Exit.Success() {
-					b.Fatal(res, err)
-				}
-			}
-			slices.Sort(took)
-			b.ReportMetric(float64(took[0].Microseconds())/1000, "min-ms")
-			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-ms")
+			proctest.Timing(b, spec, ready)
 		})
 	}
 }

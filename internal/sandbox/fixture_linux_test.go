@@ -95,6 +95,7 @@ func (f *fixture) sandbox(t *testing.T) *sandbox.Sandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(sb.Close)
 	return sb
 }
 

@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -15,11 +14,13 @@ import (
 )
 
 // The helper is shiro itself, re-executed by the launcher with the plan in
-// planVar and helperArg as its first argument, and the command after
-// "--". MaybeRunHelper, called first thing in main (and in TestMain of
-// every test binary that runs commands through a sandbox), recognises it,
-// applies the plan and runs the command under proc.Supervise; it never
-// returns then.
+// planVar and helperArg as its first argument. MaybeRunHelper, called
+// first thing in main (and in TestMain of every test binary that runs
+// commands through a sandbox), recognises it, applies the plan and runs
+// proc.Supervise, which waits for the command to arrive by handoff
+// (proc.Exec.Handoff); it never returns then. The plan holds nothing
+// about the command, so a helper can be started, mounted and confined
+// before its command exists: proc keeps one waiting (proc.Pool).
 
 const (
 	// planVar holds the plan, JSON, in the helper's environment; the
@@ -32,18 +33,16 @@ const (
 	helperArg = "-test.run=^$"
 	// planVersion changes whenever the plan's meaning does: a helper only
 	// applies a plan it understands.
-	planVersion = 1
+	planVersion = 2
 	// probeOK is what a probing helper prints when everything worked.
 	probeOK = "shiro-sandbox-helper ok"
 )
 
-// plan is what the helper does for one command; the launcher computes it
-// (the helper only applies it, to start quickly).
+// plan is what the helper applies before its command comes; the launcher
+// computes it (the helper only applies it, to start quickly).
 type plan struct {
-	Version int           `json:"v"`
-	Parent  int           `json:"parent"`
-	Grace   time.Duration `json:"grace"`
-	Dir     string        `json:"dir"`
+	Version int `json:"v"`
+	Parent  int `json:"parent"`
 	// Probe applies everything, runs nothing and prints probeOK.
 	Probe bool `json:"probe,omitempty"`
 	// Landlock says file descriptor 3 holds the Landlock ruleset to
@@ -89,17 +88,16 @@ func runHelper(raw string, args []string) proc.Exit {
 	if p.Probe {
 		return h.probe()
 	}
-	if len(args) == 0 || args[0] != "--" || len(args) < 2 {
-		return fail(errors.New("no command after --"))
+	handoff := proc.HandoffFile()
+	if handoff == nil || len(args) > 0 {
+		return fail(errors.New("no control socket to take a command from (a different shiro started this helper)"))
 	}
 	return proc.Supervise(proc.Supervision{
-		Argv:    args[1:],
-		Dir:     p.Dir,
-		Env:     withoutVar(os.Environ(), planVar),
-		Grace:   p.Grace,
+		Handoff: handoff,
 		Parent:  p.Parent,
 		Prepare: h.prepare,
 		Confine: h.confine,
+		Check:   h.check,
 		Notices: os.Stderr,
 	})
 }
@@ -108,6 +106,7 @@ func runHelper(raw string, args []string) proc.Exit {
 type helper struct {
 	plan    plan
 	ruleset int
+	mounted []mounted // what prepare mounted, for check
 }
 
 // rulesetFD is where the launcher passes the Landlock ruleset.
@@ -118,7 +117,22 @@ func (h *helper) prepare() error {
 	if h.plan.Landlock {
 		h.ruleset = rulesetFD
 	}
-	return applyProtections(h.plan.Mounts)
+	var err error
+	h.mounted, err = applyProtections(h.plan.Mounts)
+	return err
+}
+
+// check tells whether the mounts still cover the protected paths when the
+// command comes, which may be long after prepare: a path replaced since
+// (an editor saving .env as a new file, .git/hooks renamed and made again)
+// is no longer the one under the mount.
+func (h *helper) check() error {
+	for _, m := range h.mounted {
+		if err := m.stillCovers(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // confine restricts the calling OS thread, which then starts the command.

@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,6 +49,9 @@ func (s *Sandbox) Explain(exit proc.Exit, output []byte) string {
 		}
 		if path != "" {
 			if hint := s.pathHint(s.absolute(path), kind); hint != "" {
+				return hint
+			}
+			if hint := s.movedHint(path, kind); hint != "" {
 				return hint
 			}
 		}
@@ -192,6 +198,28 @@ func (s *Sandbox) pathHint(path string, kind denialKind) string {
 		return fmt.Sprintf("shiro sandbox: %s may have been denied: commands may write only the workspace, the temp dir and sandbox.writable; to allow it, add %s to sandbox.writable in %s, or run shiro with --sandbox off", shown, s.display(s.suggestFolder(path)), p.configName())
 	}
 	return ""
+}
+
+// movedHint explains a refused relative path that is not in the
+// workspace: the command must have changed folder first (cd ../other &&
+// touch x), so the path lay wherever it went, which Explain cannot know.
+// Only a path the workspace has room for is judged so: its folder is in
+// the workspace and it is not (there, the sandbox would have let it be
+// made). A path that exists in the workspace was refused there, for its
+// own permissions; one whose folder does not exist there says nothing.
+func (s *Sandbox) movedHint(path string, kind denialKind) string {
+	p := s.policy
+	if kind != denied || filepath.IsAbs(path) || strings.HasPrefix(path, "~/") || p.Mode != WorkspaceWrite {
+		return ""
+	}
+	inWorkspace := filepath.Join(p.Workspace, path)
+	if fi, err := os.Stat(filepath.Dir(inWorkspace)); err != nil || !fi.IsDir() {
+		return ""
+	}
+	if _, err := os.Lstat(inWorkspace); !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	return fmt.Sprintf("shiro sandbox: %s may have been denied: it is not in the workspace, so the command had left it (cd), and commands may write only the workspace, the temp dir and sandbox.writable; to allow a folder, add it to sandbox.writable in %s, or run shiro with --sandbox off", path, p.configName())
 }
 
 // protectedPath reports whether path is one of those kept read-only

@@ -124,3 +124,24 @@ func TestExplainFollowsSymlinksOutOfTheWorkspace(t *testing.T) {
 		t.Errorf("a path inside the workspace that does not exist yet got a hint: %q", got)
 	}
 }
+
+// A command that changed folder before it failed names a path relative
+// to where it went; it is not in the workspace, and the hint says what
+// the sandbox allows without guessing the folder.
+func TestExplainARelativePathAfterTheCommandChangedFolder(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "run.sh"), []byte("echo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &Sandbox{available: true, policy: Policy{Mode: WorkspaceWrite, Workspace: ws, Home: "/home/u", ConfigFile: "/home/u/.shiro-neko/config.json", Temp: "/tmp"}}
+	failed := proc.Exit{Code: 1}
+	got := s.Explain(failed, []byte("touch: cannot touch 'made.txt': Permission denied\n"))
+	for _, want := range []string{"made.txt may have been denied", "not in the workspace", "sandbox.writable in /home/u/.shiro-neko/config.json"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("hint %q lacks %q", got, want)
+		}
+	}
+	if got := s.Explain(failed, []byte("bash: ./run.sh: Permission denied\n")); got != "" {
+		t.Errorf("a file in the workspace refused for its own mode got a hint: %q", got)
+	}
+}

@@ -75,6 +75,8 @@ func userNamespacesBlocked() string {
 // this sandbox. In mode off the helper only supervises (nothing the
 // command starts outlives it); when the helper cannot run at all, an
 // unconfined mode runs the command directly and a confined one refuses.
+// The helper takes the command by handoff, so proc may give it to one
+// started, mounted and confined ahead (s.pool).
 func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 	pr := s.probe()
 	if pr.err != nil {
@@ -100,16 +102,36 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 		}
 		dir = wd
 	}
-	p, rules := s.planFor(dir, x.Grace, pr.mounts)
-	return s.helperExec(p, rules, x.Env, append([]string{"--", argv0}, x.Argv[1:]...))
+	env := x.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	p, rules := s.planFor(pr.mounts)
+	helper, err := s.helperExec(p, rules)
+	if err != nil {
+		return proc.Exec{}, err
+	}
+	helper.Handoff = &proc.Handoff{
+		Argv:  append([]string{argv0}, x.Argv[1:]...),
+		Dir:   dir,
+		Env:   withoutVar(env, planVar),
+		Grace: x.Grace,
+	}
+	helper.Pool = s.pool
+	return helper, nil
 }
 
 // helperExec is the Exec that runs the helper with p and the Landlock
-// ruleset for rules (when p.Landlock); args follow helperArg.
-func (s *Sandbox) helperExec(p plan, rules fsRules, env []string, args []string) (proc.Exec, error) {
+// ruleset for rules (when p.Landlock). Its PoolKey is all it depends on:
+// the plan and the rules.
+func (s *Sandbox) helperExec(p plan, rules fsRules) (proc.Exec, error) {
 	encoded, err := json.Marshal(p)
 	if err != nil {
 		return proc.Exec{}, fmt.Errorf("encode the sandbox plan: %w", err)
+	}
+	ruleKey, err := json.Marshal(rules)
+	if err != nil {
+		return proc.Exec{}, fmt.Errorf("encode the sandbox rules: %w", err)
 	}
 	var files []*os.File
 	if p.Landlock {
@@ -119,26 +141,23 @@ func (s *Sandbox) helperExec(p plan, rules fsRules, env []string, args []string)
 		}
 		files = []*os.File{ruleset}
 	}
-	if env == nil {
-		env = os.Environ()
-	}
-	env = append(withoutVar(env, planVar), planVar+"="+string(encoded))
+	env := append(withoutVar(os.Environ(), planVar), planVar+"="+string(encoded))
 	return proc.Exec{
-		Argv:          append([]string{selfExe, helperArg}, args...),
-		Dir:           p.Dir,
+		Argv:          []string{selfExe, helperArg},
+		Dir:           s.policy.Workspace,
 		Env:           env,
-		Grace:         p.Grace,
 		Supervised:    !p.Probe,
 		PrivateMounts: len(p.Mounts) > 0,
 		Files:         files,
+		PoolKey:       string(encoded) + "\n" + string(ruleKey),
 	}, nil
 }
 
-// planFor computes what the helper applies for a command in dir, from
-// the policy and the filesystem as it is now: the plan (the network
-// filter, the mounts), and the Landlock rules when p.Landlock.
-func (s *Sandbox) planFor(dir string, grace time.Duration, mounts bool) (plan, fsRules) {
-	p := plan{Version: planVersion, Parent: os.Getpid(), Grace: grace, Dir: dir}
+// planFor computes what the helper applies, from the policy and the
+// filesystem as it is now: the plan (the network filter, the mounts), and
+// the Landlock rules when p.Landlock.
+func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
+	p := plan{Version: planVersion, Parent: os.Getpid()}
 	var rules fsRules
 	if s.policy.Mode == Off {
 		return p, rules
@@ -176,7 +195,7 @@ func (s *Sandbox) runProbe() probeResult {
 	if os.Getenv(planVar) != "" {
 		return probeResult{err: errors.New("the sandbox helper is not running in this program: its main (or TestMain) must call sandbox.MaybeRunHelper first")}
 	}
-	base, _ := s.planFor(s.policy.Workspace, 0, false)
+	base, _ := s.planFor(false)
 	base.Probe = true
 	rules := fsRules{Read: []string{"/"}, Network: s.policy.Network}
 	wantMounts := s.policy.Mode == WorkspaceWrite
@@ -198,7 +217,7 @@ func (s *Sandbox) runProbe() probeResult {
 
 // runProbePlan runs the helper once with p and checks its answer.
 func (s *Sandbox) runProbePlan(p plan, rules fsRules) error {
-	x, err := s.helperExec(p, rules, nil, nil)
+	x, err := s.helperExec(p, rules)
 	if err != nil {
 		return err
 	}
@@ -207,7 +226,7 @@ func (s *Sandbox) runProbePlan(p plan, rules fsRules) error {
 	defer cancel()
 	res, err := proc.Run(ctx, proc.Spec{
 		Argv:     []string{"shiro-sandbox-probe"},
-		Dir:      p.Dir,
+		Dir:      s.policy.Workspace,
 		Stdout:   proc.Stream(func(b []byte) { out.Write(b) }),
 		Stderr:   proc.Stream(func(b []byte) { errOut.Write(b) }),
 		Launcher: fixedLauncher(x),
@@ -253,7 +272,7 @@ func (s *Sandbox) Status() Status {
 	} else if pr.err != nil {
 		st.Processes = "commands do not run: " + pr.err.Error()
 	} else {
-		st.Processes = "a supervisor (a child subreaper) runs each command and stops everything it started, in its group or not, when it ends; the supervisor and the command die with shiro (PR_SET_PDEATHSIG)"
+		st.Processes = "a supervisor (a child subreaper) runs each command and stops everything it started, in its group or not, when it ends; the supervisor and the command die with shiro (PR_SET_PDEATHSIG); one more supervisor waits, prepared, for the next command"
 	}
 	return st
 }

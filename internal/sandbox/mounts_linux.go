@@ -24,14 +24,58 @@ import (
 // redirect a mount; paths are opened afresh after each mount, so they see
 // the mounts made before them (parents come first).
 
-// applyProtections makes the mounts, in order.
-func applyProtections(ps []protection) error {
+// mounted is a protected path and the mount laid on it; mount 0 means the
+// path did not exist.
+type mounted struct {
+	path  string
+	mount uint64
+}
+
+// applyProtections makes the mounts, in order, and says what each path
+// now has on it.
+func applyProtections(ps []protection) ([]mounted, error) {
+	var out []mounted
 	for _, p := range ps {
 		if err := applyProtection(p); err != nil {
-			return fmt.Errorf("protect %s (%s): %w", p.Path, p.Kind, err)
+			return nil, fmt.Errorf("protect %s (%s): %w", p.Path, p.Kind, err)
 		}
+		id, err := mountID(p.Path)
+		if err != nil {
+			return nil, fmt.Errorf("protect %s (%s): %w", p.Path, p.Kind, err)
+		}
+		out = append(out, mounted{p.Path, id})
+	}
+	return out, nil
+}
+
+// stillCovers reports an error when m's path is no longer the one its
+// mount was laid on: it was replaced, or made where there was none.
+func (m mounted) stillCovers() error {
+	id, err := mountID(m.path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("look at %s again: %w", m.path, err)
+	case id != m.mount:
+		return fmt.Errorf("%s was replaced since it was protected", m.path)
 	}
 	return nil
+}
+
+// mountID is the id of the mount path is on, without following a final
+// symlink; 0 when path does not exist.
+func mountID(path string) (uint64, error) {
+	var st unix.Statx_t
+	err := unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_DONT_SYNC, unix.STATX_MNT_ID, &st)
+	if errors.Is(err, unix.ENOENT) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if st.Mask&unix.STATX_MNT_ID == 0 {
+		return 0, errors.New("this kernel does not say which mount a path is on (statx STATX_MNT_ID)")
+	}
+	return st.Mnt_id, nil
 }
 
 func applyProtection(p protection) error {

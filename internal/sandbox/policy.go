@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/fsutil"
 )
 
 // Policy is what the sandbox allows, as configured.
@@ -212,6 +214,15 @@ func (p Policy) protections() []protection {
 		case fi.Mode().IsRegular():
 			// A worktree's or submodule's pointer to its git dir.
 			out = append(out, protection{readOnly, gitDir})
+		}
+	}
+	if fsutil.IsGitDir(p.Workspace) {
+		// A bare repository: its hooks and config lie at its top.
+		if hooks := filepath.Join(p.Workspace, "hooks"); isDir(hooks) || !exists(hooks) {
+			out = append(out, protection{readOnlyDir, hooks})
+		}
+		if fi, err := os.Lstat(filepath.Join(p.Workspace, "config")); err == nil && fi.Mode().IsRegular() {
+			out = append(out, protection{readOnly, filepath.Join(p.Workspace, "config")})
 		}
 	}
 	if project := filepath.Join(p.Workspace, ".shiro"); isDir(project) {

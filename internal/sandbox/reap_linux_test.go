@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -160,12 +162,23 @@ func runFakeShiro(policyJSON string) {
 	if err != nil {
 		panic(err)
 	}
+	// The helper started ahead for the next command must die with shiro
+	// too: name every child once it waits.
+	sb.Ready()
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	for _, path := range tasks {
+		data, _ := os.ReadFile(path)
+		for _, pid := range strings.Fields(string(data)) {
+			fmt.Println("child " + pid)
+		}
+	}
+	fmt.Println("ready")
 	select {}
 }
 
 // When shiro is killed outright (SIGKILL: no cleanup of its own), the
 // kernel tells the supervisor, which stops everything, escaped processes
-// included.
+// included, and the helper waiting for the next command, which exits.
 func TestKillingShiroTakesEveryCommandProcessWithIt(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -194,7 +207,7 @@ func TestKillingShiroTakesEveryCommandProcessWithIt(t *testing.T) {
 	}()
 	var printed strings.Builder
 	timeout := time.After(testDeadline)
-	for !strings.Contains(printed.String(), "command ") {
+	for !strings.Contains(printed.String(), "command ") || !strings.Contains(printed.String(), "ready\n") {
 		select {
 		case line, ok := <-lines:
 			if !ok {
@@ -206,7 +219,7 @@ func TestKillingShiroTakesEveryCommandProcessWithIt(t *testing.T) {
 		}
 	}
 	var pids []int
-	for _, prefix := range []string{"escaped ", "supervisor ", "command "} {
+	for _, prefix := range []string{"escaped ", "supervisor ", "command ", "child "} {
 		pids = append(pids, pidsAfter(t, printed.String(), prefix)...)
 	}
 	if err := shiro.Process.Signal(syscall.SIGKILL); err != nil {

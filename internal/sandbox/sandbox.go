@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/shiro-neko/shiro/internal/proc"
@@ -25,6 +26,8 @@ type Sandbox struct {
 	// rulesets keeps the last Landlock ruleset for the next command
 	// (Linux).
 	rulesets *rulesetCache
+	// pool keeps a helper started ahead of the next command (Linux).
+	pool *proc.Pool
 	// probe starts the helper once, the first time it is needed, to learn
 	// whether this program runs it and whether private mounts work here.
 	probe func() probeResult
@@ -53,12 +56,23 @@ func New(p Policy) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{policy: np, notes: notes}
+	s := &Sandbox{policy: np, notes: notes, pool: proc.NewPool()}
 	s.available, s.unavailable = Available()
 	s.detect()
 	s.probe = sync.OnceValue(s.runProbe)
+	// A sandbox dropped without Close still lets its waiting helper go.
+	runtime.AddCleanup(s, (*proc.Pool).Close, s.pool)
 	return s, nil
 }
+
+// Close makes the helper waiting for the next command exit; commands
+// running are not affected, and a command launched afterwards starts a
+// helper of its own.
+func (s *Sandbox) Close() { s.pool.Close() }
+
+// Ready waits until the helper for the next command, when one is being
+// started, is waiting: benchmarks measure the command that finds it.
+func (s *Sandbox) Ready() { s.pool.Ready() }
 
 // Policy is the sandbox's policy, with its paths resolved.
 func (s *Sandbox) Policy() Policy { return s.policy }

@@ -1,0 +1,175 @@
+package proc
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestPoolSupervisor is not a test: it is the supervisor the pool tests
+// start, taking its command by handoff. Its Check finds its preparation
+// stale once the file named by SHIRO_PROC_TEST_STALE holds something
+// other than what it held when the supervisor started.
+func TestPoolSupervisor(t *testing.T) {
+	if os.Getenv("SHIRO_PROC_TEST_SUPERVISOR") == "" {
+		t.Skip("supervisor process for the pool tests")
+	}
+	staleFile := os.Getenv("SHIRO_PROC_TEST_STALE")
+	read := func() string { data, _ := os.ReadFile(staleFile); return string(data) }
+	prepared := read()
+	ExitAs(Supervise(Supervision{
+		Handoff: HandoffFile(),
+		Parent:  os.Getppid(),
+		Check: func() error {
+			if read() != prepared {
+				return errors.New("the marker changed")
+			}
+			return nil
+		},
+		Notices: os.Stderr,
+	}))
+}
+
+// poolLauncher runs commands under TestPoolSupervisor, through pool.
+type poolLauncher struct {
+	pool      *Pool
+	key       string
+	staleFile string
+}
+
+func (l *poolLauncher) Launch(x Exec) (Exec, error) {
+	env := x.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	return Exec{
+		Argv:       []string{os.Args[0], "-test.run=^TestPoolSupervisor$", "-test.count=1"},
+		Env:        append(os.Environ(), "SHIRO_PROC_TEST_SUPERVISOR=1", "SHIRO_PROC_TEST_STALE="+l.staleFile),
+		Supervised: true,
+		Handoff:    &Handoff{Argv: x.Argv, Dir: x.Dir, Env: env, Grace: x.Grace},
+		Pool:       l.pool,
+		PoolKey:    l.key,
+	}, nil
+}
+
+// poolFixture is a pool, a launcher through it and a command that says
+// who runs it and with what.
+type poolFixture struct {
+	pool     *Pool
+	launcher *poolLauncher
+	dir      string
+}
+
+func newPoolFixture(t *testing.T) *poolFixture {
+	t.Helper()
+	pool := NewPool()
+	t.Cleanup(pool.Close)
+	dir := t.TempDir()
+	return &poolFixture{pool: pool, dir: dir, launcher: &poolLauncher{pool: pool, key: "a", staleFile: dir + "/marker"}}
+}
+
+// run runs the command and checks that it got its directory, environment
+// and stdin; it returns the supervisor's pid as the command saw it.
+func (f *poolFixture) run(t *testing.T) int {
+	t.Helper()
+	out := newCollector()
+	p, err := Start(t.Context(), Spec{
+		Argv:       sh(`echo "supervisor $PPID"; echo "dir $PWD"; echo "var $POOL_TEST_VAR"; cat`),
+		Dir:        f.dir,
+		Env:        append(os.Environ(), "POOL_TEST_VAR=handed"),
+		Stdin:      []byte("stdin came through\n"),
+		Stdout:     out.stream(),
+		Stderr:     SameAsStdout{},
+		NewSession: true,
+		Launcher:   f.launcher,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := p.Wait()
+	got := out.String()
+	if !res.Exit.Success() {
+		t.Fatalf("command failed (%s): %q", res.Exit, got)
+	}
+	for _, want := range []string{"supervisor " + strconv.Itoa(p.PID()), "dir " + f.dir, "var handed", "stdin came through"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output %q lacks %q", got, want)
+		}
+	}
+	return p.PID()
+}
+
+// waiting is the supervisor the pool holds once the refill is done.
+func (f *poolFixture) waiting(t *testing.T) *child {
+	t.Helper()
+	f.pool.Ready()
+	f.pool.mu.Lock()
+	defer f.pool.mu.Unlock()
+	if f.pool.idle == nil {
+		t.Fatal("no supervisor is waiting in the pool")
+	}
+	return f.pool.idle.c
+}
+
+func TestThePoolServesTheNextCommandFromTheSupervisorWaiting(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t)
+	first := f.run(t)
+	waiting := f.waiting(t)
+	if waiting.pid == first {
+		t.Fatalf("the waiting supervisor is the first command's (%d)", first)
+	}
+	if second := f.run(t); second != waiting.pid {
+		t.Errorf("second command ran under %d, not the supervisor waiting (%d)", second, waiting.pid)
+	}
+	if third := f.run(t); third == waiting.pid {
+		t.Errorf("a supervisor ran two commands (%d)", third)
+	}
+}
+
+func TestAWaitingSupervisorExitsWhenThePoolCloses(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t)
+	f.run(t)
+	waiting := f.waiting(t)
+	f.pool.Close()
+	if !exited(t, waiting.pid) {
+		t.Fatalf("supervisor %d still waits after Close", waiting.pid)
+	}
+	<-waiting.exited
+	if code := waiting.state.ExitCode(); code != 0 {
+		t.Errorf("the waiting supervisor exited with %d, want 0", code)
+	}
+}
+
+func TestAStaleSupervisorHandsTheCommandOnToAFreshOne(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t)
+	f.run(t)
+	waiting := f.waiting(t)
+	if err := os.WriteFile(f.launcher.staleFile, []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.run(t); got == waiting.pid {
+		t.Errorf("the stale supervisor (%d) ran the command", got)
+	}
+	if !exited(t, waiting.pid) {
+		t.Errorf("the stale supervisor %d did not exit", waiting.pid)
+	}
+}
+
+func TestASupervisorStartedForAnotherKeyIsNotUsed(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t)
+	f.run(t)
+	waiting := f.waiting(t)
+	f.launcher.key = "b"
+	if got := f.run(t); got == waiting.pid {
+		t.Errorf("the supervisor started for key a (%d) ran a command for key b", got)
+	}
+	if !exited(t, waiting.pid) {
+		t.Errorf("the supervisor for the old key (%d) did not exit", waiting.pid)
+	}
+}
