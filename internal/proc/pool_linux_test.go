@@ -22,6 +22,12 @@ func TestPoolSupervisor(t *testing.T) {
 	ExitAs(Supervise(Supervision{
 		Handoff: HandoffFile(),
 		Parent:  os.Getppid(),
+		Prepare: func() error {
+			if os.Getenv("SHIRO_PROC_TEST_PREPARE_FAILS") != "" {
+				return errors.New("the mounts could not be made")
+			}
+			return nil
+		},
 		Check: func() error {
 			if read() != prepared {
 				return errors.New("the marker changed")
@@ -37,6 +43,7 @@ type poolLauncher struct {
 	pool      *Pool
 	key       string
 	staleFile string
+	env       []string // more for the supervisor
 }
 
 func (l *poolLauncher) Launch(x Exec) (Exec, error) {
@@ -46,7 +53,7 @@ func (l *poolLauncher) Launch(x Exec) (Exec, error) {
 	}
 	return Exec{
 		Argv:       []string{os.Args[0], "-test.run=^TestPoolSupervisor$", "-test.count=1"},
-		Env:        append(os.Environ(), "SHIRO_PROC_TEST_SUPERVISOR=1", "SHIRO_PROC_TEST_STALE="+l.staleFile),
+		Env:        append(append(os.Environ(), "SHIRO_PROC_TEST_SUPERVISOR=1", "SHIRO_PROC_TEST_STALE="+l.staleFile), l.env...),
 		Supervised: true,
 		Handoff:    &Handoff{Argv: x.Argv, Dir: x.Dir, Env: env, Grace: x.Grace},
 		Pool:       l.pool,
@@ -171,5 +178,27 @@ func TestASupervisorStartedForAnotherKeyIsNotUsed(t *testing.T) {
 	}
 	if !exited(t, waiting.pid) {
 		t.Errorf("the supervisor for the old key (%d) did not exit", waiting.pid)
+	}
+}
+
+// A supervisor set up ahead that could not set itself up still takes the
+// command, to say why on the command's stderr, where the person looks;
+// its own stderr goes nowhere.
+func TestASupervisorThatCannotSetUpSaysWhyOnTheCommandsStderr(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t)
+	f.launcher.env = []string{"SHIRO_PROC_TEST_PREPARE_FAILS=1"}
+	out := newCollector()
+	res := mustRun(t, Spec{
+		Argv:     sh(`echo ran`),
+		Stdout:   out.stream(),
+		Stderr:   SameAsStdout{},
+		Launcher: f.launcher,
+	})
+	if res.Exit.Code != ExitCannotRun {
+		t.Errorf("exit %s, want %d", res.Exit, ExitCannotRun)
+	}
+	if got := out.String(); !strings.Contains(got, "shiro: cannot run /bin/sh: the mounts could not be made") || strings.Contains(got, "ran") {
+		t.Errorf("output %q", got)
 	}
 }

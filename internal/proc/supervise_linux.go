@@ -33,44 +33,33 @@ import (
 // The command runs in the supervisor's group and session, so proc still
 // sees it as the same group, and its output goes straight to proc's pipes.
 
-// Supervision is one command to run under Supervise.
+// Supervision is how a supervisor sets itself up for the command it
+// will receive over Handoff.
 type Supervision struct {
-	// Argv is the command; Argv[0] is the program's path, which is not
-	// looked up.
-	Argv []string
-	// Dir is the working directory; it should be absolute, so that it is
-	// looked up afresh (after Prepare changed the mounts, say).
-	Dir string
-	// Env is the command's whole environment.
-	Env []string
-	// Grace is how long the command's processes get between SIGTERM and
-	// SIGKILL when they are stopped.
-	Grace time.Duration
+	// Handoff is the control socket the command arrives on (HandoffFile),
+	// with its stdin, stdout and stderr: the supervisor sets itself up
+	// first and then waits, so that it can be started before the command
+	// exists. See Pool.
+	Handoff *os.File
 	// Parent, when not zero, is the process the supervisor must be a child
 	// of: if it has died already, nothing is started.
 	Parent int
-	// Prepare, when set, runs once before the command starts.
+	// Prepare, when set, runs once before the command comes.
 	Prepare func() error
 	// Confine, when set, runs on the OS thread that then starts the
-	// command, right before it does; what it restricts for that thread
+	// command, before it comes; what it restricts for that thread
 	// (no_new_privs, Landlock, seccomp, capabilities) applies to the
 	// command and everything it starts, and not to the supervisor, which
 	// keeps its other threads free to signal and reap.
 	Confine func() error
-	// Notices, when set, receives a line when the supervisor could not
-	// start the command or stopped processes it left running (stderr).
-	// A command taken by handoff brings its own stderr, which replaces it.
-	Notices io.Writer
-	// Handoff, when set, is the control socket the command arrives on
-	// (HandoffFile), which then replaces Argv, Dir, Env and Grace, and
-	// brings the command's stdin, stdout and stderr: the supervisor
-	// prepares and confines itself first, and waits. See Pool.
-	Handoff *os.File
-	// Check, when set, runs when a command arrives by handoff, before it
-	// is taken: an error says that what Prepare did no longer holds (a
-	// protected path was replaced since), and the supervisor exits without
-	// running the command, which proc then gives to a fresh one.
+	// Check, when set, runs when the command arrives, before it is taken:
+	// an error says that what Prepare did no longer holds (a protected
+	// path was replaced since), and the supervisor exits without running
+	// the command, which proc then gives to a fresh one.
 	Check func() error
+	// Notices receives what goes wrong before the command comes (stderr);
+	// afterwards the command's stderr does, where the person sees it.
+	Notices io.Writer
 }
 
 // Exit codes of a command the supervisor could not run, as a shell has
@@ -83,12 +72,17 @@ const (
 	ExitNotFound = 127
 )
 
-// Supervise runs s.Argv as a child of the calling process, which must be
-// a supervisor launched by proc (Exec.Supervised), and returns how the
-// command ended once nothing it started runs any more. The caller should
-// then end the same way (ExitAs). It needs Linux.
+// Supervise takes a command over s.Handoff, runs it as a child of the
+// calling process, which must be a supervisor launched by proc
+// (Exec.Supervised with Exec.Handoff), and returns how the command ended
+// once nothing it started runs any more. The caller should then end the
+// same way (ExitAs). A supervisor whose command never comes (the pool was
+// closed, shiro died) or went elsewhere returns 0. It needs Linux.
 func Supervise(s Supervision) Exit {
-	sv := &supervisor{s: s, stops: make(chan os.Signal, 8), events: make(chan waitEvent)}
+	sv := &supervisor{s: s, notices: s.Notices, stops: make(chan os.Signal, 8), events: make(chan waitEvent)}
+	if s.Handoff == nil {
+		return sv.cannot(ExitCannotRun, errors.New("no control socket to take a command from"))
+	}
 	signal.Notify(sv.stops, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sv.stops)
 	// A write to a closed stderr must not kill the supervisor before it
@@ -96,24 +90,11 @@ func Supervise(s Supervision) Exit {
 	// it) leaves the command's own SIGPIPE at its default.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return sv.cannot(ExitCannotRun, fmt.Errorf("become a child subreaper: %w", err))
-	}
 	if s.Parent != 0 && os.Getppid() != s.Parent {
 		return sv.cannot(ExitCannotRun, errors.New("shiro is gone; the command was not started"))
 	}
-	if s.Prepare != nil {
-		if err := s.Prepare(); err != nil {
-			return sv.cannot(ExitCannotRun, err)
-		}
-	}
-	select {
-	case sig := <-sv.stops:
-		return Exit{Code: -1, Signal: sig.(syscall.Signal)}
-	default:
-	}
 	started := make(chan error, 1)
-	go sv.runChild(started)
+	go sv.runChild(sv.setUp(), started)
 	var err error
 	select {
 	case err = <-started:
@@ -138,13 +119,27 @@ func Supervise(s Supervision) Exit {
 	return sv.watch()
 }
 
+// setUp makes the supervisor a child subreaper and runs Prepare. What
+// fails is told once the command comes, on its stderr.
+func (sv *supervisor) setUp() error {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("become a child subreaper: %w", err)
+	}
+	if sv.s.Prepare != nil {
+		return sv.s.Prepare()
+	}
+	return nil
+}
+
 // supervisor is Supervise's state.
 type supervisor struct {
-	s      Supervision
-	self   int
-	child  int
-	stops  chan os.Signal
-	events chan waitEvent
+	s       Supervision
+	cmd     *Handoff  // the command, once taken
+	notices io.Writer // Notices, then the command's stderr
+	self    int
+	child   int
+	stops   chan os.Signal
+	events  chan waitEvent
 }
 
 // waitEvent is what the reaping thread saw: the command exited (with
@@ -158,67 +153,52 @@ type waitEvent struct {
 // cannot reports why the command could not run and returns the exit code
 // for it.
 func (sv *supervisor) cannot(code int, err error) Exit {
-	sv.notice("shiro: cannot run %s: %v", commandName(sv.s.Argv), err)
+	name := "the command"
+	if sv.cmd != nil {
+		name = sv.cmd.Argv[0]
+	}
+	sv.notice("shiro: cannot run %s: %v", name, err)
 	return Exit{Code: code}
 }
 
 func (sv *supervisor) notice(format string, args ...any) {
-	if sv.s.Notices != nil {
-		_, _ = fmt.Fprintf(sv.s.Notices, format+"\n", args...)
+	if sv.notices != nil {
+		_, _ = fmt.Fprintf(sv.notices, format+"\n", args...)
 	}
 }
 
-func commandName(argv []string) string {
-	if len(argv) == 0 {
-		return "the command"
-	}
-	return argv[0]
-}
-
-// runChild confines its own OS thread, starts the command from it and
-// then reaps every child of the supervisor until none is left. The thread
-// stays locked and is never given back: it carries the confinement, and
-// the command's Pdeathsig is tied to it, so it must live exactly as long
-// as the supervisor.
-func (sv *supervisor) runChild(started chan<- error) {
+// runChild confines its own OS thread, waits for the command, starts it
+// from that thread and then reaps every child of the supervisor until
+// none is left. The thread stays locked and is never given back: it
+// carries the confinement, and the command's Pdeathsig is tied to it, so
+// it must live exactly as long as the supervisor. A set-up or confinement
+// that failed still waits for the command, to tell it why it cannot run.
+func (sv *supervisor) runChild(setUpErr error, started chan<- error) {
 	runtime.LockOSThread()
 	sv.self = os.Getpid()
-	var confineErr error
-	if sv.s.Confine != nil {
-		if err := sv.s.Confine(); err != nil {
-			confineErr = fmt.Errorf("confine: %w", err)
+	err := setUpErr
+	if err == nil && sv.s.Confine != nil {
+		if confineErr := sv.s.Confine(); confineErr != nil {
+			err = fmt.Errorf("confine: %w", confineErr)
 		}
 	}
-	stdio := [3]int{0, 1, 2}
-	// A command handed off brings its stdin and stdout, which the
-	// supervisor lets go of once the command has them (or could not
-	// start); it keeps stderr for its notices.
-	release := func() {}
-	if sv.s.Handoff != nil {
-		var err error
-		if stdio, err = sv.takeCommand(); err != nil {
-			started <- err
-			return
-		}
-		release = func() { closeFDs(stdio[:2]) }
-	}
-	if confineErr != nil {
-		release()
-		started <- confineErr
+	stdio, takeErr := sv.takeCommand(err == nil)
+	if takeErr != nil {
+		started <- takeErr
 		return
 	}
-	if len(sv.s.Argv) == 0 {
-		release()
-		started <- errors.New("no command")
-		return
+	pid := 0
+	if err == nil {
+		pid, err = syscall.ForkExec(sv.cmd.Argv[0], sv.cmd.Argv, &syscall.ProcAttr{
+			Dir:   sv.cmd.Dir,
+			Env:   sv.cmd.Env,
+			Files: []uintptr{uintptr(stdio[0]), uintptr(stdio[1]), uintptr(stdio[2])},
+			Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		})
 	}
-	pid, err := syscall.ForkExec(sv.s.Argv[0], sv.s.Argv, &syscall.ProcAttr{
-		Dir:   sv.s.Dir,
-		Env:   sv.s.Env,
-		Files: []uintptr{uintptr(stdio[0]), uintptr(stdio[1]), uintptr(stdio[2])},
-		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
-	})
-	release()
+	// The command has its stdin and stdout; the supervisor keeps only
+	// stderr, for its notices.
+	closeFDs(stdio[:2])
 	if err != nil {
 		started <- err
 		return
@@ -242,31 +222,32 @@ func (sv *supervisor) runChild(started chan<- error) {
 	}
 }
 
-// takeCommand waits for the command on the control socket, checks that
-// the preparation still holds, takes the command and returns its stdin,
-// stdout and stderr.
-func (sv *supervisor) takeCommand() ([3]int, error) {
-	if err := answer(sv.s.Handoff, handoffReady); err != nil {
+// takeCommand says the supervisor is ready, waits for the command on the
+// control socket, checks (when check) that the preparation still holds,
+// takes the command and returns its stdin, stdout and stderr.
+func (sv *supervisor) takeCommand(check bool) ([3]int, error) {
+	ctrl := sv.s.Handoff
+	if err := answer(ctrl, handoffReady); err != nil {
 		return [3]int{}, errors.Join(errHandoffClosed, err)
 	}
-	h, stdio, err := receiveCommand(sv.s.Handoff)
+	h, stdio, err := receiveCommand(ctrl)
 	if err != nil {
 		return stdio, err
 	}
-	if sv.s.Check != nil {
+	if check && sv.s.Check != nil {
 		if err := sv.s.Check(); err != nil {
 			closeFDs(stdio[:])
-			_ = answer(sv.s.Handoff, handoffStale)
+			_ = answer(ctrl, handoffStale)
 			return [3]int{}, errors.Join(errHandoffStale, err)
 		}
 	}
-	if err := answer(sv.s.Handoff, handoffTaken); err != nil {
+	if err := answer(ctrl, handoffTaken); err != nil {
 		closeFDs(stdio[:])
 		return [3]int{}, fmt.Errorf("answer shiro: %w", err)
 	}
-	_ = sv.s.Handoff.Close()
-	sv.s.Argv, sv.s.Dir, sv.s.Env, sv.s.Grace = h.Argv, h.Dir, h.Env, h.Grace
-	sv.s.Notices = os.NewFile(uintptr(stdio[2]), "stderr")
+	_ = ctrl.Close()
+	sv.cmd = h
+	sv.notices = os.NewFile(uintptr(stdio[2]), "stderr")
 	return stdio, nil
 }
 
@@ -319,7 +300,7 @@ func (sv *supervisor) watch() Exit {
 		stopping = true
 		sv.signalAll(syscall.SIGTERM)
 		sv.signalAll(syscall.SIGCONT)
-		if sv.s.Grace <= 0 || sv.orphaned() {
+		if sv.cmd.Grace <= 0 || sv.orphaned() {
 			kill()
 			return
 		}
@@ -327,7 +308,7 @@ func (sv *supervisor) watch() Exit {
 			ticker.Stop()
 			tick = nil
 		}
-		grace = time.After(sv.s.Grace)
+		grace = time.After(sv.cmd.Grace)
 	}
 	// leftovers looks for what the command left running, once it exited.
 	leftovers := func() {

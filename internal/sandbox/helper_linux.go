@@ -68,11 +68,11 @@ func MaybeRunHelper() {
 	if !ok || len(os.Args) < 2 || os.Args[1] != helperArg {
 		return
 	}
-	proc.ExitAs(runHelper(raw, os.Args[2:]))
+	proc.ExitAs(runHelper(raw))
 }
 
-// runHelper applies the plan to the command in args (after "--").
-func runHelper(raw string, args []string) proc.Exit {
+// runHelper applies the plan, then runs the command it is handed.
+func runHelper(raw string) proc.Exit {
 	fail := func(err error) proc.Exit {
 		fmt.Fprintf(os.Stderr, "shiro sandbox: %v\n", err)
 		return proc.Exit{Code: proc.ExitCannotRun}
@@ -88,12 +88,8 @@ func runHelper(raw string, args []string) proc.Exit {
 	if p.Probe {
 		return h.probe()
 	}
-	handoff := proc.HandoffFile()
-	if handoff == nil || len(args) > 0 {
-		return fail(errors.New("no control socket to take a command from (a different shiro started this helper)"))
-	}
 	return proc.Supervise(proc.Supervision{
-		Handoff: handoff,
+		Handoff: proc.HandoffFile(),
 		Parent:  p.Parent,
 		Prepare: h.prepare,
 		Confine: h.confine,
