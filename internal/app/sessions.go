@@ -92,7 +92,7 @@ func continuingNotice(id string, snap store.Snapshot) string {
 // without an id offers the directory's sessions to pick from.
 func (k *sessionKeeper) started(ctx context.Context, st start, pick bool) error {
 	if snap := st.snapshot; snap != nil {
-		if err := k.a.Notebook.Replace(todos(snap.Tasks)); err != nil {
+		if err := k.a.Notebook.ReplaceTasks(snap.Tasks); err != nil {
 			return fmt.Errorf("resuming session %s: its task list: %w", store.Short(st.id), err)
 		}
 		k.a.publish(protocol.NoticeEvent{Text: continuingNotice(st.id, *snap)})
@@ -153,7 +153,7 @@ func (k *sessionKeeper) keepTasks(next func([]notebook.Todo)) func([]notebook.To
 		if s == nil {
 			return
 		}
-		if err := k.store.SaveTasks(k.ctx, k.head(s.ID(), ""), tasks(list)); err != nil {
+		if err := k.store.SaveTasks(k.ctx, k.head(s.ID(), ""), notebook.TasksEvent(list).Tasks); err != nil {
 			k.a.publish(protocol.NoticeEvent{Text: "the task list could not be saved with the session: " + err.Error()})
 		}
 	}
@@ -169,7 +169,7 @@ func (k *sessionKeeper) Resume(ctx context.Context, id string) (store.Session, e
 	if err := k.a.Session.Resume(id, snap.History); err != nil {
 		return store.Session{}, err
 	}
-	if err := k.a.Notebook.Replace(todos(snap.Tasks)); err != nil {
+	if err := k.a.Notebook.ReplaceTasks(snap.Tasks); err != nil {
 		return snap.Session, fmt.Errorf("resumed, but its task list: %w", err)
 	}
 	return snap.Session, nil
@@ -190,22 +190,6 @@ func (h host) Sessions() commands.Sessions { return h.a.sessions }
 
 // SessionStore is the store the session is kept in.
 func (a *App) SessionStore() *store.Store { return a.sessions.store }
-
-func tasks(list []notebook.Todo) []store.Task {
-	out := make([]store.Task, len(list))
-	for i, t := range list {
-		out[i] = store.Task{Content: t.Content, Status: string(t.Status), Note: t.Note}
-	}
-	return out
-}
-
-func todos(list []store.Task) []notebook.Todo {
-	out := make([]notebook.Todo, len(list))
-	for i, t := range list {
-		out[i] = notebook.Todo{Content: t.Content, Status: notebook.Status(t.Status), Note: t.Note}
-	}
-	return out
-}
 
 // The keeper is the session's recorder.
 var _ agent.Recorder = (*sessionKeeper)(nil)

@@ -15,6 +15,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/app"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/store"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
@@ -140,7 +141,7 @@ func newSessionsCommand(stdio IO) *cobra.Command {
 				if showJSON {
 					return writeJSON(stdio.Out, struct {
 						store.Session
-						Tasks []store.Task `json:"tasks"`
+						Tasks []protocol.Task `json:"tasks"`
 					}{snap.Session, nonNil(snap.Tasks)})
 				}
 				return writeShow(stdio.Out, snap)

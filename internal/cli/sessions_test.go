@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
+	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/store"
 )
 
@@ -167,8 +168,8 @@ func TestSessionsSubcommands(t *testing.T) {
 	}
 	code, out, _ = p.sessions(t, "show", id, "--json")
 	var shown struct {
-		ID    string       `json:"id"`
-		Tasks []store.Task `json:"tasks"`
+		ID    string          `json:"id"`
+		Tasks []protocol.Task `json:"tasks"`
 	}
 	if err := json.Unmarshal([]byte(out), &shown); err != nil || code != 0 || !strings.HasPrefix(shown.ID, id) || shown.Tasks == nil {
 		t.Fatalf("show --json: %v\n%s", err, out)

@@ -152,6 +152,16 @@ func TasksEvent(todos []Todo) protocol.TasksEvent {
 	return protocol.TasksEvent{Tasks: tasks}
 }
 
+// ReplaceTasks is Replace for a list in the form TasksEvent gives it, as
+// the session store keeps it.
+func (n *Notebook) ReplaceTasks(tasks []protocol.Task) error {
+	list := make([]Todo, len(tasks))
+	for i, t := range tasks {
+		list[i] = Todo{Content: t.Content, Status: Status(t.Status), Note: t.Note}
+	}
+	return n.Replace(list)
+}
+
 // Counts returns done, total and blocked.
 func (n *Notebook) Counts() (done, total, blocked int) {
 	n.mu.Lock()

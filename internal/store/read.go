@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // sessionColumns are the columns scanSession reads, in its order.
@@ -167,7 +168,7 @@ type Snapshot struct {
 	// the end; the session that takes the history answers them (see
 	// agent.Config.History).
 	History []llm.Message
-	Tasks   []Task
+	Tasks   []protocol.Task
 }
 
 // Load reads the session with exactly this id for resuming.

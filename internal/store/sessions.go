@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // Session describes one stored conversation.
@@ -52,13 +53,6 @@ type Step struct {
 	// message; zero for user messages and tool results.
 	Model string
 	Usage llm.Usage
-}
-
-// Task is one entry of a session's task list, as the notebook keeps it.
-type Task struct {
-	Content string `json:"content"`
-	Status  string `json:"status"`
-	Note    string `json:"note,omitempty"`
 }
 
 // MarkerKind says why a history was replaced.
@@ -235,9 +229,9 @@ func (s *Store) Create(ctx context.Context, h Head, history []llm.Message) error
 
 // SaveTasks keeps the session's task list, creating the session if it
 // has no row yet.
-func (s *Store) SaveTasks(ctx context.Context, h Head, tasks []Task) error {
+func (s *Store) SaveTasks(ctx context.Context, h Head, tasks []protocol.Task) error {
 	if tasks == nil {
-		tasks = []Task{}
+		tasks = []protocol.Task{}
 	}
 	body, err := json.Marshal(tasks)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // clock is a fake time source that moves one second per reading, so that
@@ -207,7 +208,7 @@ func TestListNewestAndDirectories(t *testing.T) {
 	mustAppend(t, s, head("b", "/q"), user("b"))
 	mustAppend(t, s, head("c", "/p"), user("c"))
 	mustAppend(t, s, head("a", "/p"), assistant("a again")) // a is now the newest
-	if err := s.SaveTasks(ctx, head("empty", "/p"), []Task{{Content: "x", Status: "pending"}}); err != nil {
+	if err := s.SaveTasks(ctx, head("empty", "/p"), []protocol.Task{{Content: "x", Status: "pending"}}); err != nil {
 		t.Fatal(err)
 	}
 	ids := func(list []Session) string {
@@ -272,7 +273,7 @@ func TestTasksBelongToTheSession(t *testing.T) {
 	ctx := context.Background()
 	mustAppend(t, s, head("s1", "/p"), user("plan"))
 	mustAppend(t, s, head("s2", "/p"), user("other"))
-	tasks := []Task{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending", Note: "after review"}}
+	tasks := []protocol.Task{{Content: "write tests", Status: "in_progress"}, {Content: "ship", Status: "pending", Note: "after review"}}
 	if err := s.SaveTasks(ctx, head("s1", "/p"), tasks); err != nil {
 		t.Fatal(err)
 	}
