@@ -33,7 +33,7 @@ func BenchmarkStdioToolCall(b *testing.B) {
 // Checking one call's input against a server's schema.
 func BenchmarkPrepare(b *testing.B) {
 	srv := &server{def: Def{Name: "t"}}
-	st := newServerTool(srv, &sdkToolFixture, "mcp__t__echo", false)
+	st := newServerTool(srv, &sdkToolFixture, "mcp__t__echo")
 	input := json.RawMessage(`{"message":"hello","count":3}`)
 	for b.Loop() {
 		if _, err := st.Prepare(input); err != nil {

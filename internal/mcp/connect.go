@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/version"
 )
 
 // connection is one started server.
@@ -72,7 +73,7 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 	life = context.WithValue(life, startClockKey{}, &startClock{timer: timer})
 	stopWithCaller := context.AfterFunc(ctx, end)
 	defer stopWithCaller()
-	client := sdk.NewClient(&sdk.Implementation{Name: "shiro", Version: s.m.version}, &sdk.ClientOptions{
+	client := sdk.NewClient(&sdk.Implementation{Name: "shiro", Version: version.Version}, &sdk.ClientOptions{
 		Logger:                   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { s.stale(true, false) },
 		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { s.stale(false, true) },
@@ -101,7 +102,6 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 	}
 	if err != nil {
 		conn.close()
-		closeLog()
 		return nil, s.startError(ctx, timedOut.Load(), timeout, err)
 	}
 	return conn, nil

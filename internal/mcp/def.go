@@ -311,10 +311,16 @@ func (p *entryParser) checkURL(raw string) {
 	if strings.Contains(raw, "${") {
 		return // checked once expanded, when the server starts
 	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if !isHTTPURL(raw) {
 		p.fail("url", "is %q; it must be an http:// or https:// address", raw)
 	}
+}
+
+// isHTTPURL reports whether raw is an http:// or https:// address with a
+// host: checked as written, and again once its ${VAR}s are expanded.
+func isHTTPURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 func (p *entryParser) oauth() *OAuth {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/proc"
 	"github.com/shiro-neko/shiro/internal/tool"
-	"github.com/shiro-neko/shiro/internal/version"
 )
 
 // Defaults of Options.
@@ -55,10 +53,8 @@ type Options struct {
 	Budget int
 	// Notice reports what the person should know when it happens: a
 	// server that failed or stopped (once per episode).
-	Notice     func(string)
-	Now        func() time.Time
-	Version    string
-	HTTPClient *http.Client
+	Notice func(string)
+	Now    func() time.Time
 }
 
 // Manager runs a session's MCP servers. Its methods are safe from any
@@ -74,7 +70,6 @@ type Manager struct {
 	budget       int
 	notify       func(string)
 	now          func() time.Time
-	version      string
 	life         context.Context
 	end          context.CancelFunc
 
@@ -95,7 +90,7 @@ func New(opts Options) *Manager {
 	m := &Manager{
 		trust: opts.Trust, root: opts.Root, getenv: opts.Getenv,
 		logs: logs{dir: opts.LogDir}, startTimeout: opts.StartTimeout, budget: opts.Budget,
-		notify: opts.Notice, now: opts.Now, version: opts.Version, bytes: map[string]int{},
+		notify: opts.Notice, now: opts.Now, bytes: map[string]int{},
 	}
 	if m.getenv == nil {
 		m.getenv = os.Getenv
@@ -112,14 +107,11 @@ func New(opts Options) *Manager {
 	if m.trust == nil {
 		m.trust = NewTrust("")
 	}
-	if m.version == "" {
-		m.version = version.Version
-	}
 	environ := opts.Environ
 	if environ == nil {
 		environ = os.Environ
 	}
-	m.dialer = dialer{root: opts.Root, environ: environ, launcher: opts.Launcher, client: opts.HTTPClient}
+	m.dialer = dialer{root: opts.Root, environ: environ, launcher: opts.Launcher}
 	if opts.AuthDir != "" || opts.Authorize != nil {
 		m.dialer.auth = &authStore{dir: opts.AuthDir, authorize: opts.Authorize, notice: m.notice}
 	}
@@ -219,38 +211,33 @@ func (m *Manager) build() ([]tool.Tool, bool) {
 	if m.current != nil && sig.String() == m.sig {
 		return slices.Clone(m.current), false
 	}
-	build := func(hidden bool) ([]*serverTool, int) {
-		var out []*serverTool
-		total := 0
-		seen := map[string]bool{}
-		for _, l := range all {
-			for _, t := range l.tools {
-				name := ToolName(l.s.def.Name, t.Name)
-				if seen[name] {
-					name = hashed(name, t.Name)
-				}
-				seen[name] = true
-				st := newServerTool(l.s, t, name, hidden)
-				total += st.bytes
-				out = append(out, st)
+	var serverTools []*serverTool
+	total := 0
+	seen := map[string]bool{}
+	for _, l := range all {
+		for _, t := range l.tools {
+			name := ToolName(l.s.def.Name, t.Name)
+			if seen[name] {
+				name = hashed(name, t.Name)
 			}
+			seen[name] = true
+			st := newServerTool(l.s, t, name)
+			total += st.bytes
+			serverTools = append(serverTools, st)
 		}
-		return out, total
 	}
-	direct, total := build(false)
 	m.meta = total > m.budget
-	chosen := direct
-	if m.meta {
-		chosen, _ = build(true)
-	}
 	m.bytes = map[string]int{}
-	out := make([]tool.Tool, 0, len(chosen)+2)
-	for _, t := range chosen {
+	out := make([]tool.Tool, 0, len(serverTools)+2)
+	for _, t := range serverTools {
+		if m.meta {
+			t.info.Set = deferredSet
+		}
 		m.bytes[t.srv.def.Name] += t.bytes
 		out = append(out, t)
 	}
 	if m.meta {
-		out = append(out, newSearchTool(chosen), newCallTool(chosen))
+		out = append(out, newSearchTool(serverTools), newCallTool(serverTools))
 	}
 	m.sig, m.current = sig.String(), out
 	return slices.Clone(out), true

@@ -91,9 +91,9 @@ func (a *authStore) save(server string, s savedAuth) {
 
 // handler is the OAuth handler of one remote server: it answers a 401 by
 // running the flow, and starts from the saved token when there is one.
-// client is used for the authorization server; it carries none of the MCP
-// server's headers.
-func (a *authStore) handler(server string, e Endpoint, client *http.Client) (auth.OAuthHandler, error) {
+// Its requests to the authorization server carry none of the MCP server's
+// headers.
+func (a *authStore) handler(server string, e Endpoint) (auth.OAuthHandler, error) {
 	saved := a.load(server, e.URL)
 	redirect := ""
 	switch {
@@ -111,9 +111,6 @@ func (a *authStore) handler(server string, e Endpoint, client *http.Client) (aut
 	// An explicit transport also opts out of the SDK's discovery dialer,
 	// which refuses loopback addresses (a local authorization server).
 	authClient := &http.Client{Transport: http.DefaultTransport}
-	if client != nil && client.Transport != nil {
-		authClient = client
-	}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect,
 		AuthorizationCodeFetcher: a.fetcher(server, redirect),

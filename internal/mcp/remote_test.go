@@ -83,6 +83,17 @@ func TestRemoteServerWithoutItsVariableDoesNotStart(t *testing.T) {
 	}
 }
 
+// A URL is checked again once its variables are expanded, as strictly as
+// when it was written: an empty host is refused before any request.
+func TestRemoteURLIsCheckedOnceExpanded(t *testing.T) {
+	f := newFixture(t, defs(t, OriginUser, map[string]string{"r": `{"url":"https://${MCP_HOST:-}/mcp"}`}),
+		func(o *Options) { o.Getenv = func(string) string { return "" } })
+	f.m.Turn(context.Background())
+	if st := f.status("r"); st.State != StateFailed || !strings.Contains(st.Error, `url "https:///mcp" is not an http:// or https:// address`) {
+		t.Errorf("status = %+v", st)
+	}
+}
+
 func TestPromptsBecomeCommands(t *testing.T) {
 	f := newFixture(t, defs(t, OriginUser, map[string]string{"t": stdioJSON(t, "serve", "")}), nil)
 	if len(f.m.Prompts()) != 0 {

@@ -73,11 +73,12 @@ type serverTool struct {
 	bytes     int
 }
 
-// newServerTool describes t. Every server tool runs with effects nobody
+// newServerTool describes t, offered directly (the manager moves it to
+// deferredSet in meta mode). Every server tool runs with effects nobody
 // can list in advance, so it asks by default: a server's readOnlyHint is
 // its own claim about itself, and only a rule the person writes can
 // loosen that.
-func newServerTool(srv *server, t *sdk.Tool, name string, hidden bool) *serverTool {
+func newServerTool(srv *server, t *sdk.Tool, name string) *serverTool {
 	wire, check := toolSchema(t.InputSchema)
 	st := &serverTool{srv: srv, remote: t.Name}
 	st.schema, st.schemaErr = tool.SchemaOf(check)
@@ -91,12 +92,8 @@ func newServerTool(srv *server, t *sdk.Tool, name string, hidden bool) *serverTo
 	if utf8.RuneCountInString(desc) > maxDescription {
 		desc = string([]rune(desc)[:maxDescription]) + "…"
 	}
-	set := tool.SetNone
-	if hidden {
-		set = deferredSet
-	}
 	st.info = tool.Info{
-		Name: name, Description: desc, Schema: wire, Set: set,
+		Name: name, Description: desc, Schema: wire, Set: tool.SetNone,
 		Effect: tool.Runs, Kind: protocol.KindOther, Subject: tool.NoSubject,
 	}
 	st.bytes = len(name) + len(desc) + len(wire)

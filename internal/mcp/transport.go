@@ -25,7 +25,6 @@ type dialer struct {
 	root     string
 	environ  func() []string
 	launcher proc.Launcher
-	client   *http.Client
 	auth     *authStore
 }
 
@@ -57,7 +56,7 @@ func (d dialer) transport(life context.Context, def Def, l Launch, stderr io.Wri
 		}
 		t := &sdk.StreamableClientTransport{Endpoint: l.URL, HTTPClient: client, MaxRetries: 2}
 		if d.auth != nil {
-			h, err := d.auth.handler(def.Name, l.Endpoint, d.client)
+			h, err := d.auth.handler(def.Name, l.Endpoint)
 			if err != nil {
 				return nil, err
 			}
@@ -78,30 +77,13 @@ func (d dialer) transport(life context.Context, def Def, l Launch, stderr io.Wri
 
 // httpClient sends the server's headers with every request.
 func (d dialer) httpClient(e Endpoint) (*http.Client, error) {
-	if err := checkExpandedURL(e.URL); err != nil {
-		return nil, err
-	}
-	base := d.client
-	if base == nil {
-		base = http.DefaultClient
+	if !isHTTPURL(e.URL) {
+		return nil, fmt.Errorf("url %q is not an http:// or https:// address", e.URL)
 	}
 	if len(e.Headers) == 0 {
-		return base, nil
+		return http.DefaultClient, nil
 	}
-	c := *base
-	next := c.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	c.Transport = headerTransport{headers: e.Headers, next: next}
-	return &c, nil
-}
-
-func checkExpandedURL(raw string) error {
-	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
-		return fmt.Errorf("url %q is not an http:// or https:// address", raw)
-	}
-	return nil
+	return &http.Client{Transport: headerTransport{headers: e.Headers, next: http.DefaultTransport}}, nil
 }
 
 // headerTransport adds configured headers to every request.
