@@ -34,13 +34,15 @@ func longOption(word, full string, min int) bool {
 }
 
 // pushArgs splits git push's words into the options that force, and the
-// operands (the remote, then the refspecs).
-func pushArgs(args []string) (force string, ops []string) {
+// operands (the remote, then the refspecs); dry reports --dry-run (-n),
+// which pushes nothing. Options' values are skipped: `-o -n` is no dry
+// run.
+func pushArgs(args []string) (force string, ops []string, dry bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			return force, append(ops, args[i+1:]...)
+			return force, append(ops, args[i+1:]...), dry
 		case strings.HasPrefix(a, "--"):
 			for _, full := range []string{"--force", "--force-with-lease", "--force-if-includes"} {
 				if longOption(a, full, 5) && force == "" {
@@ -50,14 +52,21 @@ func pushArgs(args []string) (force string, ops []string) {
 			if longOption(a, "--mirror", 4) && force == "" {
 				force = "a mirror push overwrites every remote ref"
 			}
-			if !strings.Contains(a, "=") && containsString([]string{"--repo", "--receive-pack", "--exec", "--push-option"}, a) {
-				i++
+			dry = dry || longOption(a, "--dry-run", 5)
+			if !strings.Contains(a, "=") {
+				for _, full := range []string{"--repo", "--receive-pack", "--exec", "--push-option"} {
+					if longOption(a, full, 3) {
+						i++ // its value (an ambiguous abbreviation makes git fail)
+						break
+					}
+				}
 			}
 		case len(a) > 1 && a[0] == '-':
 			for j := 1; j < len(a); j++ {
 				if a[j] == 'f' && force == "" {
 					force = "a forced push rewrites remote history"
 				}
+				dry = dry || a[j] == 'n'
 				if a[j] == 'o' { // -o takes a value: the rest, or the next word
 					if j == len(a)-1 {
 						i++
@@ -69,31 +78,7 @@ func pushArgs(args []string) (force string, ops []string) {
 			ops = append(ops, a)
 		}
 	}
-	return force, ops
-}
-
-// dryRun reports git push's --dry-run (or -n, alone or in a cluster).
-func dryRun(args []string) bool {
-	for _, a := range args {
-		switch {
-		case a == "--":
-			return false
-		case strings.HasPrefix(a, "--"):
-			if longOption(a, "--dry-run", 5) {
-				return true
-			}
-		case len(a) > 1 && a[0] == '-':
-			for j := 1; j < len(a); j++ {
-				if a[j] == 'n' {
-					return true
-				}
-				if a[j] == 'o' {
-					break // -o takes the rest as its value
-				}
-			}
-		}
-	}
-	return false
+	return force, ops, dry
 }
 
 // NoForcePush refuses force pushes: --force, -f, --force-with-lease,
@@ -112,10 +97,10 @@ func NoForcePush() Plugin {
 					if g.Subcommand != "push" {
 						continue
 					}
-					if dryRun(g.Args) {
+					force, ops, dry := pushArgs(g.Args)
+					if dry {
 						continue // only says what would be pushed
 					}
-					force, ops := pushArgs(g.Args)
 					if force == "" {
 						for _, op := range ops {
 							if strings.HasPrefix(op, "+") {
@@ -339,7 +324,7 @@ func (b *branches) pushToMain(dir string, args []string) string {
 			return "" // tags only, or a deletion (the guard's concern)
 		}
 	}
-	_, ops := pushArgs(args)
+	_, ops, _ := pushArgs(args)
 	if len(ops) <= 1 {
 		if br := b.current(dir); protectedBranch(br) {
 			return "pushes " + br + ", the current branch"

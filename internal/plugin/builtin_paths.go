@@ -110,9 +110,6 @@ func protectKind(t target, pl places) (pathKind, bool) {
 	if slices.Contains(lockfiles(), t.parts[last]) {
 		return pathKind{"a lockfile", "run the package manager to change it"}, true
 	}
-	if repo := enclosingGitDir(t.abs); repo != "" {
-		return pathKind{"a bare git repository's own files (" + repo + ")", "use git commands instead"}, true
-	}
 	for _, dir := range pl.stateDirs {
 		if t.abs != "" && within(dir, t.abs) {
 			return pathKind{"shiro's own state", "ask the user to change it"}, true
@@ -124,6 +121,10 @@ func protectKind(t target, pl places) (pathKind, bool) {
 				return pathKind{"a startup file shells or git run (~/" + f + ")", "ask the user to change it"}, true
 			}
 		}
+	}
+	// Last, since it asks the disk at every folder above the path.
+	if repo := enclosingGitDir(t.abs); repo != "" {
+		return pathKind{"a bare git repository's own files (" + repo + ")", "use git commands instead"}, true
 	}
 	return pathKind{}, false
 }

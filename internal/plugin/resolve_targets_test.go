@@ -125,6 +125,8 @@ func TestNoForcePushLetsADryRunThrough(t *testing.T) {
 	for line, blocked := range map[string]bool{
 		"git push --dry-run --force": false, "git push -nf origin x": false, "git push -n -f": false,
 		"git push --force": true, "git push -fu origin x": true, "git push -o n -f": true,
+		"git push -o -n -f": true, "git push --push-option -n --force": true, "git push --repo -n -f": true,
+		"git push --push-opt -n -f": true,
 	} {
 		if got := check(t, p, bashCall(line)) != ""; got != blocked {
 			t.Errorf("%q: blocked=%v, want %v", line, got, blocked)

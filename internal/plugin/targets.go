@@ -390,12 +390,7 @@ func patternsMeet(a, b string) bool {
 func shellWrites(a *shellguard.Analysis) []string {
 	var out []string
 	for _, acc := range a.Accesses() {
-		if !acc.Write {
-			continue
-		}
-		if s, ok := acc.Path.Literal(); ok {
-			out = append(out, s)
-		} else {
+		if acc.Write {
 			out = append(out, acc.Path.String())
 		}
 	}

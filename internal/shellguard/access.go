@@ -164,7 +164,7 @@ func (a *engine) commandAccesses(sc *scope, base string, argv []arg, at string, 
 	case "wget", "wget2":
 		opts, _ := scanOptions(args, optSpec{value: "OoaPeUTtwQlADIXRiB",
 			long: []string{"output-document", "output-file", "append-output", "directory-prefix", "post-file", "body-file"}, permute: true})
-		r.writeValues(opts, "O", "output-document", "o", "output-file", "a", "append-output")
+		r.writeValues(opts, "O", "output-document", "o", "output-file", "a", "append-output", "P", "directory-prefix")
 	case "find":
 		for i, w := range args {
 			if w.lit && oneOf(w.text, "-fprint", "-fprint0", "-fls", "-fprintf") && i+1 < len(args) {
@@ -194,7 +194,7 @@ func (a *engine) commandAccesses(sc *scope, base string, argv []arg, at string, 
 			r.add(ops[0], true, "") // the file to patch
 		default:
 			// The files the diff names, inside -d DIR or here.
-			if dir, ok := lastValue(opts, "d", "directory"); ok {
+			if dir, ok := valueOf(opts, "d", "directory"); ok {
 				r.add(dir, true, "")
 			} else {
 				r.add(literalArg("."), true, "")
@@ -202,22 +202,20 @@ func (a *engine) commandAccesses(sc *scope, base string, argv []arg, at string, 
 		}
 	case "awk", "gawk":
 		if inplaceAwk(args) {
-			_, ops := scanOptions(args, optSpec{value: "fFvlEi", long: []string{"file", "field-separator", "assign",
-				"load", "exec", "include"}, permute: true})
-			if len(ops) > 1 {
-				r.writeAll(ops[1:]) // the program, then the files it rewrites
+			spec := awkSpec()
+			spec.permute = true
+			opts, ops := scanOptions(args, spec)
+			if !awkProgramInOptions(opts) && len(ops) > 0 {
+				ops = ops[1:] // the program, then the files it rewrites
 			}
+			r.writeAll(ops)
 		}
 	case "ssh-keygen":
 		opts, _ := scanOptions(args, optSpec{value: "abCDEFfGIJjKmMNnOPrSstVwYZz", permute: true})
-		if f, ok := lastValue(opts, "f"); ok && !has(opts, "l", "y", "F", "R", "B", "L", "Y") {
+		if f, ok := valueOf(opts, "f"); ok && !has(opts, "l", "y", "F", "R", "B", "L", "Y") {
 			r.add(f, true, "")
 			r.add(arg{text: f.text + ".pub", src: f.src + ".pub", lit: f.lit}, true, "")
 		}
-	}
-	if base == "wget" || base == "wget2" {
-		opts, _ := scanOptions(args, optSpec{value: "OoaPeUTtwQlADIXRiB", long: []string{"directory-prefix"}, permute: true})
-		r.writeValues(opts, "P", "directory-prefix")
 	}
 }
 

@@ -62,7 +62,7 @@ func gitWrites(args []arg) []arg {
 		} else if sub == "init" {
 			out = append(out, in(dir))
 		}
-		if _, ok := lastValue(sopts, "template"); ok && dir.text != "" {
+		if _, ok := valueOf(sopts, "template"); ok && dir.text != "" {
 			// The template's hooks are copied into the new repository.
 			hooks := in(dir)
 			out = append(out, arg{text: hooks.text + "/.git/hooks", src: hooks.src + "/.git/hooks", lit: hooks.lit})
@@ -83,7 +83,7 @@ func gitWrites(args []arg) []arg {
 		}
 	case "apply":
 		aopts, _ := scanOptions(rest, optSpec{value: "pC", long: []string{"directory", "exclude", "include", "whitespace", "build-fake-ancestor"}, permute: true})
-		if dir, ok := lastValue(aopts, "directory"); ok {
+		if dir, ok := valueOf(aopts, "directory"); ok {
 			out = append(out, in(dir))
 		}
 	}
@@ -94,18 +94,11 @@ func gitWrites(args []arg) []arg {
 // or the working directory): it writes whatever the archive holds there,
 // so the directory itself counts as written (`tar -xf x.tar -C ~/.ssh`).
 func tarExtractDir(args []arg) (arg, bool) {
-	if len(args) == 0 {
-		return arg{}, false
-	}
-	words := args
-	if first := args[0]; first.lit && first.text != "" && first.text[0] != '-' {
-		words = append([]arg{literalArg("-" + first.text)}, args[1:]...) // `tar xf x.tar`
-	}
-	opts, _ := scanOptions(words, optSpec{value: "bCfFgHIKLNTVX", long: []string{"file", "directory"}, permute: true})
+	opts := tarOptions(args)
 	if !has(opts, "x", "extract", "get") {
 		return arg{}, false
 	}
-	if dir, ok := lastValue(opts, "C", "directory"); ok {
+	if dir, ok := valueOf(opts, "C", "directory"); ok {
 		return dir, true
 	}
 	return literalArg("."), true
@@ -117,7 +110,7 @@ func extractDir(base string, args []arg) (arg, bool) {
 	switch base {
 	case "unzip":
 		opts, _ := scanOptions(args, optSpec{value: "dxP", permute: true})
-		if dir, ok := lastValue(opts, "d"); ok {
+		if dir, ok := valueOf(opts, "d"); ok {
 			return dir, true
 		}
 		return literalArg("."), true
@@ -151,18 +144,6 @@ func gitValuedLong() []string {
 		}
 	}
 	return out
-}
-
-// lastValue is the value of the last of the named options given.
-func lastValue(opts []option, names ...string) (arg, bool) {
-	var out arg
-	found := false
-	for _, o := range opts {
-		if oneOf(o.name, names...) {
-			out, found = o.value, true
-		}
-	}
-	return out, found
 }
 
 // printsOperands reports the builtins whose operands are text, never
@@ -259,14 +240,7 @@ func inPlace(args []arg, valued string, long []string) []arg {
 // tarArchive returns the archive tar creates or appends to (-c, -r, -u
 // with -f FILE), in either option style.
 func tarArchive(args []arg) (arg, bool) {
-	if len(args) == 0 {
-		return arg{}, false
-	}
-	words := args
-	if first := args[0]; first.lit && first.text != "" && first.text[0] != '-' {
-		words = append([]arg{literalArg("-" + first.text)}, args[1:]...) // `tar cf x.tar …`
-	}
-	opts, _ := scanOptions(words, optSpec{value: "bCfFgHIKLNTVX", long: []string{"file", "directory"}, permute: true})
+	opts := tarOptions(args)
 	if !has(opts, "c", "r", "u", "create", "append", "update") {
 		return arg{}, false
 	}
@@ -275,6 +249,20 @@ func tarArchive(args []arg) (arg, bool) {
 		return arg{}, false
 	}
 	return f, true
+}
+
+// tarOptions reads tar's options in either style: a first word without
+// a dash is a cluster of options (`tar xf x.tar`, `tar cf x.tar …`).
+func tarOptions(args []arg) []option {
+	if len(args) == 0 {
+		return nil
+	}
+	words := args
+	if first := args[0]; first.lit && first.text != "" && first.text[0] != '-' {
+		words = append([]arg{literalArg("-" + first.text)}, args[1:]...)
+	}
+	opts, _ := scanOptions(words, optSpec{value: "bCfFgHIKLNTVX", long: []string{"file", "directory"}, permute: true})
+	return opts
 }
 
 // afterPrefix is the rest of a word after a literal prefix (dd's `of=`).

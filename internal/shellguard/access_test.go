@@ -66,6 +66,8 @@ func TestAccessesFollowDirectoriesAndVariables(t *testing.T) {
 		{"sh -c 'cd /etc && echo x > hosts'", []string{"w []|[/etc] hosts"}},
 		{"find . -name x -exec rm {} \\;", nil}, // what find passes is not known
 		{"echo x >& .bashrc; echo y &>> log; cat < in 2>&1", []string{"w [] .bashrc", "w [] log"}},
+		{"gawk -i inplace '{print}' a; gawk -i inplace -f x.awk b c; gawk -i inplace -e 1 d", []string{"w [] a", "w [] b", "w [] c", "w [] d"}},
+		{"wget -P dl -O out https://x", []string{"w [] dl", "w [] out"}},
 	}
 	for _, tt := range tests {
 		if got := writesOf(tt.line); !slices.Equal(got, tt.want) {

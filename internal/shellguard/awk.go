@@ -9,8 +9,7 @@ import "strings"
 // with -l or @load. The program is the first operand unless -f names a
 // file (a file the guard does not read) or -e gives it.
 func followAwk(rest []arg) next {
-	opts, ops := scanOptions(rest, optSpec{value: "FvfeilEWop", long: []string{"field-separator", "assign", "file",
-		"source", "include", "load", "exec", "profile", "pretty-print", "dump-variables"}})
+	opts, ops := scanOptions(rest, awkSpec())
 	var programs []arg
 	for _, o := range opts {
 		switch o.name {
@@ -20,7 +19,7 @@ func followAwk(rest []arg) next {
 			programs = append(programs, o.value)
 		}
 	}
-	if len(programs) == 0 && !has(opts, "f", "file", "E", "exec") && len(ops) > 0 {
+	if !awkProgramInOptions(opts) && len(ops) > 0 {
 		programs = append(programs, ops[0])
 	}
 	var n next
@@ -41,6 +40,18 @@ func followAwk(rest []arg) next {
 		}
 	}
 	return n
+}
+
+// awkSpec is awk's options (gawk's included) that take a value.
+func awkSpec() optSpec {
+	return optSpec{value: "FvfeilEWop", long: []string{"field-separator", "assign", "file", "source", "include", "load",
+		"exec", "profile", "pretty-print", "dump-variables"}}
+}
+
+// awkProgramInOptions reports a program given by an option (-e, -f, -E)
+// rather than as the first operand, which is then a file.
+func awkProgramInOptions(opts []option) bool {
+	return has(opts, "e", "source", "f", "file", "E", "exec")
 }
 
 // awkToken is one token of an awk program, as far as finding commands

@@ -32,40 +32,62 @@ func (a *engine) builtinHazard(sc *scope, base string, argv []arg, at string) st
 			return "loads code into the shell"
 		}
 	case "mapfile", "readarray":
-		opts, ops := scanOptions(rest, optSpec{value: "dnOsuCc"})
+		opts, _ := scanOptions(rest, optSpec{value: mapfileValued})
 		if cb, ok := valueOf(opts, "C"); ok {
 			a.runScript(sc, []arg{cb}, append(sc.via[:len(sc.via):len(sc.via)], base), at)
 			return "runs a callback for the lines it reads"
 		}
-		a.readIntoProgramVars(ops, "MAPFILE", at)
-	case "read":
-		opts, ops := scanOptions(rest, optSpec{value: "adinNptu"})
-		if arr, ok := valueOf(opts, "a"); ok {
-			ops = append(ops, arr)
-		}
-		a.readIntoProgramVars(ops, "REPLY", at)
-	case "printf":
-		if v, ok := valueOf(firstOptions(rest, "v"), "v"); ok {
-			a.readIntoProgramVars([]arg{v}, "", at)
-		}
-	case "getopts":
-		if _, ops := scanOptions(rest, optSpec{}); len(ops) > 1 {
-			a.readIntoProgramVars(ops[1:2], "", at)
+	}
+	// Reading a value at run time into a variable that programs run
+	// (`read PAGER`) decides what they run.
+	for _, n := range assignedNames(base, rest) {
+		if !n.lit || runsProgramVar(n.text) {
+			a.opaque(at, "sets a variable that names a program to a value read at run time")
+			break
 		}
 	}
 	return ""
 }
 
-// readIntoProgramVars refuses reading a value at run time into a variable
-// that programs run (`read PAGER`).
-func (a *engine) readIntoProgramVars(names []arg, fallback, at string) {
-	if len(names) == 0 && fallback != "" {
-		names = []arg{literalArg(fallback)}
-	}
-	for _, n := range names {
-		if !n.lit || runsProgramVar(n.text) {
-			a.opaque(at, "sets a variable that names a program to a value read at run time")
-			return
+// mapfileValued are mapfile's short options that take a value.
+const mapfileValued = "dnOsuCc"
+
+// assignedNames returns the variables a builtin assigns by name, with
+// the one it falls back on: read's (REPLY), mapfile's (MAPFILE),
+// getopts' (and OPTARG), printf -v's and wait -p's; nil for any other
+// command.
+func assignedNames(base string, rest []arg) []arg {
+	switch base {
+	case "read":
+		opts, ops := scanOptions(rest, optSpec{value: "adinNptu"})
+		names := ops[:len(ops):len(ops)]
+		if arr, ok := valueOf(opts, "a"); ok {
+			names = append(names, arr)
+		}
+		if len(names) == 0 {
+			return []arg{literalArg("REPLY")}
+		}
+		return names
+	case "readarray", "mapfile":
+		if _, ops := scanOptions(rest, optSpec{value: mapfileValued}); len(ops) > 0 {
+			return ops[:1]
+		}
+		return []arg{literalArg("MAPFILE")}
+	case "getopts":
+		names := []arg{literalArg("OPTARG")}
+		if _, ops := scanOptions(rest, optSpec{}); len(ops) > 1 {
+			names = append(names, ops[1])
+		}
+		return names
+	case "printf", "wait":
+		flag := "v"
+		if base == "wait" {
+			flag = "p"
+		}
+		opts, _ := scanOptions(rest, optSpec{value: flag})
+		if v, ok := valueOf(opts, flag); ok {
+			return []arg{v}
 		}
 	}
+	return nil
 }

@@ -83,7 +83,7 @@ func (a *engine) command(sc *scope, argv []arg, via []string, at string, in *inp
 		}
 	}
 	if git != nil {
-		if w := a.gitRuns(sc, git, gitIndex, inner, at, in); w != "" {
+		if w := a.gitRuns(sc, git, gitIndex, inner, at); w != "" {
 			why = w
 		}
 	}

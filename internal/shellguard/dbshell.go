@@ -32,7 +32,7 @@ func (a *engine) dbShell(sc *scope, base string, argv []arg, in *input, via []st
 	}
 	why := ""
 	for _, t := range texts {
-		scripts, opaque := dbEscapes(base, t.text)
+		scripts, opaque := dbEscapes(t.text)
 		if opaque != "" {
 			a.opaque(at, opaque)
 			why = opaque
@@ -51,7 +51,7 @@ func (a *engine) dbShell(sc *scope, base string, argv []arg, in *input, via []st
 
 // dbEscapes returns the shell commands a database client's input runs,
 // and why part of it cannot be checked ("" when it can).
-func dbEscapes(base, text string) (scripts []string, opaque string) {
+func dbEscapes(text string) (scripts []string, opaque string) {
 	lower := strings.ToLower(text)
 	for _, fn := range []string{"load_extension(", "writefile(", "edit(", ".load ", "\\gexec", "lo_export(", "pg_read_file("} {
 		if containsWord(lower, fn) {

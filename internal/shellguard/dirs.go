@@ -109,7 +109,7 @@ func (a *engine) changeDir(sc *scope, base string, argv []arg) {
 // changesDir reports whether the statements under n change directory
 // (cd, pushd, popd), where repeating them (in a loop, or a function
 // called twice) takes the shell further each time.
-func changesDir(sc *scope, n syntax.Node) bool {
+func changesDir(n syntax.Node) bool {
 	found := false
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if found {

@@ -22,10 +22,12 @@ func (a *engine) noteDownloadOutputs(sc *scope, st *syntax.Stmt, argv []arg) {
 		return
 	}
 	for _, r := range st.Redirs {
-		if r.Word == nil || r.Hdoc != nil || !oneOf(r.Op.String(), ">", ">>", ">|", "&>", "&>>") {
+		if r.Word == nil || r.Hdoc != nil {
 			continue
 		}
-		a.noteDownloaded(sc.evalWord(r.Word))
+		if t := sc.evalWord(r.Word); redirectWrites(r.Op, t.text) {
+			a.noteDownloaded(t)
+		}
 	}
 	at := -1
 	for i, w := range argv {

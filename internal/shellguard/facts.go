@@ -1,6 +1,7 @@
 package shellguard
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -38,11 +39,11 @@ type facts struct {
 // learnt (see Analyze).
 func (f *facts) seed() facts {
 	out := facts{anyVar: f.anyVar}
-	out.assigned = cloneMap(f.assigned)
-	out.dynamic = cloneMap(f.dynamic)
-	out.numeric = cloneMap(f.numeric)
-	out.fresh = cloneMap(f.fresh)
-	out.here = cloneMap(f.here)
+	out.assigned = maps.Clone(f.assigned)
+	out.dynamic = maps.Clone(f.dynamic)
+	out.numeric = maps.Clone(f.numeric)
+	out.fresh = maps.Clone(f.fresh)
+	out.here = maps.Clone(f.here)
 	if f.literals != nil {
 		out.literals = make(map[string][]arg, len(f.literals))
 		for k, v := range f.literals {
@@ -54,17 +55,6 @@ func (f *facts) seed() facts {
 		for k, v := range f.shadows {
 			out.shadows[k] = slices.Clone(v)
 		}
-	}
-	return out
-}
-
-func cloneMap[V any](m map[string]V) map[string]V {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]V, len(m))
-	for k, v := range m {
-		out[k] = v
 	}
 	return out
 }
@@ -274,47 +264,15 @@ func (a *engine) gatherCall(sc *scope, call *syntax.CallExpr) {
 	if !ok || len(argv) == 0 {
 		return
 	}
-	names := func(ws []arg) {
-		for _, w := range ws {
+	rest := argv[1:]
+	switch argv[0].text {
+	case "read", "readarray", "mapfile", "getopts", "printf", "wait":
+		for _, w := range assignedNames(argv[0].text, rest) {
 			if !w.lit {
 				f.anyVar = true
 				continue
 			}
 			f.dynamicValue(w.text)
-		}
-	}
-	rest := argv[1:]
-	switch argv[0].text {
-	case "read":
-		opts, ops := scanOptions(rest, optSpec{value: "adinNptu"})
-		if arr, ok := valueOf(opts, "a"); ok {
-			names([]arg{arr})
-		}
-		if len(ops) == 0 {
-			ops = []arg{literalArg("REPLY")}
-		}
-		names(ops)
-	case "readarray", "mapfile":
-		_, ops := scanOptions(rest, optSpec{value: "dnOsuCc"})
-		if len(ops) == 0 {
-			ops = []arg{literalArg("MAPFILE")}
-		}
-		names(ops[:1])
-	case "getopts":
-		_, ops := scanOptions(rest, optSpec{})
-		if len(ops) > 1 {
-			names(ops[1:2])
-		}
-		names([]arg{literalArg("OPTARG")})
-	case "printf":
-		if opts, _ := scanOptions(rest, optSpec{value: "v"}); len(opts) > 0 {
-			if v, ok := valueOf(opts, "v"); ok {
-				names([]arg{v})
-			}
-		}
-	case "wait":
-		if v, ok := valueOf(firstOptions(rest, "p"), "p"); ok {
-			names([]arg{v})
 		}
 	case "source", ".":
 		f.anyVar = true // the file may assign anything
@@ -338,13 +296,6 @@ func (a *engine) gatherCall(sc *scope, call *syntax.CallExpr) {
 			}
 		}
 	}
-}
-
-// firstOptions reads only the options of args, for builtins whose
-// operands do not matter here.
-func firstOptions(args []arg, value string) []option {
-	opts, _ := scanOptions(args, optSpec{value: value})
-	return opts
 }
 
 // isArithAssign reports the arithmetic operators that assign (`x = 1`,

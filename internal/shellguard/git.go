@@ -11,7 +11,7 @@ func gitRule(args []arg) rule {
 		if !args[i].lit || !strings.HasPrefix(t, "-") {
 			break
 		}
-		if oneOf(t, "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--attr-source", "--list-cmds") {
+		if oneOf(t, gitValued...) {
 			i++
 		}
 		i++
@@ -32,9 +32,6 @@ func gitRule(args []arg) rule {
 			return rule{category: CategoryGitClean, why: whyClean}
 		}
 	case "push":
-		if anyOption(rest, func(t string) bool { return clusterHas(t, "n", "o") || longPrefix(t, "--dry-run", 5) }) {
-			return rule{} // --dry-run only says what would be pushed
-		}
 		return pushRule(rest)
 	case "branch":
 		if anyOption(rest, func(t string) bool { return clusterHas(t, "D", "ut") }) {
@@ -51,43 +48,70 @@ func gitRule(args []arg) rule {
 
 // pushRule: --force, -f, --force-with-lease[=…], --force-if-includes and
 // --mirror rewrite remote history; --delete, -d, --prune and a `:ref`
-// refspec delete remote refs; a `+ref` refspec forces that ref.
+// refspec delete remote refs; a `+ref` refspec forces that ref. With
+// --dry-run (-n) nothing is pushed. Options' values are skipped, so that
+// `-o -n` is no dry run.
 func pushRule(rest []arg) rule {
+	found, dry := rule{}, false
+	note := func(r rule) {
+		if found.category == "" {
+			found = r
+		}
+	}
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		t := a.text
 		switch {
 		case a.lit && t == "--":
-			return refspecRule(rest[i+1:])
+			note(refspecRule(rest[i+1:]))
+			i = len(rest)
 		case strings.HasPrefix(t, "--"):
 			for _, full := range []string{"--force", "--force-with-lease", "--force-if-includes", "--mirror"} {
 				if longPrefix(t, full, 3) {
-					return rule{category: CategoryGitPush, why: whyForcePush}
+					note(rule{category: CategoryGitPush, why: whyForcePush})
 				}
 			}
 			if longPrefix(t, "--delete", 3) || longPrefix(t, "--prune", 4) {
-				return rule{category: CategoryGitPush, why: whyPushDel}
+				note(rule{category: CategoryGitPush, why: whyPushDel})
 			}
-			if !strings.Contains(t, "=") && oneOf(t, "--repo", "--receive-pack", "--exec", "--push-option") {
+			dry = dry || longPrefix(t, "--dry-run", 5)
+			if pushValued(t) {
 				i++ // its value
 			}
 		case shortCluster(t):
 			if clusterHas(t, "f", "o") {
-				return rule{category: CategoryGitPush, why: whyForcePush}
+				note(rule{category: CategoryGitPush, why: whyForcePush})
 			}
 			if clusterHas(t, "d", "o") {
-				return rule{category: CategoryGitPush, why: whyPushDel}
+				note(rule{category: CategoryGitPush, why: whyPushDel})
 			}
+			dry = dry || clusterHas(t, "n", "o")
 			if strings.HasSuffix(t, "o") {
 				i++ // -o's value
 			}
 		default:
-			if r := refspecRule(rest[i : i+1]); r.category != "" {
-				return r
-			}
+			note(refspecRule(rest[i : i+1]))
 		}
 	}
-	return rule{}
+	if dry {
+		return rule{} // --dry-run only says what would be pushed
+	}
+	return found
+}
+
+// pushValued reports a long option of git push that takes the next word
+// as its value, abbreviated or not (an ambiguous abbreviation makes git
+// fail, so skipping its next word cannot hide what runs).
+func pushValued(t string) bool {
+	if strings.Contains(t, "=") {
+		return false
+	}
+	for _, full := range []string{"--repo", "--receive-pack", "--exec", "--push-option"} {
+		if longPrefix(t, full, 3) {
+			return true
+		}
+	}
+	return false
 }
 
 func refspecRule(specs []arg) rule {

@@ -11,7 +11,7 @@ import (
 // decided at run time or mistyped into a dangerous one, and the
 // subcommands' own options that run commands (difftool -x, rebase --exec,
 // submodule foreach, bisect run…). It returns why the command runs code.
-func (a *engine) gitRuns(sc *scope, g *gitInvocation, callIndex int, via []string, at string, in *input) string {
+func (a *engine) gitRuns(sc *scope, g *gitInvocation, callIndex int, via []string, at string) string {
 	// Aliases defined on the line are not reported here: the permission
 	// rules judge what each one runs (Analysis.Git).
 	why := ""

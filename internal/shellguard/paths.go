@@ -47,18 +47,6 @@ const (
 	PathUnknown
 )
 
-// Literal returns the path's text when it is made of literal text only.
-func (p Path) Literal() (string, bool) {
-	var b strings.Builder
-	for _, part := range p.Parts {
-		if part.Kind != PathText {
-			return "", false
-		}
-		b.WriteString(part.Text)
-	}
-	return b.String(), true
-}
-
 // String renders the path for a message: unknown parts as `…`, the others
 // as a shell would spell them.
 func (p Path) String() string {

@@ -152,7 +152,7 @@ func (a *engine) follow(sc *scope, base string, args []arg) next {
 	if w, ok := wrapperSpecFor(base); ok {
 		return w.follow(rest)
 	}
-	if n, ok := a.followRunner(sc, base, rest); ok {
+	if n, ok := followRunner(base, rest); ok {
 		return n
 	}
 	if isShell(base) {
@@ -217,16 +217,7 @@ func skipAssignments(ops []arg) []arg {
 
 func isAssignment(s string) bool {
 	name, _, ok := strings.Cut(s, "=")
-	if !ok || name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c != '_' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return ok && isIdentifier(name)
 }
 
 // followWrapper handles the wrappers that run the rest of their words as a

@@ -11,7 +11,7 @@ import (
 // uv run), tools that run a command per event (hyperfine, watchexec,
 // entr), schedulers (at, crontab), terminal multiplexers, and editors and
 // debuggers told to run commands. ok is false for any other program.
-func (a *engine) followRunner(sc *scope, base string, rest []arg) (next, bool) {
+func followRunner(base string, rest []arg) (next, bool) {
 	switch base {
 	case "awk", "gawk", "mawk", "nawk":
 		return followAwk(rest), true
@@ -46,7 +46,7 @@ func (a *engine) followRunner(sc *scope, base string, rest []arg) (next, bool) {
 		"asdf", "rbenv", "pyenv", "nodenv", "direnv", "nix", "nix-shell", "devbox", "pixi":
 		return followEnvRunner(base, rest), true
 	case "make", "gmake", "remake":
-		return a.followMake(sc, rest), true
+		return followMake(rest), true
 	case "man":
 		return valuedScripts(rest, optSpec{value: "CMPHSmpeLrERI", long: []string{"pager", "html", "config-file",
 			"manpath", "sections", "systems", "preprocessor", "extension", "locale", "encoding", "prompt"}, permute: true},

@@ -87,7 +87,7 @@ func followEnvRunner(base string, rest []arg) next {
 
 // followMake: make runs its variables in recipes through a shell, so a
 // NAME=value operand is a command line; --eval makes rules of its text.
-func (a *engine) followMake(sc *scope, rest []arg) next {
+func followMake(rest []arg) next {
 	opts, ops := scanOptions(rest, optSpec{value: "CfIjlEoWO", long: []string{"directory", "file", "makefile",
 		"include-dir", "jobs", "load-average", "eval", "old-file", "assume-old", "what-if", "new-file",
 		"assume-new", "output-sync", "debug", "jobserver-style", "shuffle"}, permute: true})
@@ -171,12 +171,10 @@ func followCMake(rest []arg) next {
 		tool := rest[i+1].text
 		args := rest[i+2:]
 		switch tool {
-		case "rm":
+		case "rm", "remove":
 			return runs(append([]arg{literalArg("rm")}, args...))
 		case "remove_directory", "rmdir":
 			return runs(append([]arg{literalArg("rm"), literalArg("-r")}, args...))
-		case "remove":
-			return runs(append([]arg{literalArg("rm")}, args...))
 		case "env":
 			return runs(append([]arg{literalArg("env")}, args...))
 		case "time":

@@ -21,7 +21,7 @@ func (a *engine) declare(sc *scope, fn *syntax.FuncDecl) {
 	if a.funcs == nil {
 		a.funcs = make(map[string]*funcDef)
 	}
-	a.funcs[fn.Name.Value] = &funcDef{body: fn.Body, sc: sc, dirs: changesDir(sc, fn.Body)}
+	a.funcs[fn.Name.Value] = &funcDef{body: fn.Body, sc: sc, dirs: changesDir(fn.Body)}
 }
 
 // callFunction handles a call of a function the line declares. Its body

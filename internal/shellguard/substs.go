@@ -122,17 +122,7 @@ func printfPlain(format string, args []arg) (string, bool) {
 // not choose: the working directory, or a fresh temporary file or
 // directory that mktemp names under the temporary directory.
 func substTrusted(sc *scope, cs *syntax.CmdSubst) bool {
-	argv, ok := substCall(sc, cs)
-	if !ok {
-		return false
-	}
-	switch argv[0].text {
-	case "pwd":
-		return true
-	case "mktemp":
-		return mktempInTemp(argv[1:])
-	}
-	return false
+	return substPwd(sc, cs) || substTemp(sc, cs)
 }
 
 // mktempInTemp reports a mktemp that names its file in the temporary

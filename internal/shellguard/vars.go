@@ -26,7 +26,7 @@ func (a *engine) rule(sc *scope, base string, argv []arg, in *input) rule {
 	if r := ruleFor(base, argv, in); r.category != "" || !hasRule(base) {
 		return r
 	}
-	lists := a.argVariants(sc, argv)
+	lists := a.argVariants(argv)
 	for _, v := range lists[1:] {
 		if r := ruleFor(base, v, in); r.category != "" {
 			return r
@@ -54,7 +54,7 @@ func hasRule(base string) bool {
 // argVariants returns argv itself, then the argument lists it may stand
 // for once the words that are a variable with literal values are replaced
 // by those values (at most maxVariants in all).
-func (a *engine) argVariants(sc *scope, argv []arg) [][]arg {
+func (a *engine) argVariants(argv []arg) [][]arg {
 	var choices [][][]arg // per word: the word lists it may stand for; built on the first resolved word
 	for i, w := range argv {
 		values := a.resolve(w)

@@ -110,7 +110,7 @@ func (a *engine) scanNode(sc *scope, n syntax.Node) {
 // loopDirs: a cd inside a loop takes the shell further on each pass, so
 // where the loop's commands run is unknown.
 func (a *engine) loopDirs(sc *scope, loop syntax.Node) {
-	if sc.dirs != nil && !sc.dirs.any && changesDir(sc, loop) {
+	if sc.dirs != nil && !sc.dirs.any && changesDir(loop) {
 		sc.dirs.any = true
 	}
 }
