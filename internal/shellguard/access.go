@@ -148,7 +148,7 @@ func (a *engine) commandAccesses(sc *scope, base string, argv []arg, at string, 
 				r.add(afterPrefix(w, "of="), true, "")
 			}
 		}
-	case "sed":
+	case "sed", "gsed":
 		r.writeAll(inPlace(args, "efl", []string{"expression", "file", "line-length"}))
 	case "perl":
 		r.writeAll(inPlace(args, "eEIMx", nil))
@@ -200,7 +200,7 @@ func (a *engine) commandAccesses(sc *scope, base string, argv []arg, at string, 
 				r.add(literalArg("."), true, "")
 			}
 		}
-	case "awk", "gawk":
+	case "awk", "gawk", "mawk", "nawk":
 		if inplaceAwk(args) {
 			spec := awkSpec()
 			spec.permute = true

@@ -68,6 +68,8 @@ func TestAccessesFollowDirectoriesAndVariables(t *testing.T) {
 		{"echo x >& .bashrc; echo y &>> log; cat < in 2>&1", []string{"w [] .bashrc", "w [] log"}},
 		{"gawk -i inplace '{print}' a; gawk -i inplace -f x.awk b c; gawk -i inplace -e 1 d", []string{"w [] a", "w [] b", "w [] c", "w [] d"}},
 		{"wget -P dl -O out https://x", []string{"w [] dl", "w [] out"}},
+		// Every name the runners follow writes as its family does.
+		{"gsed -i s/a/b/ .git/config; mawk -i inplace 1 e", []string{"w [] .git/config", "w [] e"}},
 	}
 	for _, tt := range tests {
 		if got := writesOf(tt.line); !slices.Equal(got, tt.want) {
