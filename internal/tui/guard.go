@@ -59,16 +59,23 @@ func (m *model) typeAhead(k tea.KeyPressMsg) tea.Cmd {
 		m.guard.since = m.now()
 		return guardTimer()
 	}
-	m.guard.since = m.now()
-	m.guard.diverted++
-	m.touchQuestion()
+	tick := m.divert()
 	if k.String() == "enter" {
-		return tea.Batch(m.submitShown(m.takeInput()), guardTimer())
+		return tea.Batch(tick, m.submitShown(m.takeInput()))
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	m.afterInputChange()
-	return tea.Batch(cmd, guardTimer())
+	return tea.Batch(tick, cmd)
+}
+
+// divert counts a key or a paste that went to the input box while the
+// prompt is guarded, and extends the guard.
+func (m *model) divert() tea.Cmd {
+	m.guard.since = m.now()
+	m.guard.diverted++
+	m.touchQuestion()
+	return guardTimer()
 }
 
 // guardNote is what a guarded prompt says instead of its answers, and

@@ -123,3 +123,44 @@ func TestProgramTypingAheadDoesNotApprove(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// effectSession sends "done" from inside Submit, before Submit returns,
+// as a real session may: the answered approval lets the turn end while the
+// UI's call is still on its way back.
+type effectSession struct {
+	events  chan protocol.Event
+	release chan struct{}
+}
+
+func (s *effectSession) Events() <-chan protocol.Event { return s.events }
+
+func (s *effectSession) Submit(protocol.Op) error {
+	s.events <- protocol.DoneEvent{}
+	<-s.release
+	return nil
+}
+
+// The tap counts an op before the session can act on it, so waiting for
+// the effect ("done") and then reading submitted() finds the op.
+// TestProgramTypingAheadDoesNotApprove once failed with "approvals = nil"
+// because the tap recorded the op only after the session's Submit returned.
+func TestTapRecordsAnOpBeforeItsEffects(t *testing.T) {
+	s := &effectSession{events: make(chan protocol.Event, 1), release: make(chan struct{})}
+	tp := newTap(s)
+	go func() {
+		for range tp.Events() {
+		}
+	}()
+	submitted := make(chan error, 1)
+	go func() { submitted <- tp.Submit(protocol.Approval{ID: "approval-1", Decision: protocol.No}) }()
+	tp.waitSeen(t, "done", 1)
+	got := approvalOps(tp.submitted())
+	close(s.release)
+	close(s.events)
+	if err := <-submitted; err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("done was seen before the approval that caused it: %#v", got)
+	}
+}

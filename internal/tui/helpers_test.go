@@ -416,14 +416,17 @@ func newTap(s Session) *tap {
 
 func (tp *tap) Events() <-chan protocol.Event { return tp.events }
 
+// Submit records op before the session sees it: what the op causes (an
+// answered approval ends the turn, "done" is counted) must not be seen
+// before the op itself, or a test that waits for the effect and then
+// reads submitted() would miss the op.
 func (tp *tap) Submit(op protocol.Op) error {
-	err := tp.inner.Submit(op)
 	tp.mu.Lock()
 	tp.ops = append(tp.ops, op)
 	close(tp.changed)
 	tp.changed = make(chan struct{})
 	tp.mu.Unlock()
-	return err
+	return tp.inner.Submit(op)
 }
 
 // waitOps waits until the ops submitted so far satisfy cond.

@@ -179,10 +179,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch {
 		case m.guarded():
 			// Pasted as a prompt opened: it was meant for the input too.
-			m.guard.since = m.now()
-			m.guard.diverted++
-			m.touchQuestion()
-			return m, tea.Batch(m.paste(msg), guardTimer())
+			return m, tea.Batch(m.divert(), m.paste(msg))
 		case m.question != nil && m.approval == nil:
 			m.question.paste(msg)
 			m.touchQuestion()
