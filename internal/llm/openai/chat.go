@@ -230,14 +230,17 @@ func stopReason(finish string, calls bool) llm.StopReason {
 	return llm.StopOther
 }
 
-// neutral converts usage: prompt_tokens includes cached (and written)
-// tokens, which llm.Usage counts apart.
 func (u chatUsage) neutral() llm.Usage {
-	cached := u.PromptTokensDetails.CachedTokens
-	written := u.PromptTokensDetails.CacheWriteTokens
+	d := u.PromptTokensDetails
+	return neutralUsage(u.PromptTokens, u.CompletionTokens, d.CachedTokens, d.CacheWriteTokens)
+}
+
+// neutralUsage converts usage as both wires count it: the input includes
+// cached (and written) tokens, which llm.Usage counts apart.
+func neutralUsage(input, output, cached, written int64) llm.Usage {
 	return llm.Usage{
-		InputTokens:      int(max(u.PromptTokens-cached-written, 0)),
-		OutputTokens:     int(u.CompletionTokens),
+		InputTokens:      int(max(input-cached-written, 0)),
+		OutputTokens:     int(output),
 		CacheReadTokens:  int(cached),
 		CacheWriteTokens: int(written),
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
@@ -92,7 +91,7 @@ func (p *Provider) streamResponses(ctx context.Context, req *llm.Request, yield 
 	events := ssestream.NewStream[responseEvent](ssestream.NewDecoder(raw), nil)
 	defer events.Close()
 
-	s := responsesStream{emitter: emitter{yield: yield}, items: map[string]int{}, args: map[int]*strings.Builder{}}
+	s := responsesStream{emitter: emitter{yield: yield}, items: map[string]int{}}
 	for events.Next() {
 		if !s.add(events.Current()) {
 			return
@@ -108,17 +107,15 @@ func (p *Provider) streamResponses(ctx context.Context, req *llm.Request, yield 
 }
 
 // responsesStream turns Responses API events into stream parts. Calls are
-// indexed in the order their items were announced.
+// indexed in the order their items were announced; each collects its
+// argument deltas, in case a server's done item leaves the arguments out.
 type responsesStream struct {
 	emitter
 	calls []pendingCall
 	// items maps a function_call item id to its index in calls.
 	items map[string]int
-	// args collects each call's argument deltas, in case a server's done
-	// item leaves the arguments out.
-	args map[int]*strings.Builder
-	done bool
-	used bool // a function call completed
+	done  bool
+	used  bool // a function call completed
 }
 
 func (s *responsesStream) add(ev responseEvent) bool {
@@ -145,10 +142,7 @@ func (s *responsesStream) add(ev responseEvent) bool {
 		}
 	case "response.function_call_arguments.delta":
 		if i, ok := s.items[ev.ItemID]; ok && ev.Delta != "" {
-			if s.args[i] == nil {
-				s.args[i] = &strings.Builder{}
-			}
-			s.args[i].WriteString(string(ev.Delta))
+			s.calls[i].args = append(s.calls[i].args, ev.Delta...)
 			if s.calls[i].started {
 				return s.emit(llm.ToolInputDelta{ID: s.calls[i].id, Delta: string(ev.Delta)})
 			}
@@ -196,8 +190,8 @@ func (s *responsesStream) itemDone(item outputItem) bool {
 			return false
 		}
 		args := string(item.Arguments)
-		if args == "" && s.args[i] != nil {
-			args = s.args[i].String()
+		if args == "" {
+			args = string(call.args)
 		}
 		s.used = true
 		return s.emit(llm.ToolCallDone{ID: call.id, Name: call.name, Input: toolInput(args)})
@@ -222,14 +216,7 @@ func (s *responsesStream) complete(r responseObject, incomplete string) bool {
 		reason = llm.StopToolUse
 	}
 	u := r.Usage
-	cached := u.InputTokensDetails.CachedTokens
-	written := u.InputTokensDetails.CacheWriteTokens
-	usage := llm.Usage{
-		InputTokens:      int(max(u.InputTokens-cached-written, 0)),
-		OutputTokens:     int(u.OutputTokens),
-		CacheReadTokens:  int(cached),
-		CacheWriteTokens: int(written),
-	}
+	usage := neutralUsage(u.InputTokens, u.OutputTokens, u.InputTokensDetails.CachedTokens, u.InputTokensDetails.CacheWriteTokens)
 	s.emit(llm.Finish{Reason: reason, Usage: usage})
 	return false
 }

@@ -181,3 +181,27 @@ func TestForeignReasoningIsNotSent(t *testing.T) {
 		}
 	}
 }
+
+// A server whose done item leaves a call's arguments out: the call takes
+// the arguments its deltas brought.
+func TestResponsesCallArgumentsFromDeltas(t *testing.T) {
+	stream := "data: {\"type\":\"response.output_item.added\",\"item\":{\"type\":\"function_call\",\"id\":\"fc\",\"call_id\":\"c\",\"name\":\"ls\"}}\n\n" +
+		"data: {\"type\":\"response.function_call_arguments.delta\",\"item_id\":\"fc\",\"delta\":\"{\\\"path\\\":\"}\n\n" +
+		"data: {\"type\":\"response.function_call_arguments.delta\",\"item_id\":\"fc\",\"delta\":\"\\\".\\\"}\"}\n\n" +
+		"data: {\"type\":\"response.output_item.done\",\"item\":{\"type\":\"function_call\",\"id\":\"fc\",\"call_id\":\"c\",\"name\":\"ls\"}}\n\n" +
+		"data: {\"type\":\"response.completed\",\"response\":{}}\n\n"
+	p := openai.New(openai.Config{BaseURL: "http://canned.invalid/v1", APIKey: "k", API: openai.APIResponses,
+		HTTPClient: &http.Client{Transport: canned{respStatus: http.StatusOK, resp: []byte(stream)}}})
+	var done []llm.ToolCallDone
+	for part, err := range p.Stream(t.Context(), request(llm.UserText("hi"))) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := part.(llm.ToolCallDone); ok {
+			done = append(done, d)
+		}
+	}
+	if len(done) != 1 || done[0].ID != "c" || done[0].Name != "ls" || string(done[0].Input) != `{"path":"."}` {
+		t.Fatalf("calls = %+v", done)
+	}
+}

@@ -23,7 +23,7 @@ type pendingCall struct {
 	// kind is the call's type as a chat delta gave it ("function").
 	kind    string
 	started bool
-	// args collects a chat call's argument fragments.
+	// args collects the call's argument fragments.
 	args []byte
 }
 
