@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
 // Hunk is one hunk of a unified diff, with the file headers it belongs
@@ -22,21 +24,19 @@ type Hunk struct {
 func (s *Store) Hunks(ctx context.Context, changes []Change) ([]Hunk, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var olds []Change
+	// Both sides' blobs, with one git process: readBlobs reads the New
+	// side, so each change also goes in as its Old side.
+	both := make([]Change, 0, 2*len(changes))
 	for _, c := range changes {
-		olds = append(olds, Change{New: c.Old})
+		both = append(both, Change{New: c.Old}, c)
 	}
-	oldBlobs, err := s.readBlobs(ctx, olds)
-	if err != nil {
-		return nil, err
-	}
-	newBlobs, err := s.readBlobs(ctx, changes)
+	blobs, err := s.readBlobs(ctx, both)
 	if err != nil {
 		return nil, err
 	}
 	var out []Hunk
 	for _, c := range changes {
-		out = append(out, fileHunks(c, oldBlobs[c.Old.Blob], newBlobs[c.New.Blob])...)
+		out = append(out, fileHunks(c, blobs[c.Old.Blob], blobs[c.New.Blob])...)
 	}
 	return out, nil
 }
@@ -74,7 +74,7 @@ func fileHunks(c Change, old, new []byte) []Hunk {
 	switch {
 	case c.Old.Mode == "120000" || c.New.Mode == "120000":
 		return note(fmt.Sprintf("symbolic link: %q -> %q", old, new))
-	case binary(old) || binary(new):
+	case workspace.IsBinary(old) || workspace.IsBinary(new):
 		return note(fmt.Sprintf("binary file %s (%d -> %d bytes)", c.Kind, len(old), len(new)))
 	}
 	edits := udiff.Bytes(old, new)
@@ -91,10 +91,4 @@ func fileHunks(c Change, old, new []byte) []Hunk {
 		out = append(out, Hunk{Path: c.Path, Text: one.String()})
 	}
 	return out
-}
-
-// binary reports whether data looks like a binary file: git's test, a NUL
-// byte in the first 8000 bytes.
-func binary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
 }
