@@ -90,10 +90,11 @@ func (r *Runner) Run(command string) error {
 	if command == "" {
 		return errors.New("no command: /diagnostics run COMMAND")
 	}
-	r.Stop()
 	r.mu.Lock()
 	r.command = command
 	r.mu.Unlock()
+	// A re-run that slips in after the stop already runs this command.
+	r.Stop()
 	return r.start()
 }
 
@@ -101,13 +102,10 @@ func (r *Runner) Run(command string) error {
 // does nothing while one runs.
 func (r *Runner) Rerun() error {
 	r.mu.Lock()
-	busy, command := r.running != nil, r.command
+	command := r.command
 	r.mu.Unlock()
 	if command == "" {
 		return errors.New("no check set yet: /diagnostics run COMMAND")
-	}
-	if busy {
-		return nil
 	}
 	return r.start()
 }
@@ -156,10 +154,15 @@ func (r *Runner) Status() Status {
 	return s
 }
 
-// start launches the current command.
+// start launches the current command unless one runs. Deciding and
+// launching under one lock is what keeps two from running at once: a
+// second would be out of Stop's reach.
 func (r *Runner) start() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.running != nil {
+		return nil
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &tail{}
 	shell := r.env.Shell
