@@ -1,5 +1,8 @@
-// Package fsutil holds the one atomic file writer, shared by shiro's state
-// stores and the workspace file tools.
+// Package fsutil holds the file helpers several packages share, so that
+// each is written once: the one atomic file writer (shiro's state stores
+// and the workspace file tools), the lock and ownership check of shared
+// state files, symlink resolution as the kernel does it, and the test for
+// a git directory's layout.
 package fsutil
 
 import (

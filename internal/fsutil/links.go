@@ -69,3 +69,15 @@ func splitLast(p string) (parent, base string) {
 	}
 	return parent, trimmed[i+1:]
 }
+
+// Within reports whether the clean path p is root or lies beneath it, by
+// its text alone (resolve links first where they matter).
+func Within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	if sep := string(filepath.Separator); !strings.HasSuffix(root, sep) {
+		root += sep
+	}
+	return strings.HasPrefix(p, root)
+}

@@ -50,3 +50,22 @@ func TestResolveLinksFollowsWhatThePathWillReach(t *testing.T) {
 		}
 	}
 }
+
+func TestWithin(t *testing.T) {
+	for _, c := range []struct {
+		root, p string
+		want    bool
+	}{
+		{"/w", "/w", true},
+		{"/w", "/w/a/b", true},
+		{"/w", "/wx", false},
+		{"/w", "/", false},
+		{"/", "/etc", true},
+		{"/", "/", true},
+		{"/w/", "/w/a", true},
+	} {
+		if got := Within(filepath.FromSlash(c.root), filepath.FromSlash(c.p)); got != c.want {
+			t.Errorf("Within(%q, %q) = %v", c.root, c.p, got)
+		}
+	}
+}

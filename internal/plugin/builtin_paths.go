@@ -111,13 +111,13 @@ func protectKind(t target, pl places) (pathKind, bool) {
 		return pathKind{"a lockfile", "run the package manager to change it"}, true
 	}
 	for _, dir := range pl.stateDirs {
-		if t.abs != "" && within(dir, t.abs) {
+		if t.abs != "" && fsutil.Within(dir, t.abs) {
 			return pathKind{"shiro's own state", "ask the user to change it"}, true
 		}
 	}
 	if pl.home != "" && t.abs != "" {
 		for _, f := range startupFiles() {
-			if within(filepath.Join(pl.home, f), t.abs) {
+			if fsutil.Within(filepath.Join(pl.home, f), t.abs) {
 				return pathKind{"a startup file shells or git run (~/" + f + ")", "ask the user to change it"}, true
 			}
 		}
@@ -317,7 +317,7 @@ func (w *workspace) relative(abs string) (string, bool) {
 		}
 	}
 	for _, root := range []string{filepath.Clean(w.cwd), w.resolvedCwd} {
-		if root != "" && within(root, abs) {
+		if root != "" && fsutil.Within(root, abs) {
 			if r, err := filepath.Rel(root, abs); err == nil {
 				return filepath.ToSlash(r), true
 			}
@@ -355,17 +355,6 @@ func resolveLinks(abs string) (string, bool) {
 	}
 	r := fsutil.ResolveLinks(abs)
 	return r, r != "" && r != abs
-}
-
-// within reports whether p is root or inside it.
-func within(root, p string) bool {
-	if p == root {
-		return true
-	}
-	if !strings.HasSuffix(root, string(filepath.Separator)) {
-		root += string(filepath.Separator)
-	}
-	return strings.HasPrefix(p, root)
 }
 
 // ConfirmDelete refuses calls that would write (typically delete) a path

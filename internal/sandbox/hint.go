@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/proc"
 )
 
@@ -153,31 +154,22 @@ func isNetworkPath(path string) bool {
 
 // absolute makes a path from a message absolute: ~ is the home
 // directory, and a relative path is taken from the workspace, where
-// commands start. Symlinks in it are followed as far as they exist, as
-// the kernel did: Landlock judged the file a link leads to, so a link in
-// the workspace to a folder outside is the folder outside.
+// commands start. Symlinks in it are followed as the kernel did
+// (fsutil.ResolveLinks): Landlock judged the file a link leads to, so a
+// link in the workspace to a folder outside is the folder outside, a
+// dangling link is the file it would have made, and "link/.." is the
+// folder above the link's target.
 func (s *Sandbox) absolute(path string) string {
+	sep := string(filepath.Separator)
 	if rest, ok := strings.CutPrefix(path, "~/"); ok && s.policy.Home != "" {
-		path = filepath.Join(s.policy.Home, rest)
+		path = s.policy.Home + sep + rest
 	} else if !filepath.IsAbs(path) {
-		path = filepath.Join(s.policy.Workspace, path)
+		path = s.policy.Workspace + sep + path
 	}
-	return resolveExisting(filepath.Clean(path))
-}
-
-// resolveExisting follows the symlinks of the longest part of path that
-// exists, and keeps the rest as it is.
-func resolveExisting(path string) string {
-	rest := ""
-	for dir := path; ; dir = filepath.Dir(dir) {
-		if resolved, err := filepath.EvalSymlinks(dir); err == nil {
-			return filepath.Join(resolved, rest)
-		}
-		if filepath.Dir(dir) == dir {
-			return path
-		}
-		rest = filepath.Join(filepath.Base(dir), rest)
+	if resolved := fsutil.ResolveLinks(path); resolved != "" {
+		return resolved
 	}
+	return filepath.Clean(path) // a loop, or an unreadable link: judged as written
 }
 
 // pathHint explains a refusal that named path, or returns "" when the
@@ -226,11 +218,14 @@ func (s *Sandbox) movedHint(path string, kind denialKind) string {
 // inside writable folders, or in shiro's own folder.
 func (s *Sandbox) protectedPath(path string) bool {
 	p := s.policy
-	kept := []string{filepath.Join(p.Workspace, ".git", "hooks"), filepath.Join(p.Workspace, ".git", "config"), filepath.Join(p.Workspace, ".shiro")}
+	kept := []string{filepath.Join(p.Workspace, ".shiro")}
+	for _, dir := range p.gitDirs() {
+		kept = append(kept, filepath.Join(dir, "hooks"), filepath.Join(dir, "config"))
+	}
 	if p.State != "" {
 		kept = append(kept, p.State)
 	}
-	return slices.ContainsFunc(kept, func(k string) bool { return within(k, path) })
+	return slices.ContainsFunc(kept, func(k string) bool { return fsutil.Within(k, path) })
 }
 
 // suggestFolder is the folder to add to sandbox.writable for path: under
@@ -238,7 +233,7 @@ func (s *Sandbox) protectedPath(path string) bool {
 // elsewhere the path's folder.
 func (s *Sandbox) suggestFolder(path string) string {
 	home := s.policy.Home
-	if home != "" && home != "/" && within(home, path) && path != home {
+	if home != "" && home != "/" && fsutil.Within(home, path) && path != home {
 		rel, _ := filepath.Rel(home, path)
 		parts := strings.Split(rel, string(filepath.Separator))
 		return filepath.Join(append([]string{home}, parts[:min(2, len(parts))]...)...)
@@ -249,7 +244,7 @@ func (s *Sandbox) suggestFolder(path string) string {
 // display shows a path under the home directory as ~/….
 func (s *Sandbox) display(path string) string {
 	home := s.policy.Home
-	if home != "" && home != "/" && within(home, path) && path != home {
+	if home != "" && home != "/" && fsutil.Within(home, path) && path != home {
 		rel, _ := filepath.Rel(home, path)
 		return "~/" + filepath.ToSlash(rel)
 	}
@@ -273,12 +268,12 @@ func (p Policy) configName() string {
 func (p Policy) isSecret(path string) bool {
 	if p.Home != "" && p.Home != "/" {
 		for _, rel := range homeSecrets() {
-			if within(filepath.Join(p.Home, rel), path) {
+			if fsutil.Within(filepath.Join(p.Home, rel), path) {
 				return true
 			}
 		}
 	}
-	if p.State != "" && within(p.State, path) && path != p.State {
+	if p.State != "" && fsutil.Within(p.State, path) && path != p.State {
 		rel, _ := filepath.Rel(p.State, path)
 		first, _, _ := strings.Cut(rel, string(filepath.Separator))
 		return !slices.Contains(stateReadable(), first)

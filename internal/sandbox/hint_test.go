@@ -123,6 +123,21 @@ func TestExplainFollowsSymlinksOutOfTheWorkspace(t *testing.T) {
 	if got := s.Explain(proc.Exit{Code: 1}, []byte("bash: line 1: made/new.txt: Permission denied\n")); got != "" {
 		t.Errorf("a path inside the workspace that does not exist yet got a hint: %q", got)
 	}
+	// A dangling link is followed to where the file would have been made,
+	// and "escape/.." is the folder above the link's target, not the
+	// workspace: the kernel resolves the link before the "..".
+	if err := os.Symlink(filepath.Join(outside, "new.txt"), filepath.Join(ws, "notes")); err != nil {
+		t.Fatal(err)
+	}
+	for line, want := range map[string]string{
+		"touch: cannot touch 'notes': Permission denied\n":              filepath.Join(outside, "new.txt"),
+		"bash: line 1: escape/../made.txt: Permission denied\n":         filepath.Join(root, "made.txt"),
+		"bash: line 1: escape/../outside/made.txt: Permission denied\n": filepath.Join(outside, "made.txt"),
+	} {
+		if got := s.Explain(proc.Exit{Code: 1}, []byte(line)); !strings.Contains(got, want+" may have been denied") {
+			t.Errorf("%q: hint %q, want it to name %q", line, got, want)
+		}
+	}
 }
 
 // A command that changed folder before it failed names a path relative
@@ -144,4 +159,28 @@ func TestExplainARelativePathAfterTheCommandChangedFolder(t *testing.T) {
 	if got := s.Explain(failed, []byte("bash: ./run.sh: Permission denied\n")); got != "" {
 		t.Errorf("a file in the workspace refused for its own mode got a hint: %q", got)
 	}
+}
+
+// A workspace that is a bare repository keeps its hooks and config
+// read-only (its mounts, its Seatbelt profile), and a command refused
+// there is told so.
+func TestExplainAProtectedPathOfABareRepository(t *testing.T) {
+	ws := bareRepo(t)
+	s := &Sandbox{available: true, policy: Policy{Mode: WorkspaceWrite, Workspace: ws, Home: "/home/u", Temp: "/tmp"}}
+	for _, line := range []string{
+		"bash: hooks/post-update: Read-only file system\n",
+		"error: could not write config file config: Device or resource busy\n",
+	} {
+		if got := s.Explain(proc.Exit{Code: 1}, []byte(line)); !strings.Contains(got, "stay read-only") {
+			t.Errorf("%q: hint %q, want it to say they stay read-only", line, got)
+		}
+	}
+}
+
+// bareRepo makes a folder laid out as a bare repository.
+func bareRepo(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	mkfiles(t, ws, "HEAD", "config", "objects/", "refs/heads/", "hooks/post-update")
+	return ws
 }

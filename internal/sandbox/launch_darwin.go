@@ -31,11 +31,8 @@ func (s *Sandbox) runProbe() probeResult { return probeResult{} }
 // process group, as without a sandbox, and processes that leave it
 // outlive the command.
 func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
-	if s.policy.Mode == Off {
-		return x, nil
-	}
-	if ok, _ := Available(); !ok {
-		return x, nil
+	if !s.Confines() {
+		return x, nil // off, or no sandbox-exec here (Notice said so at start)
 	}
 	argv0 := x.Argv[0]
 	if !strings.Contains(argv0, "/") {

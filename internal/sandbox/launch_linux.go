@@ -41,7 +41,7 @@ func (s *Sandbox) detect() {
 // the protections inside writable folders when private mounts are
 // unavailable (checked cheaply here; the probe confirms).
 func (s *Sandbox) partial() string {
-	if s.policy.Mode != WorkspaceWrite || len(s.policy.protections()) == 0 {
+	if s.policy.Mode != WorkspaceWrite || len(s.policy.protections(s.policy.secrets())) == 0 {
 		return ""
 	}
 	if why := userNamespacesBlocked(); why != "" {
@@ -123,23 +123,23 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 
 // helperExec is the Exec that runs the helper with p and the Landlock
 // ruleset for rules (when p.Landlock). Its PoolKey is all it depends on:
-// the plan and the rules.
+// the plan and the ruleset's key, which names the files the rules grant
+// as well as their paths (a ruleset holds files: a folder replaced since
+// needs another one).
 func (s *Sandbox) helperExec(p plan, rules fsRules) (proc.Exec, error) {
 	encoded, err := json.Marshal(p)
 	if err != nil {
 		return proc.Exec{}, fmt.Errorf("encode the sandbox plan: %w", err)
 	}
-	ruleKey, err := json.Marshal(rules)
-	if err != nil {
-		return proc.Exec{}, fmt.Errorf("encode the sandbox rules: %w", err)
-	}
+	key := string(encoded)
 	var files []*os.File
 	if p.Landlock {
-		ruleset, err := s.rulesets.forCommand(rules)
+		ruleset, rulesKey, err := s.rulesets.forCommand(rules)
 		if err != nil {
 			return proc.Exec{}, err
 		}
 		files = []*os.File{ruleset}
+		key += "\n" + rulesKey
 	}
 	env := append(withoutVar(os.Environ(), planVar), planVar+"="+string(encoded))
 	return proc.Exec{
@@ -149,7 +149,7 @@ func (s *Sandbox) helperExec(p plan, rules fsRules) (proc.Exec, error) {
 		Supervised:    !p.Probe,
 		PrivateMounts: len(p.Mounts) > 0,
 		Files:         files,
-		PoolKey:       string(encoded) + "\n" + string(ruleKey),
+		PoolKey:       key,
 	}, nil
 }
 
@@ -164,11 +164,14 @@ func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
 	}
 	// Root's capabilities would let a command undo any confinement.
 	p.DropCaps = os.Getuid() == 0
+	// Looked up once for both the rules and the mounts: it is most of
+	// the plan's cost, paid before every command.
+	secrets := s.policy.secrets()
 	if s.abi > 0 {
 		p.Landlock = true
 		rules = fsRules{
 			List:    []string{"/"},
-			Read:    s.policy.readGrants(),
+			Read:    s.policy.readGrants(secrets),
 			Write:   s.policy.writeRoots(),
 			Devices: devices(),
 			Network: s.policy.Network,
@@ -181,7 +184,7 @@ func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
 		}
 	}
 	if mounts {
-		p.Mounts = s.policy.protections()
+		p.Mounts = s.policy.protections(secrets)
 		if len(p.Mounts) > 0 {
 			p.DropCaps = true
 		}

@@ -183,19 +183,20 @@ const (
 	hide mountKind = "hide"
 )
 
-// protections lists what must be protected by mounts: the workspace's
-// .git/hooks, .git/config and .shiro, shiro's own folder and the secret
-// locations, where they lie inside a writable folder. The workspace and
+// protections lists what must be protected by mounts: the hooks and
+// config of the workspace's git directories (gitDirs), its .shiro,
+// shiro's own folder and the secret locations (secrets, as p.secrets
+// found them), where they lie inside a writable folder. The workspace and
 // .git are pinned, so that they cannot be renamed away and replaced. The
 // list is ordered parents first, as the mounts must be made.
-func (p Policy) protections() []protection {
+func (p Policy) protections(secrets []string) []protection {
 	roots := p.writeRoots()
 	if len(roots) == 0 {
 		return nil
 	}
 	var out []protection
 	inside := func(path string) bool {
-		return slices.ContainsFunc(roots, func(r string) bool { return within(r, path) })
+		return slices.ContainsFunc(roots, func(r string) bool { return fsutil.Within(r, path) })
 	}
 	isDir := func(path string) bool { fi, err := os.Lstat(path); return err == nil && fi.IsDir() }
 	gitDir := filepath.Join(p.Workspace, ".git")
@@ -203,26 +204,22 @@ func (p Policy) protections() []protection {
 		switch {
 		case fi.IsDir():
 			out = append(out, protection{pin, gitDir})
-			// A hooks folder that is a symlink cannot be kept: .git itself
-			// stays writable, so the link could be replaced.
-			if hooks := filepath.Join(gitDir, "hooks"); isDir(hooks) || !exists(hooks) {
-				out = append(out, protection{readOnlyDir, hooks})
-			}
-			if fi, err := os.Lstat(filepath.Join(gitDir, "config")); err == nil && fi.Mode().IsRegular() {
-				out = append(out, protection{readOnly, filepath.Join(gitDir, "config")})
-			}
 		case fi.Mode().IsRegular():
 			// A worktree's or submodule's pointer to its git dir.
 			out = append(out, protection{readOnly, gitDir})
 		}
 	}
-	if fsutil.IsGitDir(p.Workspace) {
-		// A bare repository: its hooks and config lie at its top.
-		if hooks := filepath.Join(p.Workspace, "hooks"); isDir(hooks) || !exists(hooks) {
+	for _, dir := range p.gitDirs() {
+		if !isDir(dir) {
+			continue
+		}
+		// A hooks folder that is a symlink cannot be kept: the folder
+		// that holds it stays writable, so the link could be replaced.
+		if hooks := filepath.Join(dir, "hooks"); isDir(hooks) || !exists(hooks) {
 			out = append(out, protection{readOnlyDir, hooks})
 		}
-		if fi, err := os.Lstat(filepath.Join(p.Workspace, "config")); err == nil && fi.Mode().IsRegular() {
-			out = append(out, protection{readOnly, filepath.Join(p.Workspace, "config")})
+		if config := filepath.Join(dir, "config"); isRegular(config) {
+			out = append(out, protection{readOnly, config})
 		}
 	}
 	if project := filepath.Join(p.Workspace, ".shiro"); isDir(project) {
@@ -231,7 +228,7 @@ func (p Policy) protections() []protection {
 	if p.State != "" && inside(p.State) && isDir(p.State) {
 		out = append(out, protection{readOnly, p.State})
 	}
-	for _, s := range p.secrets() {
+	for _, s := range secrets {
 		if inside(s) {
 			out = append(out, protection{hide, s})
 		}
@@ -243,21 +240,39 @@ func (p Policy) protections() []protection {
 	return out
 }
 
+// gitDirs are the git directories of the workspace whose hooks folder and
+// config file stay read-only: its .git, whether it exists yet or not, and
+// the workspace itself when it is a bare repository (whose hooks and
+// config lie at its top). The mounts, the Seatbelt profile and the hints
+// all keep the same ones.
+func (p Policy) gitDirs() []string {
+	dirs := []string{filepath.Join(p.Workspace, ".git")}
+	if fsutil.IsGitDir(p.Workspace) {
+		dirs = append(dirs, p.Workspace)
+	}
+	return dirs
+}
+
+func isRegular(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
 }
 
 // readGrants carves "/" into what a command may read: everything but the
-// secret locations. Landlock can only grant a folder with everything
+// secret locations (secrets, as p.secrets found them). Landlock can only grant a folder with everything
 // beneath it, so each secret's ancestors are entered and their other
 // entries granted one by one; the ancestors themselves are only listed
 // (Landlock's read-dir right is granted on "/" as a whole, so every folder
 // can be listed, secret ones too, but no secret file can be read).
 // Entries created in those ancestors later (in the home directory, say)
 // are not readable until the next command.
-func (p Policy) readGrants() []string {
-	return carve("/", p.secrets())
+func (p Policy) readGrants(secrets []string) []string {
+	return carve("/", secrets)
 }
 
 // carve returns the paths that together cover everything beneath root
@@ -269,7 +284,7 @@ func carve(root string, excluded []string) []string {
 	ancestors := map[string]bool{}
 	for _, e := range excluded {
 		e = filepath.Clean(e)
-		if e == root || !within(root, e) {
+		if e == root || !fsutil.Within(root, e) {
 			if e == root {
 				return nil
 			}
@@ -304,16 +319,8 @@ func carve(root string, excluded []string) []string {
 	return grants
 }
 
-// within reports whether path is root or lies beneath it.
-func within(root, path string) bool {
-	if root == "/" {
-		return strings.HasPrefix(path, "/")
-	}
-	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
-}
-
 // writable reports whether a command may write path under p (ignoring
 // what mounts protect).
 func (p Policy) writable(path string) bool {
-	return slices.ContainsFunc(p.writeRoots(), func(r string) bool { return within(r, path) })
+	return slices.ContainsFunc(p.writeRoots(), func(r string) bool { return fsutil.Within(r, path) })
 }

@@ -77,7 +77,7 @@ func TestProtectionsComeParentsFirst(t *testing.T) {
 	ws := filepath.Join(root, "ws")
 	mkfiles(t, ws, ".git/hooks/", ".git/config", ".shiro/config.json", "home/.ssh/id_rsa", "home/.shiro-neko/config.json", "home/.shiro-neko/skills/")
 	p := Policy{Mode: WorkspaceWrite, Workspace: ws, Home: filepath.Join(ws, "home"), State: filepath.Join(ws, "home", ".shiro-neko"), Temp: filepath.Join(root, "tmp")}
-	got := p.protections()
+	got := p.protections(p.secrets())
 	want := []protection{
 		{pin, ws},
 		{pin, filepath.Join(ws, ".git")},
@@ -92,12 +92,12 @@ func TestProtectionsComeParentsFirst(t *testing.T) {
 		t.Errorf("protections:\n got %v\nwant %v", got, want)
 	}
 	p.Mode = ReadOnly
-	if got := p.protections(); got != nil {
+	if got := p.protections(p.secrets()); got != nil {
 		t.Errorf("read-only mode protects %v; nothing is writable to protect from", got)
 	}
 	// A workspace with nothing to protect needs no mounts at all.
 	bare := t.TempDir()
-	if got := (Policy{Mode: WorkspaceWrite, Workspace: bare}).protections(); got != nil {
+	if got := (Policy{Mode: WorkspaceWrite, Workspace: bare}).protections(nil); got != nil {
 		t.Errorf("a bare workspace gets %v", got)
 	}
 }
@@ -108,7 +108,7 @@ func TestSymlinkedHooksAreNotPretendedToBeProtected(t *testing.T) {
 	if err := os.Symlink(filepath.Join(ws, "shared-hooks"), filepath.Join(ws, ".git", "hooks")); err != nil {
 		t.Fatal(err)
 	}
-	for _, pr := range (Policy{Mode: WorkspaceWrite, Workspace: ws}).protections() {
+	for _, pr := range (Policy{Mode: WorkspaceWrite, Workspace: ws}).protections(nil) {
 		if strings.HasSuffix(pr.Path, "hooks") {
 			t.Errorf("a symlinked hooks folder is in the protections: %v", pr)
 		}

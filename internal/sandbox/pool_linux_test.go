@@ -79,3 +79,30 @@ func TestABareRepositoryWorkspaceKeepsItsHooksAndConfig(t *testing.T) {
 	assertFile(t, filepath.Join(f.ws, "hooks", "post-update"), hookBody)
 	assertMissing(t, filepath.Join(f.ws, "hooks", "pre-receive"))
 }
+
+// A waiting helper holds the Landlock ruleset built for the folders as
+// they were: a ruleset grants files, not paths. If a writable folder is
+// replaced meanwhile (rm -rf and made again), the next command must get
+// a ruleset for the new folder, not the helper confined for the old one.
+func TestAWaitingHelperIsNotUsedOnceAWritableFolderWasReplaced(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	sb := f.sandbox(t)
+	if res, out := runIn(t, sb, f.ws, `echo first`); !res.Exit.Success() {
+		t.Fatalf("first command failed: %s", out)
+	}
+	sb.Ready() // a helper waits, with a ruleset granting the temp dir as it is now
+	// Moved out of the folders whose entries are granted one by one, so
+	// that the rules name the same paths as before.
+	if err := os.Rename(f.tmp, filepath.Join(f.outside, "old-tmp")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(f.tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	made := filepath.Join(f.tmp, "made.txt")
+	if res, out := runIn(t, sb, f.ws, `echo made > `+made); !res.Exit.Success() {
+		t.Errorf("writing the new temp dir failed (%s): %s", res.Exit, out)
+	}
+	assertFile(t, made, "made\n")
+}

@@ -88,8 +88,10 @@ func (p Policy) seatbeltProfile(secrets []string) string {
 		ws := p.Workspace
 		w("    (require-not (literal %s))", sbString(ws))
 		w("    (require-not (literal %s))", sbString(filepath.Join(ws, ".git")))
-		w("    (require-not (subpath %s))", sbString(filepath.Join(ws, ".git", "hooks")))
-		w("    (require-not (literal %s))", sbString(filepath.Join(ws, ".git", "config")))
+		for _, dir := range p.gitDirs() {
+			w("    (require-not (subpath %s))", sbString(filepath.Join(dir, "hooks")))
+			w("    (require-not (literal %s))", sbString(filepath.Join(dir, "config")))
+		}
 		w("    (require-not (subpath %s))", sbString(filepath.Join(ws, ".shiro")))
 		if p.State != "" {
 			w("    (require-not (subpath %s))", sbString(p.State))

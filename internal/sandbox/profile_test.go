@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,20 @@ func TestSeatbeltProfileConfinesLikeLandlock(t *testing.T) {
 	p.Mode = ReadOnly
 	if ro := p.seatbeltProfile(nil); strings.Contains(ro, "(allow file-write*") {
 		t.Errorf("read-only mode grants writes:\n%s", ro)
+	}
+}
+
+// A workspace that is a bare repository has its hooks and config at its
+// top; they stay read-only as a .git folder's do.
+func TestSeatbeltProfileKeepsABareRepositorysHooksAndConfig(t *testing.T) {
+	ws := bareRepo(t)
+	profile := Policy{Mode: WorkspaceWrite, Workspace: ws, Temp: "/tmp"}.seatbeltProfile(nil)
+	for _, want := range []string{
+		"(require-not (subpath " + sbString(filepath.Join(ws, "hooks")) + "))",
+		"(require-not (literal " + sbString(filepath.Join(ws, "config")) + "))",
+	} {
+		if !strings.Contains(profile, want) {
+			t.Errorf("profile lacks %q:\n%s", want, profile)
+		}
 	}
 }

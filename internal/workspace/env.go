@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/proc"
 )
 
@@ -75,7 +76,7 @@ func (e *Env) Resolve(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !within(e.Root, real) {
+	if !fsutil.Within(e.Root, real) {
 		if _, ok := e.readRootOf(real); !ok {
 			return "", fmt.Errorf("%w: %s", ErrEscape, p)
 		}
@@ -87,7 +88,7 @@ func (e *Env) Resolve(p string) (string, error) {
 // and for the file operations. A path in a read-only folder outside the
 // workspace stays absolute: that is how the file operations tell it apart.
 func (e *Env) Rel(abs string) string {
-	if !within(e.Root, abs) {
+	if !fsutil.Within(e.Root, abs) {
 		if _, ok := e.readRootOf(abs); ok {
 			return filepath.ToSlash(abs)
 		}
@@ -127,13 +128,6 @@ func resolveExisting(abs string) (string, error) {
 		rest = filepath.Join(filepath.Base(cur), rest)
 		cur = parent
 	}
-}
-
-func within(root, p string) bool {
-	if p == root {
-		return true
-	}
-	return strings.HasPrefix(p, root+string(filepath.Separator))
 }
 
 // IsBinary reports whether data (a file's first bytes) looks binary: it

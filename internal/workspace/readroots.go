@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/shiro-neko/shiro/internal/fsutil"
 )
 
 // Read-only folders outside the workspace.
@@ -44,7 +46,7 @@ func (e *Env) SetReadOnlyRoots(dirs []string) {
 	var keep []string
 	for _, d := range dirs {
 		real, err := filepath.EvalSymlinks(d)
-		if err != nil || within(e.Root, real) {
+		if err != nil || fsutil.Within(e.Root, real) {
 			continue
 		}
 		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
@@ -72,7 +74,7 @@ func (e *Env) ReadOnlyRoots() []string {
 // readRootOf returns the read-only folder that holds abs.
 func (e *Env) readRootOf(abs string) (string, bool) {
 	for _, d := range e.ReadOnlyRoots() {
-		if within(d, abs) {
+		if fsutil.Within(d, abs) {
 			return d, true
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/fsutil"
 )
 
 // WalkOptions tunes Walk.
@@ -59,7 +61,7 @@ func Walk(ctx context.Context, env *Env, root string, opts WalkOptions, fn func(
 	// workspace, or a read-only folder outside it (whose paths stay
 	// absolute).
 	top, inTop := env.Root, rel
-	if dir, ok := env.readRootOf(abs); ok && !within(env.Root, abs) {
+	if dir, ok := env.readRootOf(abs); ok && !fsutil.Within(env.Root, abs) {
 		top = dir
 		inTop, _ = filepath.Rel(dir, abs)
 		inTop = filepath.ToSlash(inTop)
