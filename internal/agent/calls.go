@@ -140,18 +140,13 @@ func (t *turn) execute(id string, info *tool.Info, call tool.Prepared) (res tool
 		t.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk})
 	}}
 	var work *childWork
-	res, err = func() (r tool.Result, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("tool %s crashed: %v", info.Name, p)
-			}
-		}()
+	res, err = guarded(info.Name, func() (tool.Result, error) {
 		if d, ok := call.(Delegator); ok {
 			work = &childWork{}
 			return d.Delegate(ctx, rt, t.parent(work))
 		}
 		return call.Run(ctx, rt)
-	}()
+	})
 	if work != nil {
 		calls, written := work.take()
 		t.toolsCalled = append(t.toolsCalled, calls...)
@@ -164,6 +159,17 @@ func (t *turn) execute(id string, info *tool.Info, call tool.Prepared) (res tool
 		return res, true, err
 	}
 	return res, false, err
+}
+
+// guarded runs a tool's code: a panic in it becomes the call's error, so
+// one broken tool cannot take the session down.
+func guarded(name string, run func() (tool.Result, error)) (res tool.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("tool %s crashed: %v", name, p)
+		}
+	}()
+	return run()
 }
 
 // parent is what this turn lends a delegating call.

@@ -92,8 +92,8 @@ func (s *Session) Compact(ctx context.Context, focus string) (CompactResult, err
 }
 
 // compact summarises the older history with model and installs the
-// result. usage is the summary call's, also when it failed after
-// answering. The history is left untouched on any error.
+// result. usage is the summary call's (charged to the session by ask),
+// also when it failed after answering. The history is left untouched on any error.
 func (s *Session) compact(ctx context.Context, provider llm.Provider, model, focus string) (CompactResult, llm.Usage, error) {
 	if provider == nil {
 		return CompactResult{}, llm.Usage{}, errors.New("no model to write the summary")
@@ -107,9 +107,6 @@ func (s *Session) compact(ctx context.Context, provider llm.Provider, model, foc
 		return CompactResult{}, llm.Usage{}, errors.New("nothing to compact yet: the conversation is only its first prompt and the latest exchanges")
 	}
 	summary, usage, err := s.summarise(ctx, provider, model, h[plan.from:plan.cut], focus)
-	s.mu.Lock()
-	s.usage.Add(usage)
-	s.mu.Unlock()
 	if err != nil {
 		return CompactResult{}, usage, fmt.Errorf("compacting the conversation (it was left as is): %w", err)
 	}
@@ -156,20 +153,14 @@ func (s *Session) summarise(ctx context.Context, provider llm.Provider, model st
 		MaxTokens: summaryMaxTokens,
 		SessionID: s.ID(),
 	}
-	var acc llm.Accumulator
-	for part, err := range provider.Stream(ctx, req) {
-		if err != nil {
-			fin, _ := acc.Finish()
-			return "", fin.Usage, err
-		}
-		acc.Add(part)
+	text, usage, err := s.ask(ctx, provider, req)
+	if err != nil {
+		return "", usage, err
 	}
-	fin, _ := acc.Finish()
-	text := strings.TrimSpace(acc.Message().PlainText())
-	if text == "" {
-		return "", fin.Usage, errors.New("the model wrote an empty summary")
+	if text = strings.TrimSpace(text); text == "" {
+		return "", usage, errors.New("the model wrote an empty summary")
 	}
-	return text, fin.Usage, nil
+	return text, usage, nil
 }
 
 // writeTranscript renders messages for the summary request: who said

@@ -1,9 +1,7 @@
 package agent
 
 import (
-	"cmp"
 	"context"
-	"slices"
 
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
@@ -84,22 +82,11 @@ type ModelUsage struct {
 func (s *Session) SubagentUsage() []ModelUsage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]ModelUsage, 0, len(s.subUsage))
-	for m, u := range s.subUsage {
-		out = append(out, ModelUsage{Model: m, Usage: u})
-	}
-	slices.SortFunc(out, func(a, b ModelUsage) int { return cmp.Compare(a.Model, b.Model) })
-	return out
+	return sortedUsage(s.spend.subByModel)
 }
 
 func (s *Session) addSubagentUsage(model string, u llm.Usage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.subUsage == nil {
-		s.subUsage = map[string]llm.Usage{}
-	}
-	total := s.subUsage[model]
-	total.Add(u)
-	s.subUsage[model] = total
-	s.chargeLocked(model, u, true)
+	s.chargeLocked(model, u, subagentCall)
 }

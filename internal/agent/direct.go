@@ -3,9 +3,11 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
+	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -50,7 +52,7 @@ func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessag
 	rt := tool.Runtime{CallID: id, Person: s.broker, Output: func(chunk string) {
 		s.out.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk})
 	}}
-	res, err := v.Call.Run(callCtx, rt)
+	res, err := guarded(name, func() (tool.Result, error) { return v.Call.Run(callCtx, rt) })
 	if err != nil {
 		msg := tool.Cap(err.Error())
 		s.out.emit(protocol.ToolErrorEvent{ID: id, Name: name, Error: msg})
@@ -59,4 +61,43 @@ func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessag
 	out := tool.Cap(res.Output)
 	s.out.emit(protocol.ToolResultEvent{ID: id, Name: name, Output: out, Diff: res.Diff})
 	return out, nil
+}
+
+// Complete sends one prompt to the session's model, with no tools and no
+// history, and returns the answer (/memory merging entries). Its usage
+// counts in the session's tokens and spend, as a compaction's does.
+func (s *Session) Complete(ctx context.Context, system, prompt string) (string, error) {
+	provider, _ := s.Provider()
+	text, _, err := s.ask(ctx, provider, &llm.Request{
+		Model: s.Model(), System: []llm.SystemBlock{{Text: system}}, Messages: []llm.Message{llm.UserText(prompt)}, SessionID: s.ID(),
+	})
+	return text, err
+}
+
+// ask streams req, a model call the session makes beside its steps, and
+// returns the answer's text. Its usage is charged to the session and
+// returned, also when the call failed after answering.
+func (s *Session) ask(ctx context.Context, provider llm.Provider, req *llm.Request) (string, llm.Usage, error) {
+	if provider == nil {
+		return "", llm.Usage{}, errors.New("no model to ask")
+	}
+	var acc llm.Accumulator
+	var streamErr error
+	for part, err := range provider.Stream(ctx, req) {
+		if err != nil {
+			streamErr = err
+			break
+		}
+		acc.Add(part)
+	}
+	fin, ok := acc.Finish()
+	if ok {
+		s.mu.Lock()
+		s.chargeLocked(req.Model, fin.Usage, sideCall)
+		s.mu.Unlock()
+	}
+	if streamErr != nil {
+		return "", fin.Usage, streamErr
+	}
+	return acc.Message().PlainText(), fin.Usage, nil
 }

@@ -100,6 +100,7 @@ type options struct {
 	observe  []agent.TurnObserver
 	spend    agent.Spend
 	maxSteps int
+	commands agent.Commander
 }
 
 type harness struct {
@@ -190,7 +191,7 @@ func newHarnessTools(t testing.TB, o options, ts []tool.Tool, responses ...repla
 		Provider: provider, Model: "test-model", SessionID: "s1", Cwd: t.TempDir(), Tools: reg, Gate: gate,
 		Prompter: staticPrompter{stable: "You are a test.", volatile: ""},
 		Filter:   tool.Filter{Sets: tool.DefaultSets()}, Attended: o.attended, Variant: o.variant,
-		Observers: o.observe, Spend: o.spend, MaxSteps: o.maxSteps,
+		Observers: o.observe, Spend: o.spend, MaxSteps: o.maxSteps, Commands: o.commands,
 	})
 	if err != nil {
 		t.Fatal(err)

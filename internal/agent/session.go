@@ -207,7 +207,6 @@ type Session struct {
 	sizes    sizeCache
 	pruned   pruneMemo
 	usage    llm.Usage
-	subUsage map[string]llm.Usage
 	spend    ledger
 	repeats  *RepeatGuard
 	current  *currentCall // the tool call being decided or run

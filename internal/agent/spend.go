@@ -38,13 +38,16 @@ type Spending struct {
 	// Unpriced names the models used without a known price: their tokens
 	// are not in the sums above.
 	Unpriced []string
-	// Models is the main conversation's usage by model, sorted by name.
+	// Models is the session's own usage by model (its steps, compactions
+	// and one-off prompts), sorted by name.
 	Models []ModelUsage
 }
 
 // ledger keeps a session's spend; it is guarded by the session's mutex.
 type ledger struct {
-	byModel                  map[string]llm.Usage
+	// byModel is the usage of the session's own model calls (its steps and
+	// side calls), subByModel that of its subagents.
+	byModel, subByModel      map[string]llm.Usage
 	session, turn, subagents float64
 	unpriced                 map[string]bool
 	// last is the usage of the latest main request, from which the next
@@ -57,17 +60,32 @@ type ledger struct {
 	warned bool
 }
 
-// chargeLocked prices one request's usage into the ledger; the caller
-// holds s.mu. A subagent's usage arrives once, when it ends.
-func (s *Session) chargeLocked(model string, u llm.Usage, subagent bool) {
+// callKind says whose model call is charged.
+type callKind uint8
+
+const (
+	// stepCall is a step of the conversation: the next request is
+	// estimated from it.
+	stepCall callKind = iota
+	// sideCall is a call the session makes beside its steps (a
+	// compaction's summary, /memory's prompt): the next request is not
+	// estimated from it.
+	sideCall
+	// subagentCall is a subagent's whole usage, charged when it ends.
+	subagentCall
+)
+
+// chargeLocked counts one model call's usage in the session's tokens and
+// prices it into the ledger; the caller holds s.mu.
+func (s *Session) chargeLocked(model string, u llm.Usage, kind callKind) {
 	l := &s.spend
-	if !subagent {
-		if l.byModel == nil {
-			l.byModel = map[string]llm.Usage{}
-		}
-		total := l.byModel[model]
-		total.Add(u)
-		l.byModel[model] = total
+	if kind == subagentCall {
+		l.subByModel = addUsage(l.subByModel, model, u)
+	} else {
+		s.usage.Add(u)
+		l.byModel = addUsage(l.byModel, model, u)
+	}
+	if kind == stepCall {
 		l.last, l.lastModel = u, model
 	}
 	usd, known := s.price(model, u)
@@ -81,9 +99,30 @@ func (s *Session) chargeLocked(model string, u llm.Usage, subagent bool) {
 	}
 	l.session += usd
 	l.turn += usd
-	if subagent {
+	if kind == subagentCall {
 		l.subagents += usd
 	}
+}
+
+// addUsage adds u to model's total in m, making m if it is nil.
+func addUsage(m map[string]llm.Usage, model string, u llm.Usage) map[string]llm.Usage {
+	if m == nil {
+		m = map[string]llm.Usage{}
+	}
+	total := m[model]
+	total.Add(u)
+	m[model] = total
+	return m
+}
+
+// sortedUsage is m as a list sorted by model name.
+func sortedUsage(m map[string]llm.Usage) []ModelUsage {
+	out := make([]ModelUsage, 0, len(m))
+	for model, u := range m {
+		out = append(out, ModelUsage{Model: model, Usage: u})
+	}
+	slices.SortFunc(out, func(a, b ModelUsage) int { return cmp.Compare(a.Model, b.Model) })
+	return out
 }
 
 // price prices usage on the session's provider; the caller holds s.mu.
@@ -104,10 +143,7 @@ func (s *Session) Spending() Spending {
 		out.Unpriced = append(out.Unpriced, m)
 	}
 	slices.Sort(out.Unpriced)
-	for m, u := range l.byModel {
-		out.Models = append(out.Models, ModelUsage{Model: m, Usage: u})
-	}
-	slices.SortFunc(out.Models, func(a, b ModelUsage) int { return cmp.Compare(a.Model, b.Model) })
+	out.Models = sortedUsage(l.byModel)
 	return out
 }
 

@@ -117,3 +117,32 @@ func TestMaxStepsReplacesTheVariantsCap(t *testing.T) {
 		t.Fatalf("tool ran %d times over %d requests, want 4 (the default agent's cap is 50)", echo.runs.Load(), len(h.wire.requests()))
 	}
 }
+
+// A compaction's summary is a model call like a step: it is priced into
+// the session's spend and its model's usage, so /cost's dollars and the
+// ceilings agree with the tokens the session reports.
+func TestACompactionsSummaryIsPriced(t *testing.T) {
+	var rs []replay.Response
+	for i := range 6 {
+		rs = append(rs, resp(llm.TextDelta{Text: fmt.Sprint("answer ", i)}))
+	}
+	cmd := &compactCommand{}
+	h := newHarness(t, options{spend: agent.Spend{Cost: centPerToken}, commands: cmd}, nil, rs...)
+	cmd.s = h.session
+	for i := range 5 {
+		h.collect(t.Context(), fmt.Sprint("prompt ", i))
+	}
+	// /compact waits in the queue: it runs once the last turn has ended.
+	if r := compactNow(t, h.session, "/compact"); r.Error != "" {
+		t.Fatalf("compact: %+v", r)
+	}
+	// Five steps and the summary, each 10 in and 5 out at a cent a token.
+	sp := h.session.Spending()
+	if math.Abs(sp.Session-0.90) > 1e-9 {
+		t.Fatalf("session spend = %v, want $0.90 (the summary's $0.15 included)", sp.Session)
+	}
+	u := h.session.Usage()
+	if len(sp.Models) != 1 || sp.Models[0].Usage != u {
+		t.Fatalf("usage by model = %+v, want all of the session's %+v", sp.Models, u)
+	}
+}

@@ -176,3 +176,14 @@ func TestRunCallPassesTheGate(t *testing.T) {
 		t.Fatalf("RunCall wrote history: %+v", s.History())
 	}
 }
+
+// A tool that panics under RunCall fails that call, as it would in a
+// turn, instead of taking the process down.
+func TestRunCallSurvivesAPanickingTool(t *testing.T) {
+	broken := &fakeTool{name: "shell", run: func(context.Context, tool.Runtime, *fakeIn) (string, error) { panic("boom") }}
+	h := newHarness(t, options{}, []*fakeTool{broken})
+	_, err := h.session.RunCall(t.Context(), "shell", json.RawMessage(`{"command":"ls"}`))
+	if err == nil || !strings.Contains(err.Error(), "crashed: boom") {
+		t.Fatalf("err = %v, want the tool's crash", err)
+	}
+}

@@ -155,8 +155,7 @@ func (t *turn) modelStep() (llm.Message, bool) {
 		t.modelCalls++
 		t.usage.Add(fin.Usage)
 		s.mu.Lock()
-		s.usage.Add(fin.Usage)
-		s.chargeLocked(t.model, fin.Usage, false)
+		s.chargeLocked(t.model, fin.Usage, stepCall)
 		s.mu.Unlock()
 	}
 	if streamErr != nil && t.ctx.Err() == nil {

@@ -157,16 +157,7 @@ func (h host) ShellTool() string {
 }
 
 func (h host) Complete(ctx context.Context, system, text string) (string, error) {
-	provider, _ := h.a.Session.Provider()
-	req := &llm.Request{Model: h.a.Session.Model(), System: []llm.SystemBlock{{Text: system}}, Messages: []llm.Message{llm.UserText(text)}}
-	var acc llm.Accumulator
-	for part, err := range provider.Stream(ctx, req) {
-		if err != nil {
-			return "", err
-		}
-		acc.Add(part)
-	}
-	return acc.Message().PlainText(), nil
+	return h.a.Session.Complete(ctx, system, text)
 }
 
 func (h host) Notes() commands.Notes {
