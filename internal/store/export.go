@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -127,14 +128,7 @@ func writeMessage(b *strings.Builder, m llm.Message, results map[string]llm.Tool
 
 func writeCall(b *strings.Builder, c llm.ToolCall, results map[string]llm.ToolResult) {
 	fmt.Fprintf(b, "\n**%s**\n\n", c.Name)
-	input := string(c.Input)
-	var pretty any
-	if json.Unmarshal(c.Input, &pretty) == nil {
-		if out, err := json.MarshalIndent(pretty, "", "  "); err == nil {
-			input = string(out)
-		}
-	}
-	writeFenced(b, "json", input)
+	writeFenced(b, "json", prettyJSON(c.Input))
 	r, ok := results[c.ID]
 	if !ok {
 		b.WriteString("\n*No result was stored (the step was cut off).*\n")
@@ -151,6 +145,26 @@ func writeCall(b *strings.Builder, c llm.ToolCall, results map[string]llm.ToolRe
 	fmt.Fprintf(b, "\n<details><summary>%s</summary>\n\n", label)
 	writeFenced(b, "", out)
 	b.WriteString("\n</details>\n")
+}
+
+// prettyJSON indents a call's input for people. It is decoded and written
+// again, so that what the stored form escapes (& and > as \u0026 and
+// \u003e) reads as written; numbers keep every digit.
+func prettyJSON(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return string(raw)
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if enc.Encode(v) != nil {
+		return string(raw)
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // writeFenced writes text in a code fence longer than any run of

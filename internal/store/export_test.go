@@ -101,3 +101,23 @@ func TestExportJSONKeepsEverything(t *testing.T) {
 		t.Errorf("per-step usage lost: %+v", back.Entries[1])
 	}
 }
+
+// A call's input reads as the command was written: the stored form
+// escapes & and > (\u0026, \u003e), the export does not.
+func TestExportMarkdownShowsACommandAsWritten(t *testing.T) {
+	s := newStore(t)
+	h := head("s1", "/work/p")
+	mustAppend(t, s, h, user("build"), assistant("", call("c1", "bash", `{"command":"make && cat > out","timeout":12345678901234567890}`)))
+	sess, entries, err := s.Transcript(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := ExportMarkdown(&buf, sess, entries); err != nil {
+		t.Fatal(err)
+	}
+	want := "```json\n{\n  \"command\": \"make && cat > out\",\n  \"timeout\": 12345678901234567890\n}\n```"
+	if !strings.Contains(buf.String(), want) {
+		t.Fatalf("markdown lacks %q\n%s", want, buf.String())
+	}
+}
