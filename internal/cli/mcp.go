@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,13 +137,14 @@ func printServerTools(out io.Writer, m *mcp.Manager, name string) error {
 	return tw.Flush()
 }
 
+// indentJSON indents a definition as written: its keys keep their order
+// and its text is not re-escaped (an address's & stays &).
 func indentJSON(raw json.RawMessage) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
 		return string(raw)
 	}
-	b, _ := json.MarshalIndent(v, "", "  ")
-	return string(b)
+	return b.String()
 }
 
 func mcpAdd(stdio IO) *cobra.Command {

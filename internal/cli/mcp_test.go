@@ -168,3 +168,16 @@ func TestEditorMCPServersBecomeDefinitions(t *testing.T) {
 		t.Errorf("old = %#v", ds[2].Launch)
 	}
 }
+
+// A server's definition is shown as written: its keys in their order, and
+// an address's & and < as they are, not \u0026 and \u003c.
+func TestIndentJSONShowsTheDefinitionAsWritten(t *testing.T) {
+	got := indentJSON(json.RawMessage(`{"url":"https://h/mcp?a=1&b=<2>","type":"http"}`))
+	want := "{\n  \"url\": \"https://h/mcp?a=1&b=<2>\",\n  \"type\": \"http\"\n}"
+	if got != want {
+		t.Fatalf("indentJSON = %s, want %s", got, want)
+	}
+	if got := indentJSON(json.RawMessage(`not json`)); got != "not json" {
+		t.Fatalf("invalid JSON = %q, want it unchanged", got)
+	}
+}
