@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/agent"
@@ -29,8 +30,9 @@ func runCost(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) 
 	}
 	lines = append(lines, spendLines(sp, s.Config().Spend)...)
 	subs := s.SubagentUsage()
-	lines = append(lines, savingsLine(cat, preset, sp.Models, subs))
-	lines = append(lines, priceLines(cat, preset, sp, subs)...)
+	used := append(slices.Clone(sp.Models), subs...)
+	lines = append(lines, savingsLine(cat, preset, used))
+	lines = append(lines, priceLines(cat, preset, used)...)
 	lines = append(lines, h.CacheLines()...)
 	if len(subs) == 0 {
 		lines = append(lines, "subagents: none ran this session")
@@ -66,10 +68,10 @@ func ceilingText(key string, ceiling, spent float64) string {
 }
 
 // savingsLine is what the prompt cache saved over every priced model.
-func savingsLine(cat *catalog.Catalog, preset string, main, subs []agent.ModelUsage) string {
+func savingsLine(cat *catalog.Catalog, preset string, used []agent.ModelUsage) string {
 	var saved float64
 	priced := false
-	for _, mu := range append(append([]agent.ModelUsage(nil), main...), subs...) {
+	for _, mu := range used {
 		if m, _ := cat.Lookup(preset, mu.Model); m.Priced {
 			saved += m.Price.Savings(mu.Usage)
 			priced = true
@@ -83,10 +85,10 @@ func savingsLine(cat *catalog.Catalog, preset string, main, subs []agent.ModelUs
 
 // priceLines say where each used model's price comes from, and when the
 // catalogue's prices were published.
-func priceLines(cat *catalog.Catalog, preset string, sp agent.Spending, subs []agent.ModelUsage) []string {
+func priceLines(cat *catalog.Catalog, preset string, used []agent.ModelUsage) []string {
 	lines := []string{fmt.Sprintf("prices: %s, as of %s (US dollars per million tokens)", catalog.Source, catalog.PriceDate)}
 	seen := map[string]bool{}
-	for _, mu := range append(append([]agent.ModelUsage(nil), sp.Models...), subs...) {
+	for _, mu := range used {
 		if seen[mu.Model] {
 			continue
 		}
