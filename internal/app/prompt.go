@@ -18,7 +18,10 @@ func (a *App) promptSources(ctx context.Context, opts Options, v *prompt.Version
 		},
 	}
 	if !opts.NoInstructions {
-		load.Instructions = func() string { return prompt.LoadInstructions(a.Env.Root) }
+		load.Instructions = func() string {
+			text, _ := prompt.ReadInstructions(a.Env.Root, a.instructionOptions())
+			return text
+		}
 	}
 	if s.WorkflowEnabled {
 		load.Policy = func() string { return workflow.Policy(a.Env.Root, s.DocsDir) }
@@ -40,6 +43,12 @@ func (a *App) promptSources(ctx context.Context, opts Options, v *prompt.Version
 		src.Memory = a.Memory.BootBlock
 	}
 	return src
+}
+
+// instructionOptions is how the instruction files are read, for the
+// prompt and for /context alike, so that /context lists what the model gets.
+func (a *App) instructionOptions() prompt.InstructionOptions {
+	return prompt.InstructionOptions{Home: a.Loaded.Paths.Home}
 }
 
 // openMemory opens the project memory unless --no-memory. A file that

@@ -171,7 +171,7 @@ func (h host) Context() commands.ContextReport {
 	a := h.a
 	var r commands.ContextReport
 	if !a.opts.NoInstructions {
-		_, files := prompt.ReadInstructions(a.Env.Root, prompt.InstructionOptions{Home: a.Loaded.Paths.Home})
+		_, files := prompt.ReadInstructions(a.Env.Root, a.instructionOptions())
 		for _, f := range files {
 			r.Files = append(r.Files, commands.ContextFile{Label: f.Label, Bytes: f.Bytes, Tracker: f.Tracker, Cut: f.Cut,
 				ImportedBy: f.ImportedBy, Skipped: f.Skipped})

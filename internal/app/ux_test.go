@@ -254,3 +254,22 @@ func TestDiagnosticsOutputNeverReachesTheModel(t *testing.T) {
 		t.Fatalf("the model read the check's output: %s", body)
 	}
 }
+
+// An `@~/.claude/…` import in CLAUDE.md reaches the model, as /context
+// says it was read: both read the instructions with the home directory.
+func TestAHomeImportReachesTheModelAsContextSays(t *testing.T) {
+	work, home := t.TempDir(), t.TempDir()
+	mkfile(t, filepath.Join(work, "CLAUDE.md"), "Follow @~/.claude/house-style.md\n")
+	mkfile(t, filepath.Join(home, ".claude", "house-style.md"), "Name tests as sentences.\n")
+	srv := llmtest.New(t, llmtest.Reply{Text: "Noted."})
+	a := openIn(t, work, home, srv, false)
+	for range a.Session.Send(t.Context(), "hello") {
+	}
+	if body := lastRequest(t, srv); !strings.Contains(body, "Name tests as sentences.") {
+		t.Errorf("the imported file is not in the request: %s", body)
+	}
+	out, err := commandOutput(t, a, "/context")
+	if err != nil || !strings.Contains(out, "house-style.md") {
+		t.Errorf("/context: %q, %v", out, err)
+	}
+}

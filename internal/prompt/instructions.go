@@ -63,15 +63,9 @@ type InstructionFile struct {
 	Skipped string
 }
 
-// LoadInstructions reads the instruction and tracker files that apply to
-// root, labelled so the model knows what each one is.
-func LoadInstructions(root string) string {
-	text, _ := ReadInstructions(root, InstructionOptions{})
-	return text
-}
-
-// ReadInstructions is LoadInstructions that also lists the files it read,
-// and follows @path imports in CLAUDE.md and CLAUDE.local.md: each imported
+// ReadInstructions reads the instruction and tracker files that apply to
+// root, labelled so the model knows what each one is, lists the files it
+// read, and follows @path imports in CLAUDE.md and CLAUDE.local.md: each imported
 // file follows the file that imports it, under its own label. An import
 // must stay inside the repository (or under ~/.claude): a cloned
 // repository's CLAUDE.md must not pull a file from elsewhere on the machine

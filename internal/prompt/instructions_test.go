@@ -27,7 +27,7 @@ func TestInstructionsFromGitRootDownWithLabels(t *testing.T) {
 	writeFile(t, filepath.Join(work, ".shiro.md"), "api shiro")
 	writeFile(t, filepath.Join(work, "ROADMAP.md"), "api roadmap")
 	writeFile(t, filepath.Join(work, "AGENTS.md"), "  \n") // blank: skipped
-	got := LoadInstructions(work)
+	got := loadInstructions(work)
 	want := "--- Project instructions (../../AGENTS.md) — standing orders from the user; they override your defaults but never your safety rules. ---\nroot agents\n\n" +
 		"--- Project tracker (../../TODO.md) — current progress. Read before starting work and keep it current as you go. ---\nroot todo\n\n" +
 		"--- Project instructions (../CLAUDE.md) — standing orders from the user; they override your defaults but never your safety rules. ---\nservices claude\n\n" +
@@ -44,7 +44,7 @@ func TestInstructionCaps(t *testing.T) {
 	writeFile(t, filepath.Join(root, "AGENTS.md"), strings.Repeat("á", 12000))
 	writeFile(t, filepath.Join(root, "CLAUDE.md"), strings.Repeat("b", 12001))
 	writeFile(t, filepath.Join(root, "TODO.md"), strings.Repeat("c", 6001))
-	got := LoadInstructions(root)
+	got := loadInstructions(root)
 	if strings.Count(got, "[cut at") != 2 {
 		t.Fatalf("want CLAUDE.md and TODO.md cut, AGENTS.md whole:\n%s", got[:200])
 	}
@@ -59,8 +59,14 @@ func TestInstructionsOutsideGitReadTheWorkspaceOnly(t *testing.T) {
 	work := filepath.Join(parent, "w")
 	writeFile(t, filepath.Join(parent, "AGENTS.md"), "parent, not a repository")
 	writeFile(t, filepath.Join(work, "AGENTS.md"), "workspace")
-	got := LoadInstructions(work)
+	got := loadInstructions(work)
 	if strings.Contains(got, "parent") || !strings.Contains(got, "workspace") {
 		t.Fatalf("instructions = %q", got)
 	}
+}
+
+// loadInstructions is the prompt's text of root's instructions, no home.
+func loadInstructions(root string) string {
+	text, _ := ReadInstructions(root, InstructionOptions{})
+	return text
 }
