@@ -36,15 +36,13 @@ func (s *session) commandsChanged(e protocol.CommandsEvent) {
 // "/" and the name of one of the session's commands; a prompt that starts
 // with a path ("/etc/hosts is wrong") stays a prompt.
 func (s *session) commandLine(text string) (string, bool) {
-	line := strings.TrimSpace(text)
-	first, _, _ := strings.Cut(line, " ")
-	name, ok := strings.CutPrefix(first, "/")
-	if !ok || name == "" {
+	name, ok := protocol.CommandName(text)
+	if !ok {
 		return "", false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return line, s.commands[name]
+	return strings.TrimSpace(text), s.commands[name]
 }
 
 // commandAnswered shows a command's output, and ends the prompt that ran

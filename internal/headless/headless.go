@@ -115,24 +115,11 @@ func Prompt(text string) Input {
 	}
 }
 
-// IsCommandLine reports whether a prompt is a slash command line: it
-// starts with "/" and a command name (letters, digits, "-", "_", ":"), so
-// that a prompt starting with a path ("/etc/hosts looks wrong") stays a
-// prompt.
+// IsCommandLine reports whether a prompt is a slash command line
+// (protocol.CommandName).
 func IsCommandLine(text string) bool {
-	first, _, _ := strings.Cut(strings.TrimSpace(text), " ")
-	name, ok := strings.CutPrefix(first, "/")
-	if !ok || name == "" {
-		return false
-	}
-	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == ':':
-		default:
-			return false
-		}
-	}
-	return true
+	_, ok := protocol.CommandName(text)
+	return ok
 }
 
 // StreamJSON reads one op per line of r: `{"type":"user","text":"…"}` for
