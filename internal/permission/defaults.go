@@ -31,7 +31,7 @@ func secretRules() []Rule {
 	rules := []Rule{{Pattern: "*", Decision: Allow}}
 	for _, np := range secrets.NamePatterns() {
 		d := Allow
-		if np.Secret {
+		if np.Kind != secrets.None {
 			d = Deny
 		}
 		rules = append(rules, Rule{Pattern: np.Glob, Decision: d})

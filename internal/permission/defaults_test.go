@@ -51,7 +51,7 @@ func TestDefaultTableIsTheSecretsTable(t *testing.T) {
 	}
 	for i, np := range patterns {
 		want := Allow
-		if np.Secret {
+		if np.Kind != secrets.None {
 			want = Deny
 		}
 		if r := rules[i+1]; r.Pattern != np.Glob || r.Decision != want {

@@ -60,9 +60,8 @@ func (k Kind) String() string {
 // name it matches holds (None for an exception). The last matching line
 // wins, so a later line can make an exception (.env.example after .env.*).
 type NamePattern struct {
-	Glob   string
-	Secret bool // Kind != None
-	Kind   Kind
+	Glob string
+	Kind Kind
 }
 
 // NamePatterns is the table, in order. The permission defaults are built
@@ -95,7 +94,7 @@ func table() [46]NamePattern {
 	}
 }
 
-func np(glob string, k Kind) NamePattern { return NamePattern{Glob: glob, Secret: k != None, Kind: k} }
+func np(glob string, k Kind) NamePattern { return NamePattern{Glob: glob, Kind: k} }
 
 // credentialDirs are the directories whose every file is the user's keys
 // and credentials.
