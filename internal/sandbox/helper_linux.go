@@ -55,8 +55,9 @@ type plan struct {
 	// mount namespace.
 	Mounts []protection `json:"mounts,omitempty"`
 	// DropCaps empties the command's capability sets, so that a shiro
-	// running as root, or the helper's namespace root, passes no
-	// privilege on.
+	// running as root, or a helper holding the capability to mount in
+	// its namespace (proc.Exec.PrivateMounts), passes no privilege on:
+	// the command can then neither unmount nor remount what protects.
 	DropCaps bool `json:"dropCaps,omitempty"`
 }
 
