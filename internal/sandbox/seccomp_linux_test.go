@@ -40,7 +40,7 @@ func socketErr(domain, typ, proto int) error {
 
 func TestNetworkFilterRefusesWhatLandlockCannotSee(t *testing.T) {
 	if !seccompAvailable() {
-		t.Skip("no seccomp filters here")
+		needSandbox(t, "no seccomp filters here")
 	}
 	type probe struct {
 		name               string
