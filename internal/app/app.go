@@ -175,6 +175,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.noteSandbox()
 	a.announce()
 	if err := a.sessions.started(ctx, begin, opts.PickSession); err != nil {
 		a.Close()

@@ -37,32 +37,65 @@ func (s *Sandbox) detect() {
 	s.rulesets = &rulesetCache{}
 }
 
-// partial says what the sandbox cannot keep here although Landlock works:
-// the protections inside writable folders when private mounts are
-// unavailable (checked cheaply here; the probe confirms).
+// partial says, as one clause, what the policy asks for that this
+// machine does not enforce although Landlock works; "" when nothing is
+// missing. It waits for the probe (started by Start, or now), which is
+// what finds out whether private mounts work: the sysctls alone do not
+// tell (issue 21: for every user but root they failed, and nothing said
+// so).
 func (s *Sandbox) partial() string {
-	if s.policy.Mode != WorkspaceWrite || len(s.policy.protections(s.policy.secrets())) == 0 {
+	if s.policy.Mode == Off {
 		return ""
 	}
-	if why := userNamespacesBlocked(); why != "" {
-		return "cannot keep .git/hooks, .git/config and .shiro read-only (" + why + ")"
+	pr := s.probe()
+	if pr.err != nil {
+		return "commands cannot run: " + pr.err.Error()
 	}
-	return ""
+	var gaps []string
+	if s.policy.Mode == WorkspaceWrite && !pr.mounts {
+		gaps = append(gaps, keptByMounts+" are NOT kept read-only and secrets inside the writable folders are NOT hidden ("+mountsFailed(pr)+")")
+	}
+	if !s.policy.Network {
+		switch {
+		case s.abi < 4 && !s.seccomp:
+			gaps = append(gaps, fmt.Sprintf("the network is NOT cut off (Landlock ABI %d has no TCP rules and this machine takes no seccomp filter)", s.abi))
+		case !s.seccomp && s.abi < 10:
+			gaps = append(gaps, "UDP (DNS included) is NOT filtered (this machine takes no seccomp filter)")
+		}
+	}
+	return strings.Join(gaps, "; ")
 }
 
-// userNamespacesBlocked says why unprivileged user namespaces are off, as
+// keptByMounts names what the private mounts keep read-only.
+const keptByMounts = ".git/hooks, .git/config, .shiro/ and shiro's own folder"
+
+// mountsFailed says why the probe could not make private mounts: a switch
+// that turns user namespaces off, when one does, or what failed.
+func mountsFailed(pr probeResult) string {
+	if why := userNamespacesBlocked(); why != "" {
+		return why
+	}
+	if pr.mountsErr != nil {
+		return pr.mountsErr.Error()
+	}
+	return "private mounts are not available"
+}
+
+// userNamespacesBlocked says why user namespaces are off for shiro, as
 // the usual switches tell; "" when nothing says so.
 func userNamespacesBlocked() string {
-	if os.Getuid() == 0 {
-		return ""
-	}
 	read := func(path string) string {
 		data, _ := os.ReadFile(path)
 		return strings.TrimSpace(string(data))
 	}
-	switch {
-	case read("/proc/sys/user/max_user_namespaces") == "0":
+	// This one stops root too.
+	if read("/proc/sys/user/max_user_namespaces") == "0" {
 		return "user namespaces are disabled: user.max_user_namespaces is 0"
+	}
+	if os.Getuid() == 0 {
+		return ""
+	}
+	switch {
 	case read("/proc/sys/kernel/unprivileged_userns_clone") == "0":
 		return "unprivileged user namespaces are disabled: kernel.unprivileged_userns_clone is 0"
 	case read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1":
@@ -270,6 +303,7 @@ func (s *Sandbox) Status() Status {
 	}
 	st.Protected = s.protectedStatus(pr)
 	st.Network = s.networkStatus()
+	st.Unenforced = s.partial()
 	if pr.err != nil && s.policy.Mode == Off {
 		st.Processes = "each command runs directly; processes that leave its group (setsid, daemons) outlive it (" + pr.err.Error() + ")"
 	} else if pr.err != nil {
@@ -281,20 +315,15 @@ func (s *Sandbox) Status() Status {
 }
 
 func (s *Sandbox) protectedStatus(pr probeResult) string {
-	kept := ".git/hooks, .git/config, .shiro/ and shiro's own folder"
 	switch {
 	case s.policy.Mode == ReadOnly:
 		return "everything"
 	case pr.err != nil:
 		return "nothing: " + pr.err.Error()
 	case pr.mounts:
-		return kept + " (read-only mounts in a private user namespace; the workspace and .git cannot be renamed away)"
+		return keptByMounts + " (read-only mounts in a private user namespace; the workspace and .git cannot be renamed away)"
 	}
-	why := userNamespacesBlocked()
-	if why == "" && pr.mountsErr != nil {
-		why = pr.mountsErr.Error()
-	}
-	return "not enforced inside the workspace: " + why
+	return "NOT enforced inside the workspace: " + mountsFailed(pr)
 }
 
 func (s *Sandbox) networkStatus() string {

@@ -82,9 +82,14 @@ func (s *Sandbox) Policy() Policy { return s.policy }
 // Linux, sandbox-exec on macOS).
 func (s *Sandbox) Confines() bool { return s.policy.Mode != Off && s.available }
 
+// Start finds out, in the background, what this machine enforces (on
+// Linux it starts the helper once, which takes milliseconds), so that
+// Notice, Status and the first command find the answer ready.
+func (s *Sandbox) Start() { go s.probe() }
+
 // Notice is the one line to show at start-up when the sandbox is on but
 // this machine cannot confine commands, or cannot keep part of what it
-// should; "" when all is well.
+// should; "" when all is well. It waits for what Start found out.
 func (s *Sandbox) Notice() string {
 	if s.policy.Mode == Off {
 		return ""

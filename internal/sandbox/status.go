@@ -27,6 +27,9 @@ type Status struct {
 	Network string
 	// Processes says what happens to processes a command leaves running.
 	Processes string
+	// Unenforced says what the policy asks for that is not enforced here
+	// (as Notice does at start); "" when nothing is missing.
+	Unenforced string
 	// Notes are what resolving the policy left out.
 	Notes []string
 }
@@ -54,6 +57,9 @@ func (st Status) String() string {
 		for _, s := range st.Secret {
 			fmt.Fprintf(&b, "  %s\n", s)
 		}
+	}
+	if st.Unenforced != "" {
+		fmt.Fprintf(&b, "warning: %s\n", st.Unenforced)
 	}
 	for _, n := range st.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
