@@ -68,8 +68,25 @@ func TestTheCommandRunsAsTheUserWithoutCapabilities(t *testing.T) {
 func TestTheProtectingMountsCannotBeUndone(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	if _, err := exec.LookPath("unshare"); err != nil {
-		sandbox.NeedSandbox(t, "unshare (util-linux) is not installed")
+	for _, tool := range []string{"unshare", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			sandbox.NeedSandbox(t, tool+" is not installed")
+		}
+	}
+	// umount(8) and mount(8) refuse by themselves to anyone but root;
+	// python's ctypes makes the system calls: umount2(MNT_DETACH), and
+	// mount(MS_REMOUNT|MS_BIND) without MS_RDONLY. Each must fail with
+	// EPERM (Landlock refuses, and the command has no capability).
+	const syscall = `import ctypes, os, sys; libc = ctypes.CDLL(None, use_errno=True); ` +
+		`libc.%s == 0 or sys.exit(os.strerror(ctypes.get_errno()))`
+	for _, attack := range []string{
+		fmt.Sprintf(`python3 -c '`+syscall+`' && echo x >> .git/hooks/pre-commit`, `umount2(b".git/hooks", 2)`),
+		fmt.Sprintf(`python3 -c '`+syscall+`' && mv .git .git-moved`, `umount2(b".git", 2)`),
+		fmt.Sprintf(`python3 -c '`+syscall+`' && echo x >> .git/config`, `mount(None, b".git/config", None, 32|4096, None)`),
+	} {
+		if out := f.mustFail(t, attack); !strings.Contains(out, "Operation not permitted") {
+			t.Errorf("%s: %s; want EPERM", attack, out)
+		}
 	}
 	for _, attack := range []string{
 		`umount .git/hooks`,
@@ -80,7 +97,7 @@ func TestTheProtectingMountsCannotBeUndone(t *testing.T) {
 		`unshare -Ur sh -c 'echo x >> .git/config'`,
 		`unshare -Urm sh -c 'umount -l .git && mv .git .git-moved'`,
 	} {
-		f.mustFail(t, attack)
+		t.Logf("%s: %s", attack, f.mustFail(t, attack))
 	}
 	assertFile(t, filepath.Join(f.ws, ".git", "hooks", "pre-commit"), hookBody)
 	assertFile(t, filepath.Join(f.ws, ".git", "config"), gitConfig)
