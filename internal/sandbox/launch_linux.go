@@ -49,7 +49,7 @@ func (s *Sandbox) partial() string {
 	}
 	pr := s.probe()
 	if pr.err != nil {
-		return "commands cannot run: " + pr.err.Error()
+		return oneLine("commands cannot run: " + pr.err.Error())
 	}
 	var gaps []string
 	if s.policy.Mode == WorkspaceWrite && !pr.mounts {
@@ -63,8 +63,11 @@ func (s *Sandbox) partial() string {
 			gaps = append(gaps, "UDP (DNS included) is NOT filtered (this machine takes no seccomp filter)")
 		}
 	}
-	return strings.Join(gaps, "; ")
+	return oneLine(strings.Join(gaps, "; "))
 }
+
+// oneLine joins the lines of s (what failed may be the helper's stderr).
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // keptByMounts names what the private mounts keep read-only.
 const keptByMounts = ".git/hooks, .git/config, .shiro/ and shiro's own folder"

@@ -44,6 +44,12 @@ func TestNoticeSaysWhatIsNotEnforcedAndWhy(t *testing.T) {
 	if notice := s.Notice(); notice != "" {
 		t.Errorf("with every protection enforced: notice %q", notice)
 	}
+	s.probe = func() probeResult {
+		return probeResult{mountsErr: errors.New("the sandbox helper failed (exit 126): one\ntwo")}
+	}
+	if notice := s.Notice(); strings.Contains(notice, "\n") || !strings.Contains(notice, "one two") {
+		t.Errorf("a failure of several lines: notice %q, want one line", notice)
+	}
 	s.probe = func() probeResult { return probeResult{err: errors.New("the sandbox helper failed")} }
 	if notice := s.Notice(); !strings.Contains(notice, "commands cannot run: the sandbox helper failed") {
 		t.Errorf("with a helper that does not run: notice %q", notice)
