@@ -33,7 +33,7 @@ const (
 	helperArg = "-test.run=^$"
 	// planVersion changes whenever the plan's meaning does: a helper only
 	// applies a plan it understands.
-	planVersion = 2
+	planVersion = 3
 	// probeOK is what a probing helper prints when everything worked.
 	probeOK = "shiro-sandbox-helper ok"
 )
@@ -49,8 +49,9 @@ type plan struct {
 	// enforce, which the launcher built (and reuses while the rules stay
 	// the same): the helper has nothing to open or add.
 	Landlock bool `json:"landlock,omitempty"`
-	// Seccomp, when set, refuses the sockets Landlock cannot see.
-	Seccomp seccompMode `json:"seccomp,omitempty"`
+	// Seccomp, when it refuses anything, refuses the sockets Landlock
+	// cannot see.
+	Seccomp seccompFilter `json:"seccomp,omitzero"`
 	// Mounts protect paths inside writable folders; they need a private
 	// mount namespace.
 	Mounts []protection `json:"mounts,omitempty"`
@@ -149,7 +150,7 @@ func (h *helper) confine() error {
 			return err
 		}
 	}
-	if h.plan.Seccomp != "" {
+	if h.plan.Seccomp.needed() {
 		if err := installNetworkFilter(h.plan.Seccomp); err != nil {
 			return err
 		}

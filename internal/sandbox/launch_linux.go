@@ -174,14 +174,12 @@ func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
 			Read:    s.policy.readGrants(secrets),
 			Write:   s.policy.writeRoots(),
 			Devices: devices(),
+			Sockets: s.policy.UnixSockets,
 			Network: s.policy.Network,
 		}
 	}
-	if !s.policy.Network && s.seccomp {
-		p.Seccomp = seccompNoInet
-		if s.abi >= 4 {
-			p.Seccomp = seccompStreamOnly
-		}
+	if s.seccomp {
+		p.Seccomp = s.seccompFilter()
 	}
 	if mounts {
 		p.Mounts = s.policy.protections(secrets)
@@ -270,6 +268,7 @@ func (s *Sandbox) Status() Status {
 	}
 	st.Protected = s.protectedStatus(pr)
 	st.Network = s.networkStatus()
+	st.Sockets = s.socketsStatus()
 	if pr.err != nil && s.policy.Mode == Off {
 		st.Processes = "each command runs directly; processes that leave its group (setsid, daemons) outlive it (" + pr.err.Error() + ")"
 	} else if pr.err != nil {
@@ -317,12 +316,7 @@ func (s *Sandbox) networkStatus() string {
 	default:
 		parts = append(parts, "UDP (DNS included) is NOT filtered: no seccomp filter on this machine")
 	}
-	parts = append(parts, "listening is allowed")
-	if s.abi >= 9 {
-		parts = append(parts, "Unix sockets outside the writable folders are refused")
-	} else {
-		parts = append(parts, "Unix sockets (a Docker or SSH agent socket) are NOT filtered before Landlock ABI 9")
-	}
+	parts = append(parts, "listening is allowed; Unix sockets: see sockets")
 	return "off (" + strings.Join(parts, "; ") + ")"
 }
 

@@ -32,6 +32,9 @@ type Policy struct {
 	Writable []string
 	// Network lets commands connect out (sandbox.network).
 	Network bool
+	// UnixSockets are the pathname Unix sockets outside the writable
+	// folders that commands may connect to (sandbox.unixSockets), absolute.
+	UnixSockets []string
 }
 
 // homeSecrets are the places under the home directory that hold
@@ -101,7 +104,29 @@ func (p Policy) normalize() (Policy, []string, error) {
 		writable = append(writable, c)
 	}
 	p.Writable = writable
+	sockets := make([]string, 0, len(p.UnixSockets))
+	for _, s := range p.UnixSockets {
+		if !filepath.IsAbs(s) {
+			notes = append(notes, fmt.Sprintf("sandbox.unixSockets %s is left out: it must be an absolute path", s))
+			continue
+		}
+		sockets = append(sockets, socketPath(s))
+	}
+	p.UnixSockets = sockets
 	return p, notes, nil
+}
+
+// socketPath is the socket at path as the kernel sees it: with every
+// symlink resolved (/var/run is often a link to /run), its folder's when
+// the socket does not exist yet (a daemon not started).
+func socketPath(path string) string {
+	if c, err := canonical(path); err == nil {
+		return c
+	}
+	if dir, err := canonical(filepath.Dir(path)); err == nil {
+		return filepath.Join(dir, filepath.Base(path))
+	}
+	return filepath.Clean(path)
 }
 
 // canonical is path made absolute, with every symlink resolved; the path

@@ -25,6 +25,9 @@ type Status struct {
 	Protected string
 	// Network says what commands may reach.
 	Network string
+	// Sockets says which Unix sockets commands may connect to; empty
+	// where the platform says nothing of them.
+	Sockets string
 	// Processes says what happens to processes a command leaves running.
 	Processes string
 	// Notes are what resolving the policy left out.
@@ -47,6 +50,9 @@ func (st Status) String() string {
 		}
 		line("read-only", st.Protected)
 		line("network", st.Network)
+		if st.Sockets != "" {
+			line("sockets", st.Sockets)
+		}
 	}
 	line("processes", st.Processes)
 	if len(st.Secret) > 0 && st.Mode != Off {
