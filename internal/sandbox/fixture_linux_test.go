@@ -95,7 +95,10 @@ func (f *fixture) sandbox(t *testing.T) *sandbox.Sandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sb.Close)
+	// The helper being started for the next command makes the folders it
+	// mounts over (.git/hooks, .git/info) when they are missing: let it
+	// finish before the test's folders are removed.
+	t.Cleanup(func() { sb.Ready(); sb.Close() })
 	return sb
 }
 

@@ -118,6 +118,9 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 		Grace: x.Grace,
 	}
 	helper.Pool = s.pool
+	if s.policy.Mode != Off {
+		s.guard.started()
+	}
 	return helper, nil
 }
 

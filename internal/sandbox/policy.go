@@ -208,8 +208,9 @@ const (
 	hide mountKind = "hide"
 )
 
-// protections lists what must be protected by mounts: the hooks and
-// config of the workspace's git directories (gitDirs), its .shiro,
+// protections lists what must be protected by mounts: the hooks, config
+// and redirects of the workspace's git directories (gitProtections), its
+// .shiro,
 // shiro's own folder and the secret locations (secrets, as p.secrets
 // found them), where they lie inside a writable folder. The workspace and
 // .git are pinned, so that they cannot be renamed away and replaced. The
@@ -234,19 +235,7 @@ func (p Policy) protections(secrets []string) []protection {
 			out = append(out, protection{readOnly, gitDir})
 		}
 	}
-	for _, dir := range p.gitDirs() {
-		if !isDir(dir) {
-			continue
-		}
-		// A hooks folder that is a symlink cannot be kept: the folder
-		// that holds it stays writable, so the link could be replaced.
-		if hooks := filepath.Join(dir, "hooks"); isDir(hooks) || !exists(hooks) {
-			out = append(out, protection{readOnlyDir, hooks})
-		}
-		if config := filepath.Join(dir, "config"); isRegular(config) {
-			out = append(out, protection{readOnly, config})
-		}
-	}
+	out = append(out, p.gitProtections()...)
 	if project := filepath.Join(p.Workspace, ".shiro"); isDir(project) {
 		out = append(out, protection{readOnly, project})
 	}

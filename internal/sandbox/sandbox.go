@@ -31,6 +31,8 @@ type Sandbox struct {
 	// probe starts the helper once, the first time it is needed, to learn
 	// whether this program runs it and whether private mounts work here.
 	probe func() probeResult
+	// guard moves away the git redirects commands create.
+	guard *gitGuard
 }
 
 var (
@@ -56,7 +58,7 @@ func New(p Policy) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{policy: np, notes: notes, pool: proc.NewPool()}
+	s := &Sandbox{policy: np, notes: notes, pool: proc.NewPool(), guard: newGitGuard(np)}
 	s.available, s.unavailable = Available()
 	s.detect()
 	s.probe = sync.OnceValue(s.runProbe)
