@@ -225,4 +225,3 @@ func copyFile(from, to string) error {
 	}
 	return out.Close()
 }
-
