@@ -225,3 +225,11 @@ func copyFile(from, to string) error {
 	}
 	return out.Close()
 }
+
+// quarantineDisplay names where moved redirects go, for the report.
+func (s *Sandbox) quarantineDisplay() string {
+	if s.guard.quarantine == "" {
+		return "a name beside it"
+	}
+	return s.display(s.guard.quarantine)
+}

@@ -52,6 +52,9 @@ type plan struct {
 	// Seccomp, when it refuses anything, refuses the sockets Landlock
 	// cannot see.
 	Seccomp seccompFilter `json:"seccomp,omitzero"`
+	// Temp lays the session's temp folder over the shared one, first;
+	// like Mounts, it needs a private mount namespace.
+	Temp *tempMount `json:"temp,omitempty"`
 	// Mounts protect paths inside writable folders; they need a private
 	// mount namespace.
 	Mounts []protection `json:"mounts,omitempty"`
@@ -114,8 +117,12 @@ func (h *helper) prepare() error {
 	if h.plan.Landlock {
 		h.ruleset = rulesetFD
 	}
-	var err error
-	h.mounted, err = applyProtections(h.plan.Mounts)
+	temp, err := applyTempMount(h.plan.Temp)
+	if err != nil {
+		return err
+	}
+	protected, err := applyProtections(h.plan.Mounts)
+	h.mounted = append(temp, protected...)
 	return err
 }
 

@@ -38,16 +38,22 @@ func (s *Sandbox) detect() {
 }
 
 // partial says what the sandbox cannot keep here although Landlock works:
-// the protections inside writable folders when private mounts are
-// unavailable (checked cheaply here; the probe confirms).
+// the protections inside writable folders and the private temp folder
+// when private mounts are unavailable (checked cheaply here; the probe
+// confirms), and Unix sockets where neither Landlock nor seccomp can
+// refuse them.
 func (s *Sandbox) partial() string {
-	if s.policy.Mode != WorkspaceWrite || len(s.policy.protections(s.policy.secrets())) == 0 {
+	if s.policy.Mode == Off {
 		return ""
 	}
+	var parts []string
 	if why := userNamespacesBlocked(); why != "" {
-		return "cannot keep .git/hooks, .git/config and .shiro read-only (" + why + ")"
+		parts = append(parts, "cannot keep .git/hooks, .git/config and .shiro read-only nor give commands a private /tmp ("+why+")")
 	}
-	return ""
+	if !s.landlockFiltersUnix() && !s.seccomp {
+		parts = append(parts, "cannot refuse Unix sockets (Landlock before ABI 9 and no seccomp filter)")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // userNamespacesBlocked says why unprivileged user namespaces are off, as
@@ -111,10 +117,14 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 	if err != nil {
 		return proc.Exec{}, err
 	}
+	env = withoutVar(env, planVar)
+	if p.Temp != nil {
+		env = append(withoutVar(env, "TMPDIR"), "TMPDIR="+p.Temp.Path)
+	}
 	helper.Handoff = &proc.Handoff{
 		Argv:  append([]string{argv0}, x.Argv[1:]...),
 		Dir:   dir,
-		Env:   withoutVar(env, planVar),
+		Env:   env,
 		Grace: x.Grace,
 	}
 	helper.Pool = s.pool
@@ -150,7 +160,7 @@ func (s *Sandbox) helperExec(p plan, rules fsRules) (proc.Exec, error) {
 		Dir:           s.policy.Workspace,
 		Env:           env,
 		Supervised:    !p.Probe,
-		PrivateMounts: len(p.Mounts) > 0,
+		PrivateMounts: len(p.Mounts) > 0 || p.Temp != nil,
 		Files:         files,
 		PoolKey:       key,
 	}, nil
@@ -186,8 +196,13 @@ func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
 	}
 	if mounts {
 		p.Mounts = s.policy.protections(secrets)
-		if len(p.Mounts) > 0 {
+		p.Temp, _ = s.tempFor() // without it, the shared one stays (Status says why)
+		if len(p.Mounts) > 0 || p.Temp != nil {
 			p.DropCaps = true
+		}
+		// Landlock looks at the folder mounted over /tmp, not at /tmp.
+		if p.Temp != nil && p.Landlock && s.policy.Mode == WorkspaceWrite {
+			rules.Write = append(rules.Write, p.Temp.Private)
 		}
 	}
 	return p, rules
@@ -202,7 +217,7 @@ func (s *Sandbox) runProbe() probeResult {
 	base, _ := s.planFor(false)
 	base.Probe = true
 	rules := fsRules{Read: []string{"/"}, Network: s.policy.Network}
-	wantMounts := s.policy.Mode == WorkspaceWrite
+	wantMounts := s.policy.Mode != Off
 	if wantMounts {
 		withMounts := base
 		withMounts.Mounts = []protection{{pin, s.policy.Workspace}, {readOnly, s.policy.Workspace}}
@@ -272,6 +287,7 @@ func (s *Sandbox) Status() Status {
 	st.Protected = s.protectedStatus(pr)
 	st.Network = s.networkStatus()
 	st.Sockets = s.socketsStatus()
+	st.Temp = s.tempStatus(pr)
 	if pr.err != nil && s.policy.Mode == Off {
 		st.Processes = "each command runs directly; processes that leave its group (setsid, daemons) outlive it (" + pr.err.Error() + ")"
 	} else if pr.err != nil {
@@ -283,14 +299,14 @@ func (s *Sandbox) Status() Status {
 }
 
 func (s *Sandbox) protectedStatus(pr probeResult) string {
-	kept := ".git/hooks, .git/config, .shiro/ and shiro's own folder"
+	kept := ".git/hooks, .git/config, .git/info/ and the files that send git elsewhere (commondir, config.worktree, gitdir, a linked worktree's), .shiro/ and shiro's own folder"
 	switch {
 	case s.policy.Mode == ReadOnly:
 		return "everything"
 	case pr.err != nil:
 		return "nothing: " + pr.err.Error()
 	case pr.mounts:
-		return kept + " (read-only mounts in a private user namespace; the workspace and .git cannot be renamed away)"
+		return kept + " (read-only mounts in a private user namespace; the workspace and .git cannot be renamed away; a git redirect a command creates where none was is moved to " + s.quarantineDisplay() + " when it ends)"
 	}
 	why := userNamespacesBlocked()
 	if why == "" && pr.mountsErr != nil {

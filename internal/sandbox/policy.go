@@ -24,8 +24,9 @@ type Policy struct {
 	State string
 	// ConfigFile is the user's config file, named in hints.
 	ConfigFile string
-	// Temp is the temp dir, writable in WorkspaceWrite; empty means the
-	// system's (os.TempDir, which honours TMPDIR).
+	// Temp is the shared temp folder, writable in WorkspaceWrite; empty
+	// means the system's (/tmp on Linux, os.TempDir elsewhere). On Linux
+	// commands see a private folder of the session in its place.
 	Temp string
 	// Writable are more paths that are writable in WorkspaceWrite
 	// (sandbox.writable), absolute. Paths that do not exist are left out.
@@ -78,7 +79,7 @@ func (p Policy) normalize() (Policy, []string, error) {
 	}
 	p.Workspace = ws
 	if p.Temp == "" {
-		p.Temp = os.TempDir()
+		p.Temp = systemTemp()
 	}
 	if p.Temp, err = canonical(p.Temp); err != nil {
 		notes = append(notes, fmt.Sprintf("the temp dir is not writable: %v", err))

@@ -28,6 +28,9 @@ type Status struct {
 	// Sockets says which Unix sockets commands may connect to; empty
 	// where the platform says nothing of them.
 	Sockets string
+	// Temp says what commands see as the temp folder; empty where the
+	// platform says nothing of it.
+	Temp string
 	// Processes says what happens to processes a command leaves running.
 	Processes string
 	// Notes are what resolving the policy left out.
@@ -52,6 +55,9 @@ func (st Status) String() string {
 		line("network", st.Network)
 		if st.Sockets != "" {
 			line("sockets", st.Sockets)
+		}
+		if st.Temp != "" {
+			line("temp", st.Temp)
 		}
 	}
 	line("processes", st.Processes)
