@@ -49,4 +49,3 @@ func (t *privateTemp) remove() {
 		t.dir, t.err = "", errors.New("the session has ended")
 	}
 }
-
