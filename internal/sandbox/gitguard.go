@@ -112,6 +112,9 @@ func (g *gitGuard) present() []string {
 // there is the person's; otherwise what appeared is swept first, and the
 // next command to end says so.
 func (g *gitGuard) started() {
+	if g == nil {
+		return
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.running > 0 {
@@ -125,8 +128,12 @@ func (g *gitGuard) started() {
 	g.running++
 }
 
-// ended is called when a command has ended; it sweeps.
+// ended is called when a command has ended; it sweeps. A nil guard (a
+// Sandbox not made by New) does nothing, as started.
 func (g *gitGuard) ended() []string {
+	if g == nil {
+		return nil
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.running > 0 {
@@ -228,7 +235,7 @@ func copyFile(from, to string) error {
 
 // quarantineDisplay names where moved redirects go, for the report.
 func (s *Sandbox) quarantineDisplay() string {
-	if s.guard.quarantine == "" {
+	if s.guard == nil || s.guard.quarantine == "" {
 		return "a name beside it"
 	}
 	return s.display(s.guard.quarantine)

@@ -29,8 +29,14 @@ type privateTemp struct {
 
 // get makes the folder once and returns it.
 func (t *privateTemp) get() (string, error) {
+	if t == nil {
+		return "", errors.New("no private temp folder for a sandbox not made by New")
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.dir != "" && !exists(t.dir) {
+		t.dir = "" // removed under the session (a /tmp cleaner): made again
+	}
 	if t.dir == "" && t.err == nil {
 		t.dir, t.err = os.MkdirTemp(t.parent, "shiro-sandbox-") // 0700
 		if t.err != nil {
@@ -42,6 +48,9 @@ func (t *privateTemp) get() (string, error) {
 
 // remove removes the folder and what commands left in it.
 func (t *privateTemp) remove() {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.dir != "" {
