@@ -65,6 +65,12 @@ func sandboxPolicy(l Loaded, root string) (sandbox.Policy, error) {
 		}
 		p.Writable = append(p.Writable, w)
 	}
+	for _, sock := range s.Sandbox.UnixSockets {
+		if rest, ok := strings.CutPrefix(sock, "~/"); ok {
+			sock = filepath.Join(home, rest)
+		}
+		p.UnixSockets = append(p.UnixSockets, sock)
+	}
 	return p, nil
 }
 

@@ -12,6 +12,10 @@ type SandboxConfig struct {
 	// Network lets commands connect out. Only the user's own config may
 	// turn it on; a project may turn it off.
 	Network *bool `json:"network,omitempty"`
+	// UnixSockets are the Unix sockets outside the workspace commands may
+	// connect to (a Docker socket, say); "~/" is the home directory. Only
+	// the user's own config may list them.
+	UnixSockets []string `json:"unixSockets,omitempty"`
 }
 
 // applySandbox records the user's and the project's sandbox tables, and
@@ -29,7 +33,7 @@ func (s *Settings) applySandbox(user, project File) {
 	if n := project.Sandbox.Network; n != nil && !*n {
 		s.ProjectSandbox.Network = n
 	}
-	if len(project.Sandbox.Writable) > 0 || (project.Sandbox.Network != nil && *project.Sandbox.Network) {
-		s.Warnings = append(s.Warnings, "project config: sandbox.writable and sandbox.network: true can only be set in your own config (~/.shiro-neko/config.json); ignored")
+	if len(project.Sandbox.Writable) > 0 || len(project.Sandbox.UnixSockets) > 0 || (project.Sandbox.Network != nil && *project.Sandbox.Network) {
+		s.Warnings = append(s.Warnings, "project config: sandbox.writable, sandbox.unixSockets and sandbox.network: true can only be set in your own config (~/.shiro-neko/config.json); ignored")
 	}
 }

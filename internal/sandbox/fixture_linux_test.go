@@ -95,8 +95,9 @@ func (f *fixture) sandbox(t *testing.T) *sandbox.Sandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The helper started for a next command makes .git/hooks again if it
-	// is missing: let it finish before the folders are removed.
+	// The helper being started for the next command makes the folders it
+	// mounts over (.git/hooks, .git/info) when they are missing: let it
+	// finish before the test's folders are removed.
 	t.Cleanup(func() { sb.Ready(); sb.Close() })
 	return sb
 }

@@ -52,8 +52,15 @@ func (s *Sandbox) partial() string {
 		return oneLine("commands cannot run: " + pr.err.Error())
 	}
 	var gaps []string
-	if s.policy.Mode == WorkspaceWrite && !pr.mounts {
-		gaps = append(gaps, keptByMounts+" are NOT kept read-only and secrets inside the writable folders are NOT hidden ("+mountsFailed(pr)+")")
+	if !pr.mounts {
+		lost := "commands share /tmp with everyone"
+		if s.policy.Mode == WorkspaceWrite {
+			lost = keptByMounts + " are NOT kept read-only, secrets inside the writable folders are NOT hidden and " + lost
+		}
+		gaps = append(gaps, lost+" ("+mountsFailed(pr)+")")
+	}
+	if !s.landlockFiltersUnix() && !s.seccomp {
+		gaps = append(gaps, "Unix sockets are NOT refused (Landlock before ABI 9 and no seccomp filter)")
 	}
 	if !s.policy.Network {
 		switch {
@@ -70,7 +77,7 @@ func (s *Sandbox) partial() string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // keptByMounts names what the private mounts keep read-only.
-const keptByMounts = ".git/hooks, .git/config, .shiro/ and shiro's own folder"
+const keptByMounts = ".git/hooks, .git/config, .git/info/ and the files that send git elsewhere (commondir, config.worktree, gitdir, a linked worktree's), .shiro/ and shiro's own folder"
 
 // mountsFailed says why the probe could not make private mounts: a switch
 // that turns user namespaces off, when one does, or what failed.
@@ -147,13 +154,20 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 	if err != nil {
 		return proc.Exec{}, err
 	}
+	env = withoutVar(env, planVar)
+	if p.Temp != nil {
+		env = append(withoutVar(env, "TMPDIR"), "TMPDIR="+p.Temp.Path)
+	}
 	helper.Handoff = &proc.Handoff{
 		Argv:  append([]string{argv0}, x.Argv[1:]...),
 		Dir:   dir,
-		Env:   withoutVar(env, planVar),
+		Env:   env,
 		Grace: x.Grace,
 	}
 	helper.Pool = s.pool
+	if s.policy.Mode != Off {
+		s.guard.started()
+	}
 	return helper, nil
 }
 
@@ -183,7 +197,7 @@ func (s *Sandbox) helperExec(p plan, rules fsRules) (proc.Exec, error) {
 		Dir:           s.policy.Workspace,
 		Env:           env,
 		Supervised:    !p.Probe,
-		PrivateMounts: len(p.Mounts) > 0,
+		PrivateMounts: len(p.Mounts) > 0 || p.Temp != nil,
 		Files:         files,
 		PoolKey:       key,
 	}, nil
@@ -210,19 +224,22 @@ func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
 			Read:    s.policy.readGrants(secrets),
 			Write:   s.policy.writeRoots(),
 			Devices: devices(),
+			Sockets: s.policy.UnixSockets,
 			Network: s.policy.Network,
 		}
 	}
-	if !s.policy.Network && s.seccomp {
-		p.Seccomp = seccompNoInet
-		if s.abi >= 4 {
-			p.Seccomp = seccompStreamOnly
-		}
+	if s.seccomp {
+		p.Seccomp = s.seccompFilter()
 	}
 	if mounts {
 		p.Mounts = s.policy.protections(secrets)
-		if len(p.Mounts) > 0 {
+		p.Temp, _ = s.tempFor() // without it, the shared one stays (Status says why)
+		if len(p.Mounts) > 0 || p.Temp != nil {
 			p.DropCaps = true
+		}
+		// Landlock looks at the folder mounted over /tmp, not at /tmp.
+		if p.Temp != nil && p.Landlock && s.policy.Mode == WorkspaceWrite {
+			rules.Write = append(rules.Write, p.Temp.Private)
 		}
 	}
 	return p, rules
@@ -237,7 +254,7 @@ func (s *Sandbox) runProbe() probeResult {
 	base, _ := s.planFor(false)
 	base.Probe = true
 	rules := fsRules{Read: []string{"/"}, Network: s.policy.Network}
-	wantMounts := s.policy.Mode == WorkspaceWrite
+	wantMounts := s.policy.Mode != Off
 	if wantMounts {
 		withMounts := base
 		withMounts.Mounts = []protection{{pin, s.policy.Workspace}, {readOnly, s.policy.Workspace}}
@@ -307,6 +324,8 @@ func (s *Sandbox) Status() Status {
 	st.Protected = s.protectedStatus(pr)
 	st.Network = s.networkStatus()
 	st.Unenforced = s.partial()
+	st.Sockets = s.socketsStatus()
+	st.Temp = s.tempStatus(pr)
 	if pr.err != nil && s.policy.Mode == Off {
 		st.Processes = "each command runs directly; processes that leave its group (setsid, daemons) outlive it (" + pr.err.Error() + ")"
 	} else if pr.err != nil {
@@ -324,7 +343,7 @@ func (s *Sandbox) protectedStatus(pr probeResult) string {
 	case pr.err != nil:
 		return "nothing: " + pr.err.Error()
 	case pr.mounts:
-		return keptByMounts + " (read-only mounts in a private user namespace; the workspace and .git cannot be renamed away)"
+		return keptByMounts + " (read-only mounts in a private user namespace; the workspace and .git cannot be renamed away; a git redirect a command creates where none was is moved to " + s.quarantineDisplay() + " when it ends)"
 	}
 	return "NOT enforced inside the workspace: " + mountsFailed(pr)
 }
@@ -349,12 +368,7 @@ func (s *Sandbox) networkStatus() string {
 	default:
 		parts = append(parts, "UDP (DNS included) is NOT filtered: no seccomp filter on this machine")
 	}
-	parts = append(parts, "listening is allowed")
-	if s.abi >= 9 {
-		parts = append(parts, "Unix sockets outside the writable folders are refused")
-	} else {
-		parts = append(parts, "Unix sockets (a Docker or SSH agent socket) are NOT filtered before Landlock ABI 9")
-	}
+	parts = append(parts, "listening is allowed; Unix sockets: see sockets")
 	return "off (" + strings.Join(parts, "; ") + ")"
 }
 

@@ -31,6 +31,10 @@ type Sandbox struct {
 	// probe starts the helper once, the first time it is needed, to learn
 	// whether this program runs it and whether private mounts work here.
 	probe func() probeResult
+	// guard moves away the git redirects commands create.
+	guard *gitGuard
+	// tmp is the session's private temp folder (Linux).
+	tmp *privateTemp
 }
 
 var (
@@ -56,7 +60,8 @@ func New(p Policy) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{policy: np, notes: notes, pool: proc.NewPool()}
+	s := &Sandbox{policy: np, notes: notes, pool: proc.NewPool(), guard: newGitGuard(np),
+		tmp: &privateTemp{parent: np.Temp}}
 	s.available, s.unavailable = Available()
 	s.detect()
 	s.probe = sync.OnceValue(s.runProbe)
@@ -65,10 +70,14 @@ func New(p Policy) (*Sandbox, error) {
 	return s, nil
 }
 
-// Close makes the helper waiting for the next command exit; commands
-// running are not affected, and a command launched afterwards starts a
-// helper of its own.
-func (s *Sandbox) Close() { s.pool.Close() }
+// Close makes the helper waiting for the next command exit and removes
+// the session's private temp folder; commands still running lose it, and
+// a command launched afterwards starts a helper of its own (without a
+// private temp folder).
+func (s *Sandbox) Close() {
+	s.pool.Close()
+	s.tmp.remove()
+}
 
 // Ready waits until the helper for the next command, when one is being
 // started, is waiting: benchmarks measure the command that finds it.

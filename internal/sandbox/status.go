@@ -25,6 +25,12 @@ type Status struct {
 	Protected string
 	// Network says what commands may reach.
 	Network string
+	// Sockets says which Unix sockets commands may connect to; empty
+	// where the platform says nothing of them.
+	Sockets string
+	// Temp says what commands see as the temp folder; empty where the
+	// platform says nothing of it.
+	Temp string
 	// Processes says what happens to processes a command leaves running.
 	Processes string
 	// Unenforced says what the policy asks for that is not enforced here
@@ -50,6 +56,12 @@ func (st Status) String() string {
 		}
 		line("read-only", st.Protected)
 		line("network", st.Network)
+		if st.Sockets != "" {
+			line("sockets", st.Sockets)
+		}
+		if st.Temp != "" {
+			line("temp", st.Temp)
+		}
 	}
 	line("processes", st.Processes)
 	if len(st.Secret) > 0 && st.Mode != Off {
