@@ -107,6 +107,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if rg, err := exec.LookPath("rg"); err == nil {
 		env.Ripgrep = rg
 	}
+	// Commands, hooks and MCP servers get the scrubbed environment and
+	// what the person's own config hands on.
+	env.EnvPassthrough = s.EnvPassthrough
 	a.Env = env
 	if err := a.openSandbox(); err != nil {
 		return nil, err

@@ -26,6 +26,9 @@ type Env struct {
 	Shell string
 	// ShellEnv is the environment for commands; nil inherits the process's.
 	ShellEnv []string
+	// EnvPassthrough names variables commands get even though the scrub
+	// would withhold them (the user's env.passthrough; see cmdenv.go).
+	EnvPassthrough []string
 	// Launcher, when set, is what every command run for the workspace (bash,
 	// background jobs, run_checks) is executed through: the one place where
 	// an OS sandbox confines them all (see proc.Launcher). Nil runs them
