@@ -5,8 +5,10 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -178,4 +180,41 @@ func processStarts(t *testing.T, root, file string) []use {
 		return true
 	})
 	return out
+}
+
+// The finder sees through the ways a start can be written: a renamed
+// import, a method value, a Cmd literal, a dot import, x/sys/unix.
+func TestProcessStartsAreFoundHoweverWritten(t *testing.T) {
+	root := t.TempDir()
+	src := `package p
+
+import (
+	run "os/exec"
+	. "syscall"
+	"golang.org/x/sys/unix"
+	"os"
+)
+
+var start = run.Command
+
+func f() {
+	c := &run.Cmd{Path: "/bin/true"}
+	_ = c.Run()
+	_ = unix.Exec("/bin/true", nil, nil)
+	_, _ = os.StartProcess("/bin/true", nil, nil)
+	_, _ = run.LookPath("true")
+	_ = Getpid()
+}
+`
+	if err := os.WriteFile(filepath.Join(root, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range processStarts(t, root, "p.go") {
+		got = append(got, u.name)
+	}
+	want := []string{"dot import of syscall", "exec.Command", "exec.Cmd", "unix.Exec", "os.StartProcess"}
+	if !slices.Equal(got, want) {
+		t.Errorf("found %q, want %q", got, want)
+	}
 }
