@@ -1,0 +1,170 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/shiro-neko/shiro/internal/secrets"
+)
+
+// The values of the workspace's secret files, for redacting command
+// output. A command can print a secret file in more ways than anyone can
+// list (cat, grep, `git show HEAD~3:.env`, `git cat-file -p <blob>`, `git
+// log -p --all`), so rather than refuse commands, shiro learns the values
+// and withholds them wherever they appear. It reads the secret files in
+// the work tree and every version of them git can still show: those in
+// the index, and those reachable from any ref or reflog entry (stashes,
+// amended and reset commits).
+//
+// Learning them takes a walk and a few git runs, so the result is cached
+// under a stamp: the stat of git's refs, reflogs, index and HEAD, and of
+// the secret files found and their folders. Taking a stamp costs a few
+// stat calls, so it is taken at every chunk of output (a command can
+// fetch a secret and print it in one go), and only a change rescans.
+
+// maxSecretWalk bounds how many entries the walk for secret files visits.
+const maxSecretWalk = 300_000
+
+// secretCache is an Env's cached secret values.
+type secretCache struct {
+	mu    sync.Mutex
+	stamp string
+	red   *secrets.Redactor
+	// watched are the paths whose stat makes the stamp, besides git's.
+	watched []string
+	// gitDirs are the repository's own and common folders, "" when the
+	// workspace is in no repository.
+	gitDirs []string
+}
+
+// SecretRedactor returns the Redactor for the values of the workspace's
+// secret files, current and committed, rescanning only when something they
+// depend on changed. It may take a while the first time (a walk of the
+// workspace and of git's history of secret files); ctx bounds it.
+func (e *Env) SecretRedactor(ctx context.Context) (*secrets.Redactor, error) {
+	c := e.secretVals
+	if c == nil {
+		// An Env not made by New (a literal in tests) caches nothing.
+		c = &secretCache{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.red != nil && c.stamp == stampOf(c.gitDirs, c.watched) {
+		return c.red, nil
+	}
+	scan, err := e.scanSecrets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The stamp is taken after the scan: a change during it rescans next
+	// time rather than being missed.
+	c.red = secrets.NewRedactor(scan.found).Noting(strings.Join(scan.notes, "; "))
+	c.watched, c.gitDirs = scan.watched, scan.gitDirs
+	c.stamp = stampOf(c.gitDirs, c.watched)
+	return c.red, nil
+}
+
+// secretScan is what a scan learnt.
+type secretScan struct {
+	found []secrets.Secret
+	// watched and gitDirs make the stamp (stampOf).
+	watched, gitDirs []string
+	// notes say what the scan could not cover, for the person and the
+	// model: a protection that does not hold is announced.
+	notes []string
+}
+
+// scanSecrets reads the values of the secret files in the work tree and
+// in git, and says what to watch for a change.
+func (e *Env) scanSecrets(ctx context.Context) (*secretScan, error) {
+	scan := &secretScan{watched: []string{e.Root}}
+	dirs := map[string]bool{}
+	visited := 0
+	err := Walk(ctx, e, ".", WalkOptions{IncludeIgnored: true}, func(rel string, d fs.DirEntry) error {
+		if visited++; visited > maxSecretWalk {
+			scan.notes = append(scan.notes, fmt.Sprintf("only the first %d files of the workspace were looked through for secret files", maxSecretWalk))
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			return nil
+		}
+		kind := secrets.Classify(rel)
+		if kind == secrets.None {
+			return nil
+		}
+		abs := filepath.Join(e.Root, filepath.FromSlash(rel))
+		scan.watched = append(scan.watched, abs)
+		if dir := filepath.Dir(abs); !dirs[dir] {
+			dirs[dir] = true
+			scan.watched = append(scan.watched, dir)
+		}
+		for _, v := range secrets.Values(kind, readSecretFile(abs)) {
+			scan.found = append(scan.found, secrets.Secret{Value: v, Source: rel})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("look for secret files in %s: %w", e.Root, err)
+	}
+	if err := e.gitSecrets(ctx, scan); err != nil {
+		return nil, err
+	}
+	return scan, nil
+}
+
+// readSecretFile reads up to secrets.MaxFileBytes of a regular file (a
+// link is followed: `cat` would follow it too); anything else reads as
+// nothing, so a FIFO named .env cannot stall the scan.
+func readSecretFile(abs string) []byte {
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = f.Close() }()
+	data, _ := io.ReadAll(io.LimitReader(f, secrets.MaxFileBytes))
+	return data
+}
+
+// stampOf is the stat of what the secret values depend on: the watched
+// paths, and in each git folder HEAD, the index, packed-refs, FETCH_HEAD,
+// HEAD's reflog and every folder under refs/ (a ref is replaced by a
+// rename, which changes its folder).
+func stampOf(gitDirs, watched []string) string {
+	var b strings.Builder
+	for _, p := range watched {
+		stampPath(&b, p)
+	}
+	for _, g := range gitDirs {
+		for _, name := range []string{"HEAD", "index", "packed-refs", "FETCH_HEAD", "logs/HEAD", "logs/refs/stash"} {
+			stampPath(&b, filepath.Join(g, name))
+		}
+		_ = filepath.WalkDir(filepath.Join(g, "refs"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				stampPath(&b, p)
+			}
+			return nil
+		})
+	}
+	return b.String()
+}
+
+func stampPath(b *strings.Builder, p string) {
+	b.WriteString(p)
+	fi, err := os.Lstat(p)
+	if err != nil {
+		b.WriteString(":-\n")
+		return
+	}
+	b.WriteString(":" + strconv.FormatInt(fi.ModTime().UnixNano(), 36) + ":" + strconv.FormatInt(fi.Size(), 36) + "\n")
+}
