@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
@@ -47,6 +48,8 @@ type Redactor struct {
 	// index maps a window to the patterns that have it at an offset below
 	// gramStep.
 	index map[uint32][]gramRef
+	// byFirst lists the patterns by their first byte, for openEnd.
+	byFirst [256][]int32
 	// notice says what the values may be missing (Noting).
 	notice string
 }
@@ -69,20 +72,25 @@ func NewRedactor(secrets []Secret) *Redactor {
 	seen := map[string]bool{}
 	for _, s := range secrets {
 		for _, form := range forms(s.Value) {
-			if len(form) < MinValueLen || seen[form] {
-				continue
+			// No pattern holds a line break, which Stream relies on.
+			for _, piece := range strings.FieldsFunc(form, isLineBreak) {
+				if len(piece) >= MinValueLen && !seen[piece] {
+					seen[piece] = true
+					r.add(piece, s.Source)
+				}
 			}
-			seen[form] = true
-			r.add(form, s.Source)
 		}
 	}
 	return r
 }
 
+func isLineBreak(c rune) bool { return c == '\n' || c == '\r' }
+
 func (r *Redactor) add(text, source string) {
 	id := len(r.patterns)
 	r.patterns = append(r.patterns, pattern{text: text, note: "[secret withheld: " + source + "]"})
 	r.maxLen = max(r.maxLen, len(text))
+	r.byFirst[text[0]] = append(r.byFirst[text[0]], int32(id))
 	for off := 0; off < gramStep; off++ {
 		g := binary.LittleEndian.Uint32([]byte(text[off : off+gram]))
 		h := filterHash(g)
@@ -148,6 +156,30 @@ func (r *Redactor) MaxLen() int {
 		return 0
 	}
 	return r.maxLen
+}
+
+// openEnd returns where the end of text could begin a secret that more
+// text would complete: the first i such that text[i:] is a proper prefix
+// of a pattern, or len(text). Only the part after the last line break is
+// looked at, since no pattern holds one.
+func (r *Redactor) openEnd(text []byte) int {
+	if r.Empty() {
+		return len(text)
+	}
+	from := max(len(text)-(r.maxLen-1), 0)
+	if nl := bytes.LastIndexAny(text[from:], "\r\n"); nl >= 0 {
+		from += nl + 1
+	}
+	for i := from; i < len(text); i++ {
+		rest := text[i:]
+		for _, id := range r.byFirst[rest[0]] {
+			p := r.patterns[id].text
+			if len(p) > len(rest) && p[:len(rest)] == string(rest) {
+				return i
+			}
+		}
+	}
+	return len(text)
 }
 
 // span is an occurrence of a pattern: text[start:end].

@@ -3,6 +3,7 @@ package secrets_test
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -20,6 +21,9 @@ func testRedactor() *secrets.Redactor {
 		{Value: token, Source: ".env"},
 		{Value: "MIIEpAIBAAKCAQEA0Z3VS5JJ", Source: "deploy/id_rsa"},
 		{Value: short, Source: ".env"},
+		// Two values that overlap: printed together they are one secret.
+		{Value: "abcdefgh", Source: "a.env"},
+		{Value: "efghijkl", Source: "b.env"},
 	})
 }
 
@@ -60,11 +64,11 @@ func TestRedactEncodedForms(t *testing.T) {
 // text as redacting it whole, and never a secret.
 func TestStreamAcrossChunks(t *testing.T) {
 	r := testRedactor()
-	text := "head " + token + " mid MIIEpAIBAAKCAQEA0Z3VS5JJ" + token + " tail " + token[:9]
+	text := "head " + token + " mid MIIEpAIBAAKCAQEA0Z3VS5JJ" + token + " abcdefghijkl tail " + token[:9]
 	want := r.Redact(text)
 	for cut := 0; cut <= len(text); cut++ {
 		for cut2 := cut; cut2 <= len(text); cut2 += 7 {
-			s := secrets.NewStream(func() (*secrets.Redactor, error) { return r, nil })
+			s := secrets.NewStream(fixed{r})
 			var got []byte
 			got = append(got, s.Write([]byte(text[:cut]))...)
 			got = append(got, s.Write([]byte(text[cut:cut2]))...)
@@ -77,17 +81,68 @@ func TestStreamAcrossChunks(t *testing.T) {
 	}
 }
 
+// Output that ends a line, or ends in what cannot begin a secret, is
+// released at once: a server's last line must reach bash_status.
+func TestStreamHoldsBackOnlyWhatCouldBeginASecret(t *testing.T) {
+	r := testRedactor()
+	s := secrets.NewStream(fixed{r})
+	for _, c := range []struct{ in, out string }{
+		{"listening on :3000\n", "listening on :3000\n"},
+		{"ready> ", "ready> "},
+		{"KEY=" + token[:6], "KEY="},
+		{token[6:] + "\nx", "[secret withheld: .env]\nx"},
+	} {
+		if got := string(s.Write([]byte(c.in))); got != c.out {
+			t.Fatalf("after %q released %q, want %q", c.in, got, c.out)
+		}
+	}
+}
+
 func TestStreamWithholdsWhenSecretsUnknown(t *testing.T) {
-	s := secrets.NewStream(func() (*secrets.Redactor, error) { return nil, errFailed{} })
+	s := secrets.NewStream(&busy{err: errors.New("scan failed")})
 	out := string(s.Write([]byte("KEY="+token))) + string(s.Write([]byte(token))) + string(s.Flush())
 	if strings.Contains(out, token) || !strings.Contains(out, "output withheld") || strings.Count(out, "withheld") != 1 {
 		t.Fatalf("output when the secrets are unknown: %q", out)
 	}
 }
 
-type errFailed struct{}
+// While the source works out new secrets, output is held, not waited for;
+// it is released, redacted with the new secrets, once they are known.
+func TestStreamHoldsOutputWhileTheSourceIsBusy(t *testing.T) {
+	src := &busy{next: testRedactor()}
+	s := secrets.NewStream(src)
+	if got := s.Write([]byte("new: " + token + "\n")); len(got) != 0 || src.waited || s.Held() == nil {
+		t.Fatalf("released %q (waited %v, held %v) while the source was busy", got, src.waited, s.Held())
+	}
+	if got := string(s.Flush()); got != "new: [secret withheld: .env]\n" || !src.waited {
+		t.Fatalf("flush gave %q", got)
+	}
+}
 
-func (errFailed) Error() string { return "scan failed" }
+// fixed is a Source that always has r.
+type fixed struct{ r *secrets.Redactor }
+
+func (f fixed) Current() (*secrets.Redactor, <-chan struct{}) { return f.r, nil }
+func (f fixed) Wait() (*secrets.Redactor, error)              { return f.r, nil }
+
+// busy is a Source still working out its secrets until waited for.
+type busy struct {
+	next   *secrets.Redactor
+	err    error
+	waited bool
+	done   chan struct{}
+}
+
+func (b *busy) Current() (*secrets.Redactor, <-chan struct{}) {
+	if b.done == nil {
+		b.done = make(chan struct{})
+	}
+	return nil, b.done
+}
+func (b *busy) Wait() (*secrets.Redactor, error) {
+	b.waited = true
+	return b.next, b.err
+}
 
 // FuzzStream checks the chunked path against the whole-text one on
 // arbitrary output and cuts.
@@ -97,7 +152,7 @@ func FuzzStream(f *testing.F) {
 		r := testRedactor()
 		a := min(int(c1), len(text))
 		b := min(max(int(c2), a), len(text))
-		s := secrets.NewStream(func() (*secrets.Redactor, error) { return r, nil })
+		s := secrets.NewStream(fixed{r})
 		got := string(s.Write(text[:a])) + string(s.Write(text[a:b])) + string(s.Write(text[b:])) + string(s.Flush())
 		if want := r.Redact(string(text)); got != want {
 			t.Fatalf("chunked %q, whole %q", got, want)
@@ -145,7 +200,7 @@ func BenchmarkStream64KB(b *testing.B) {
 	r, out := benchRedactor(), benchOutput()
 	b.SetBytes(int64(len(out)))
 	for b.Loop() {
-		s := secrets.NewStream(func() (*secrets.Redactor, error) { return r, nil })
+		s := secrets.NewStream(fixed{r})
 		for at := 0; at < len(out); at += 32 << 10 {
 			s.Write(out[at : at+32<<10])
 		}

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -28,11 +29,15 @@ import (
 // the secret files found and their folders. Taking a stamp costs a few
 // stat calls, so it is taken at every chunk of output (a command can
 // fetch a secret and print it in one go), and only a change rescans.
+// A secret file made later in a folder that held none is found at the
+// next rescan.
 
 // maxSecretWalk bounds how many entries the walk for secret files visits.
 const maxSecretWalk = 300_000
 
-// secretCache is an Env's cached secret values.
+// secretCache is an Env's cached secret values. One scan runs at a time,
+// in a goroutine of its own, so that a command's output reader never
+// waits for one (it holds output back instead: secrets.Stream).
 type secretCache struct {
 	mu    sync.Mutex
 	stamp string
@@ -42,33 +47,118 @@ type secretCache struct {
 	// gitDirs are the repository's own and common folders, "" when the
 	// workspace is in no repository.
 	gitDirs []string
+	// scanning is closed when the running scan ends; nil when none runs.
+	scanning chan struct{}
+	// failed is the last scan's error, for those who waited for it.
+	failed error
 }
 
+// errNoSecretCache is returned for an Env not made by New, which has
+// nowhere to keep what it learnt.
+var errNoSecretCache = errors.New("the workspace was not opened with workspace.New, so its secret files are unknown")
+
 // SecretRedactor returns the Redactor for the values of the workspace's
-// secret files, current and committed, rescanning only when something they
-// depend on changed. It may take a while the first time (a walk of the
-// workspace and of git's history of secret files); ctx bounds it.
+// secret files, current and committed, waiting for a scan when something
+// they depend on changed since the last one. The first call scans the
+// workspace and git's history of secret files, which may take a while;
+// ctx bounds the wait (the scan itself runs on, for the next caller).
 func (e *Env) SecretRedactor(ctx context.Context) (*secrets.Redactor, error) {
 	c := e.secretVals
 	if c == nil {
-		// An Env not made by New (a literal in tests) caches nothing.
-		c = &secretCache{}
+		return nil, errNoSecretCache
 	}
+	for {
+		red, fresh, done := c.state(e)
+		if fresh {
+			return red, nil
+		}
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("wait for the workspace's secret values: %w", ctx.Err())
+		}
+		c.mu.Lock()
+		red, err := c.red, c.failed
+		c.mu.Unlock()
+		switch {
+		case err != nil:
+			return nil, err
+		case red != nil:
+			// What changed since the scan began is for the next call.
+			return red, nil
+		}
+		// Another scan began before this one's result was read: wait for
+		// that one.
+	}
+}
+
+// SecretSource is the workspace's secret values for a secrets.Stream: at
+// once when nothing changed, otherwise after the scan it starts (waiting
+// up to ctx).
+func (e *Env) SecretSource(ctx context.Context) secrets.Source {
+	return secretSource{e: e, ctx: ctx}
+}
+
+type secretSource struct {
+	e   *Env
+	ctx context.Context
+}
+
+func (s secretSource) Current() (*secrets.Redactor, <-chan struct{}) {
+	if s.e.secretVals == nil {
+		return nil, closed() // Wait says why
+	}
+	red, fresh, done := s.e.secretVals.state(s.e)
+	if fresh {
+		return red, nil
+	}
+	return nil, done
+}
+
+func closed() <-chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}
+
+func (s secretSource) Wait() (*secrets.Redactor, error) { return s.e.SecretRedactor(s.ctx) }
+
+// state returns the cached Redactor and whether it is up to date; when it
+// is not, a scan runs (started here if none was), and done is closed when
+// it ends.
+func (c *secretCache) state(e *Env) (red *secrets.Redactor, fresh bool, done <-chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.scanning != nil {
+		return c.red, false, c.scanning
+	}
 	if c.red != nil && c.stamp == stampOf(c.gitDirs, c.watched) {
-		return c.red, nil
+		return c.red, true, nil
 	}
-	scan, err := e.scanSecrets(ctx)
+	ch := make(chan struct{})
+	c.scanning, c.failed = ch, nil
+	go c.scan(e, ch)
+	return c.red, false, ch
+}
+
+// scan learns the secret values afresh. It is bounded by the walk's size
+// and the git runs' timeouts, not by any caller, since a caller that gave
+// up leaves the result to the next.
+func (c *secretCache) scan(e *Env, done chan struct{}) {
+	scan, err := e.scanSecrets(context.Background())
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if err != nil {
-		return nil, err
+		c.failed = err
+	} else {
+		c.red = secrets.NewRedactor(scan.found).Noting(strings.Join(scan.notes, "; "))
+		c.watched, c.gitDirs = scan.watched, scan.gitDirs
+		// Taken after the scan: a change during it rescans next time
+		// rather than being missed.
+		c.stamp = stampOf(c.gitDirs, c.watched)
 	}
-	// The stamp is taken after the scan: a change during it rescans next
-	// time rather than being missed.
-	c.red = secrets.NewRedactor(scan.found).Noting(strings.Join(scan.notes, "; "))
-	c.watched, c.gitDirs = scan.watched, scan.gitDirs
-	c.stamp = stampOf(c.gitDirs, c.watched)
-	return c.red, nil
+	c.scanning = nil
+	close(done)
 }
 
 // secretScan is what a scan learnt.
