@@ -42,11 +42,8 @@ type secretCache struct {
 	mu    sync.Mutex
 	stamp string
 	red   *secrets.Redactor
-	// watched are the paths whose stat makes the stamp, besides git's.
+	// watched are the paths whose stat makes the stamp.
 	watched []string
-	// gitDirs are the repository's own and common folders, "" when the
-	// workspace is in no repository.
-	gitDirs []string
 	// scanning is closed when the running scan ends; nil when none runs.
 	scanning chan struct{}
 	// failed is the last scan's error, for those who waited for it.
@@ -132,7 +129,7 @@ func (c *secretCache) state(e *Env) (red *secrets.Redactor, fresh bool, done <-c
 	if c.scanning != nil {
 		return c.red, false, c.scanning
 	}
-	if c.red != nil && c.stamp == stampOf(c.gitDirs, c.watched) {
+	if c.red != nil && c.stamp == stampOf(c.watched) {
 		return c.red, true, nil
 	}
 	ch := make(chan struct{})
@@ -152,10 +149,10 @@ func (c *secretCache) scan(e *Env, done chan struct{}) {
 		c.failed = err
 	} else {
 		c.red = secrets.NewRedactor(scan.found).Noting(strings.Join(scan.notes, "; "))
-		c.watched, c.gitDirs = scan.watched, scan.gitDirs
+		c.watched = append(scan.watched, gitWatched(scan.gitDirs)...)
 		// Taken after the scan: a change during it rescans next time
 		// rather than being missed.
-		c.stamp = stampOf(c.gitDirs, c.watched)
+		c.stamp = stampOf(c.watched)
 	}
 	c.scanning = nil
 	close(done)
@@ -164,7 +161,7 @@ func (c *secretCache) scan(e *Env, done chan struct{}) {
 // secretScan is what a scan learnt.
 type secretScan struct {
 	found []secrets.Secret
-	// watched and gitDirs make the stamp (stampOf).
+	// watched and the gitDirs' gitWatched make the stamp (stampOf).
 	watched, gitDirs []string
 	// notes say what the scan could not cover, for the person and the
 	// model: a protection that does not hold is announced.
@@ -226,25 +223,32 @@ func readSecretFile(abs string) []byte {
 	return data
 }
 
-// stampOf is the stat of what the secret values depend on: the watched
-// paths, and in each git folder HEAD, the index, packed-refs, FETCH_HEAD,
-// HEAD's reflog and every folder under refs/ (a ref is replaced by a
-// rename, which changes its folder).
-func stampOf(gitDirs, watched []string) string {
-	var b strings.Builder
-	for _, p := range watched {
-		stampPath(&b, p)
-	}
+// gitWatched are the paths of git folders whose stat makes the stamp:
+// HEAD, the index, packed-refs, FETCH_HEAD, the reflogs of HEAD and of the
+// stash, and every folder under refs/ (a ref is replaced by a rename,
+// which changes its folder; a new folder changes its parent). They are
+// listed once per scan, so taking a stamp costs only stat calls.
+func gitWatched(gitDirs []string) []string {
+	var out []string
 	for _, g := range gitDirs {
 		for _, name := range []string{"HEAD", "index", "packed-refs", "FETCH_HEAD", "logs/HEAD", "logs/refs/stash"} {
-			stampPath(&b, filepath.Join(g, name))
+			out = append(out, filepath.Join(g, name))
 		}
 		_ = filepath.WalkDir(filepath.Join(g, "refs"), func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.IsDir() {
-				stampPath(&b, p)
+				out = append(out, p)
 			}
 			return nil
 		})
+	}
+	return out
+}
+
+// stampOf is the stat of the watched paths.
+func stampOf(watched []string) string {
+	var b strings.Builder
+	for _, p := range watched {
+		stampPath(&b, p)
 	}
 	return b.String()
 }

@@ -164,3 +164,33 @@ func TestSecretRedactorOutsideGit(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// BenchmarkSecretRedactorCached is what every chunk of output pays when
+// nothing changed: the stamp's stat calls.
+func BenchmarkSecretRedactorCached(b *testing.B) {
+	env := historyRepo(b)
+	ctx := context.Background()
+	if _, err := env.SecretRedactor(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := env.SecretRedactor(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSecretScan is a full scan of the fixture repository.
+func BenchmarkSecretScan(b *testing.B) {
+	env := historyRepo(b)
+	for b.Loop() {
+		fresh, err := workspace.New(env.Root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fresh.ShellEnv = env.ShellEnv
+		if _, err := fresh.SecretRedactor(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -317,3 +317,30 @@ func TestBackgroundAndChecksWithholdSecrets(t *testing.T) {
 		t.Errorf("run_checks shows %v:\n%s", l, report)
 	}
 }
+
+// A background command that commits (so the secrets are worked out again
+// while it runs) and then prints a secret from history and waits: its
+// output is held only until the new secrets are known, then reaches
+// bash_status redacted, with the command still running.
+func TestBackgroundOutputAfterACommitIsReleasedRedacted(t *testing.T) {
+	f := newSecretFixture(t)
+	bg := NewBackground("", f.env, Hooks{})
+	t.Cleanup(func() { _ = bg.StopAll(context.Background()) })
+	live := newChunkWaiter()
+	bg.output = func(_, chunk string) { live.emit(chunk) }
+	j, err := bg.start(nil, "git commit -q --allow-empty -m again && git show "+f.first+":.env && echo printed && exec sleep 300", "commit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live.waitFor(t, "printed\n")
+	status, err := bg.status(j.handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := leaked(status + live.String()); len(l) > 0 || !strings.Contains(status, "API_TOKEN=[secret withheld: .env (git history)]") {
+		t.Errorf("bash_status shows %v:\n%s", l, status)
+	}
+	if !j.running() {
+		t.Errorf("the command ended; the output should have come while it ran")
+	}
+}
