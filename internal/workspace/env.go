@@ -41,6 +41,8 @@ type Env struct {
 	// reads are the folders outside the workspace that may be read and
 	// never written (readroots.go).
 	reads *readRoots
+	// secretVals caches the values of the secret files (secretvalues.go).
+	secretVals *secretCache
 }
 
 // New builds an Env rooted at dir.
@@ -53,7 +55,7 @@ func New(dir string) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", dir, err)
 	}
-	return &Env{Root: root, Shell: "bash", jail: &rootCache{}, reads: &readRoots{}}, nil
+	return &Env{Root: root, Shell: "bash", jail: &rootCache{}, reads: &readRoots{}, secretVals: &secretCache{}}, nil
 }
 
 // ErrEscape is returned for a path outside the workspace.
