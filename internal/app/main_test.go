@@ -1,0 +1,16 @@
+package app_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/sandbox"
+)
+
+// TestMain lets this test binary be the sandbox's helper: a session's
+// sandbox re-executes the running program to confine each command and
+// each program a plugin runs.
+func TestMain(m *testing.M) {
+	sandbox.MaybeRunHelper()
+	os.Exit(m.Run())
+}
