@@ -7,8 +7,10 @@ import (
 	"github.com/shiro-neko/shiro/internal/sandbox"
 )
 
-// TestMain lets this test binary be the sandbox's helper, as shiro is:
-// a session finds out at start what the sandbox enforces by starting it.
+// TestMain lets this test binary be the sandbox's helper, as shiro is: a
+// session finds out at start what the sandbox enforces by starting it, and
+// its sandbox re-executes the running program to confine each command and
+// each program a plugin runs.
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
 	os.Exit(m.Run())
