@@ -46,11 +46,10 @@ func (k EnvKind) String() string {
 // the value is read only for what no name gives away.
 func ClassifyEnv(name, value string) EnvKind {
 	upper := strings.ToUpper(name)
-	parts := strings.Split(upper, "_")
 	switch {
-	case serverName(upper, parts) || serverValue(value):
+	case serverName(upper) || serverValue(value):
 		return EnvServer
-	case credentialName(upper, parts):
+	case credentialName(upper):
 		return EnvCredentialName
 	case credentialValue(value):
 		return EnvCredentialValue
@@ -66,13 +65,15 @@ func IsEnvVar(name string) bool { return ClassifyEnv(name, "") != EnvKept }
 // credential count anywhere in the name (PGPASSWORD, CLIENTSECRET); short
 // or ambiguous ones only as a whole word part, or at a part's edge where
 // they are glued to their qualifier (APIKEY, OAUTH, SSHPASS).
-func credentialName(upper string, parts []string) bool {
+func credentialName(upper string) bool {
 	for _, w := range []string{"SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "COOKIE"} {
 		if strings.Contains(upper, w) {
 			return true
 		}
 	}
-	for i, p := range parts {
+	i := -1
+	for p := range strings.SplitSeq(upper, "_") {
+		i++
 		switch {
 		case p == "":
 			continue
@@ -153,11 +154,11 @@ func serverNames() []string {
 
 // serverName is serverNames, and any name ending in a socket (…_SOCK,
 // …_SOCKET, …SOCK) or naming an IPC handle.
-func serverName(upper string, parts []string) bool {
+func serverName(upper string) bool {
 	if slices.Contains(serverNames(), upper) {
 		return true
 	}
-	for _, p := range parts {
+	for p := range strings.SplitSeq(upper, "_") {
 		if strings.HasSuffix(p, "SOCK") || strings.HasSuffix(p, "SOCKET") || p == "IPC" {
 			return true
 		}
