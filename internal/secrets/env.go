@@ -46,11 +46,10 @@ func (k EnvKind) String() string {
 // the value is read only for what no name gives away.
 func ClassifyEnv(name, value string) EnvKind {
 	upper := strings.ToUpper(name)
-	parts := strings.Split(upper, "_")
 	switch {
-	case serverName(upper, parts) || serverValue(value):
+	case serverName(upper) || serverValue(value):
 		return EnvServer
-	case credentialName(upper, parts):
+	case credentialName(upper):
 		return EnvCredentialName
 	case credentialValue(value):
 		return EnvCredentialValue
@@ -66,13 +65,15 @@ func IsEnvVar(name string) bool { return ClassifyEnv(name, "") != EnvKept }
 // credential count anywhere in the name (PGPASSWORD, CLIENTSECRET); short
 // or ambiguous ones only as a whole word part, or at a part's edge where
 // they are glued to their qualifier (APIKEY, OAUTH, SSHPASS).
-func credentialName(upper string, parts []string) bool {
+func credentialName(upper string) bool {
 	for _, w := range []string{"SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "COOKIE"} {
 		if strings.Contains(upper, w) {
 			return true
 		}
 	}
-	for i, p := range parts {
+	i := -1
+	for p := range strings.SplitSeq(upper, "_") {
+		i++
 		switch {
 		case p == "":
 			continue
@@ -81,8 +82,12 @@ func credentialName(upper string, parts []string) bool {
 		case strings.Contains(p, "TOKEN") && !strings.HasPrefix(p, "TOKENIZER"):
 			return true
 		// KEY: AWS_SECRET_ACCESS_KEY, STRIPE_KEY, OPENAI_APIKEY; not
-		// KEYTIMEOUT (zsh), KEYMAP, API_KEYS_DIR.
-		case p == "KEY" || strings.HasSuffix(p, "APIKEY") || strings.HasSuffix(p, "ACCESSKEY") || strings.HasSuffix(p, "PRIVATEKEY"):
+		// KEYTIMEOUT (zsh), KEYMAP, API_KEYS_DIR, nor GIT_CONFIG_KEY_<n>,
+		// which names a git setting (its GIT_CONFIG_VALUE_<n> is read
+		// by value, and ScrubEnviron keeps the set whole).
+		case p == "KEY" && !strings.HasPrefix(upper, "GIT_CONFIG_KEY_"):
+			return true
+		case strings.HasSuffix(p, "APIKEY") || strings.HasSuffix(p, "ACCESSKEY") || strings.HasSuffix(p, "PRIVATEKEY"):
 			return true
 		// PASS: DB_PASS, SSHPASS (sshpass reads the password from it),
 		// GIT_ASKPASS and SSH_ASKPASS (programs that hand out
@@ -149,11 +154,11 @@ func serverNames() []string {
 
 // serverName is serverNames, and any name ending in a socket (…_SOCK,
 // …_SOCKET, …SOCK) or naming an IPC handle.
-func serverName(upper string, parts []string) bool {
+func serverName(upper string) bool {
 	if slices.Contains(serverNames(), upper) {
 		return true
 	}
-	for _, p := range parts {
+	for p := range strings.SplitSeq(upper, "_") {
 		if strings.HasSuffix(p, "SOCK") || strings.HasSuffix(p, "SOCKET") || p == "IPC" {
 			return true
 		}
@@ -200,10 +205,14 @@ func credentialValue(value string) bool {
 		return true
 	}
 	lower := strings.ToLower(value)
-	for _, field := range []string{"password=", "pwd=", "accountkey=", "sharedaccesskey="} {
+	for _, field := range []string{"password=", "pwd=", "accountkey=", "sharedaccesskey=", "authorization:"} {
 		if strings.Contains(lower, field) {
 			return true
 		}
+	}
+	// An HTTP credential as a header value: Bearer <token>, Basic <b64>.
+	if strings.HasPrefix(lower, "bearer ") || strings.HasPrefix(lower, "basic ") {
+		return true
 	}
 	return urlWithPassword(value)
 }
@@ -256,11 +265,22 @@ func urlWithPassword(value string) bool {
 // hides it.
 func ScrubEnviron(environ, passthrough []string) []string {
 	out := make([]string, 0, len(environ))
+	gitConfigCut := false
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
 		if slices.Contains(passthrough, name) || ClassifyEnv(name, value) == EnvKept {
 			out = append(out, kv)
+		} else if strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
+			gitConfigCut = true
 		}
 	}
-	return out
+	if !gitConfigCut {
+		return out
+	}
+	// git refuses to run when GIT_CONFIG_COUNT promises a value that is
+	// missing; without the count it reads none of the set, which is what
+	// a set carrying a credential (http.extraHeader) should come to.
+	return slices.DeleteFunc(out, func(kv string) bool {
+		return strings.HasPrefix(kv, "GIT_CONFIG_COUNT=") || strings.HasPrefix(kv, "GIT_CONFIG_KEY_") || strings.HasPrefix(kv, "GIT_CONFIG_VALUE_")
+	})
 }

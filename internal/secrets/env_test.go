@@ -51,6 +51,7 @@ func TestClassifyEnvByName(t *testing.T) {
 		"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "CI", "GITHUB_ACTIONS", "GITHUB_SHA", "GITHUB_REF", "RUNNER_OS",
 		"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "MAKEFLAGS", "CC", "CFLAGS", "LDFLAGS",
 		"PKG_CONFIG_PATH", "LD_LIBRARY_PATH", "MANPATH", "LESS", "KUBECONFIG", "DOCKER_CONFIG", "PASSENGER_APP_ENV",
+		"GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0",
 	}
 	for _, name := range kept {
 		if got := secrets.ClassifyEnv(name, "/usr/local/bin"); got != secrets.EnvKept {
@@ -99,5 +100,35 @@ func TestScrubEnviron(t *testing.T) {
 	want := []string{"PATH=/usr/bin", "NPM_TOKEN=npm_y", "HOME=/home/me", "EMPTY=", "NOEQUALS"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ScrubEnviron = %q, want %q", got, want)
+	}
+}
+
+// git settings passed in the environment stay usable: the set is kept as
+// it is, or dropped whole when a value carries a credential, since git
+// refuses to run with GIT_CONFIG_COUNT promising a value that is gone.
+func TestScrubEnvironKeepsGitConfigWhole(t *testing.T) {
+	plain := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.autocrlf", "GIT_CONFIG_VALUE_0=false"}
+	if got := secrets.ScrubEnviron(plain, nil); !slices.Equal(got, plain) {
+		t.Errorf("plain settings: %q", got)
+	}
+	header := []string{"PATH=/bin", "GIT_CONFIG_COUNT=2", "GIT_CONFIG_KEY_0=core.autocrlf", "GIT_CONFIG_VALUE_0=false",
+		"GIT_CONFIG_KEY_1=http.extraHeader", "GIT_CONFIG_VALUE_1=Authorization: Bearer ghs_x"}
+	if got := secrets.ScrubEnviron(header, nil); !slices.Equal(got, []string{"PATH=/bin"}) {
+		t.Errorf("settings with a credential: %q", got)
+	}
+}
+
+// What scrubbing costs each command start: an environment of 60
+// variables, a few of them withheld.
+func BenchmarkScrubEnviron(b *testing.B) {
+	env := []string{"GITHUB_TOKEN=ghp_x", "TMUX=/tmp/t,1,0", "DATABASE_URL=postgres://u:p@h/d"}
+	for i := range 57 {
+		env = append(env, "SOME_SETTING_"+string(rune('A'+i%26))+"=/usr/local/share/value/"+string(rune('a'+i%26)))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(secrets.ScrubEnviron(env, []string{"NPM_TOKEN"})) != 57 {
+			b.Fatal("wrong count")
+		}
 	}
 }
