@@ -65,7 +65,9 @@
 //     shiro dies (the kernel sends it SIGTERM, Pdeathsig, which is why no
 //     watchdog is started beside it);
 //   - PrivateMounts: the helper starts in a user and mount namespace of
-//     its own, where it may protect paths with read-only mounts;
+//     its own, where it may protect paths with read-only mounts (it keeps
+//     CAP_SYS_ADMIN there as an ambient capability, whoever runs shiro,
+//     and drops every capability before it starts the command);
 //   - Handoff and Pool: the helper does not find the command in its
 //     arguments but receives it, with its stdin, stdout and stderr, over a
 //     control socket, so it can be started, mounted and confined before
