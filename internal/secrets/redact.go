@@ -171,15 +171,30 @@ func (r *Redactor) openEnd(text []byte) int {
 		from += nl + 1
 	}
 	for i := from; i < len(text); i++ {
-		rest := text[i:]
-		for _, id := range r.byFirst[rest[0]] {
-			p := r.patterns[id].text
-			if len(p) > len(rest) && p[:len(rest)] == string(rest) {
-				return i
-			}
+		if r.opens(text[i:]) {
+			return i
 		}
 	}
 	return len(text)
+}
+
+// opens reports whether rest is a proper prefix of a pattern. The patterns
+// that begin with rest's first window are those the index has at offset
+// 0; a shorter rest is looked up by its first byte.
+func (r *Redactor) opens(rest []byte) bool {
+	prefixOf := func(id int32) bool {
+		p := r.patterns[id].text
+		return len(p) > len(rest) && p[:len(rest)] == string(rest)
+	}
+	if len(rest) < gram {
+		return slices.ContainsFunc(r.byFirst[rest[0]], prefixOf)
+	}
+	for _, ref := range r.index[binary.LittleEndian.Uint32(rest)] {
+		if ref.offset == 0 && prefixOf(ref.pattern) {
+			return true
+		}
+	}
+	return false
 }
 
 // span is an occurrence of a pattern: text[start:end].

@@ -1,5 +1,7 @@
 package secrets
 
+import "bytes"
+
 // Stream redacts output that arrives in chunks. A secret can be cut in two
 // by the pipe's reads, and what is released is kept and shown as it is (a
 // head, a tail, live events), so the end of a chunk that could begin a
@@ -41,9 +43,14 @@ const maxHeld = 8 << 20
 func NewStream(src Source) *Stream { return &Stream{src: src} }
 
 // Write takes a chunk and returns the output that can be released now,
-// redacted. The returned slice is the caller's.
+// redacted. The returned slice may share p's memory: it is valid until p
+// is reused, and the caller copies what it keeps (output without a secret,
+// nearly all of it, is then never copied here).
 func (s *Stream) Write(p []byte) []byte {
-	buf := append(s.pending, p...) // a copy: pending's capacity is exact
+	buf := p
+	if len(s.pending) > 0 {
+		buf = append(s.pending, p...) // a copy: pending's capacity is exact
+	}
 	s.busy = nil
 	if s.failed || len(buf) == 0 {
 		s.pending = nil
@@ -52,7 +59,7 @@ func (s *Stream) Write(p []byte) []byte {
 	r, busy := s.src.Current()
 	if busy != nil {
 		if len(buf) < maxHeld {
-			s.pending, s.busy = buf, busy
+			s.pending, s.busy = bytes.Clone(buf), busy
 			return nil
 		}
 		var err error
@@ -75,9 +82,9 @@ func (s *Stream) Write(p []byte) []byte {
 		}
 		keep = append(keep, sp)
 	}
-	s.pending = append([]byte(nil), buf[release:]...)
+	s.pending = bytes.Clone(buf[release:])
 	if len(keep) == 0 {
-		return buf[:release:release] // buf is a fresh copy: nothing to replace
+		return buf[:release:release]
 	}
 	return r.replace(nil, buf[:release], keep)
 }

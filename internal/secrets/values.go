@@ -27,14 +27,17 @@ const MaxValueLen = 256
 // file is read up to here.
 const MaxFileBytes = 1 << 20
 
-// plain are values too common in configuration to be secret; hiding them
-// would blank ordinary output ("production" in every log line).
-var plain = map[string]bool{
-	"true": true, "false": true, "localhost": true, "127.0.0.1": true, "0.0.0.0": true,
-	"production": true, "development": true, "staging": true, "password": true,
-	"username": true, "database": true, "postgres": true, "default": true,
-	"disabled": true, "enabled": true, "required": true, "optional": true,
-	"http://localhost": true, "https://localhost": true, "utf-8": true, "machine": true,
+// plainWord reports whether a value is too common in configuration to be
+// secret: hiding it would blank ordinary output ("production" in every
+// log line).
+func plainWord(s string) bool {
+	switch strings.ToLower(s) {
+	case "true", "false", "localhost", "127.0.0.1", "0.0.0.0", "production", "development", "staging",
+		"password", "username", "database", "postgres", "default", "disabled", "enabled", "required",
+		"optional", "http://localhost", "https://localhost", "utf-8", "machine":
+		return true
+	}
+	return false
 }
 
 // Values returns the secret values a file of the given kind holds, each at
@@ -196,7 +199,7 @@ func (v *valueSet) addPieces(s string) {
 }
 
 func (v *valueSet) add(s string) {
-	if len(s) < MinValueLen || plain[strings.ToLower(s)] || v.seen[s] || allDigits(s) && len(s) < 12 {
+	if len(s) < MinValueLen || plainWord(s) || v.seen[s] || allDigits(s) && len(s) < 12 {
 		return
 	}
 	v.seen[s] = true

@@ -172,7 +172,7 @@ type secretScan struct {
 // in git, and says what to watch for a change.
 func (e *Env) scanSecrets(ctx context.Context) (*secretScan, error) {
 	scan := &secretScan{watched: []string{e.Root}}
-	dirs := map[string]bool{}
+	dirs := map[string]bool{e.Root: true} // the root is watched already
 	visited := 0
 	err := Walk(ctx, e, ".", WalkOptions{IncludeIgnored: true}, func(rel string, d fs.DirEntry) error {
 		if visited++; visited > maxSecretWalk {

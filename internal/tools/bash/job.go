@@ -72,7 +72,7 @@ type bgJob struct {
 	tail     outputTail
 	polled   int // output offset of the last bash_status
 	carry    [2]utf8Carry
-	redact   *redaction // under emitMu
+	redact   *redaction // set before the job starts; locks itself
 	finished bool       // written under Background.mu too, so its count is exact there
 	stopped  bool
 	exit     int
