@@ -16,12 +16,14 @@ import (
 
 // TestFiftyStepSessionMemory runs a 50-step headless session of the real
 // binary against the loopback server and checks its peak RSS. The target is
-// 60 MB, and it is missed: about 50 MB of the peak is the binary's own
-// clean file pages (the two SDKs, the MCP SDK, SQLite translated to Go),
-// while the Go heap peaks near 8 MB (GODEBUG=gctrace=1). The measure swings
-// by a few MB with page-cache timing, so the test fails at 72 MB: it
-// catches a real regression (a leak, a copy of the history per step)
-// without flaking. docs/performance.md has the figures.
+// 45 MB. Most of the peak is the binary's own clean file pages, which is
+// why linking text/template (see TestBinaryKeepsDeadCodeElimination) cost
+// 14 MB here; the Go heap peaks near 8 MB (GODEBUG=gctrace=1). Measured
+// (docs/performance.md): 45.5 MB with the binary on tmpfs, 46.7 MB on
+// ext4, whose large folios map more of a file per page fault. The measure
+// swings by a few MB with page-cache timing, so the test fails at 55 MB:
+// it catches a real regression (a leak, a copy of the history per step,
+// the template engine back) without flaking.
 // Each step reads a file, so the history and the requests grow.
 func TestFiftyStepSessionMemory(t *testing.T) {
 	if testing.Short() {
@@ -48,8 +50,8 @@ func TestFiftyStepSessionMemory(t *testing.T) {
 		}
 	}
 	t.Logf("50-step session: peak RSS %.1f MB (best of 3)", float64(best)/1024)
-	if best > 72*1024 {
-		t.Fatalf("peak RSS %.1f MB; the target is under 60 MB, and a regression shows past 72 MB", float64(best)/1024)
+	if best > 55*1024 {
+		t.Fatalf("peak RSS %.1f MB; the target is 45 MB, and a regression shows past 55 MB", float64(best)/1024)
 	}
 }
 
