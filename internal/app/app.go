@@ -100,6 +100,7 @@ type App struct {
 func Open(ctx context.Context, opts Options) (*App, error) {
 	s := opts.Settings
 	a := &App{Loaded: opts.Loaded, opts: opts}
+	a.startup = append(a.startup, opts.Loaded.ConfigProblems()...)
 	env, err := workspace.New(opts.Cwd)
 	if err != nil {
 		return nil, err
@@ -107,6 +108,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if rg, err := exec.LookPath("rg"); err == nil {
 		env.Ripgrep = rg
 	}
+	env.StateDir = opts.Paths.State()
 	a.Env = env
 	if err := a.openSandbox(); err != nil {
 		return nil, err
