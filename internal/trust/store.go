@@ -5,10 +5,10 @@
 // must not decide its own trust; a changed file has a new digest and needs
 // approving again.
 //
-// The approvals of a project's config (.shiro/config.json) are kept here;
-// the project MCP servers' store (internal/mcp) has the same file format
-// and could move here, and hooks' store could keep its digests here and
-// its approved manifests beside them.
+// The approvals of a project's config (.shiro/config.json) and of its
+// .mcp.json servers are kept with it (each in its own file). Hooks' store
+// keeps an approved manifest with each digest and has its own format; it
+// could keep its digests here and its manifests beside them.
 package trust
 
 import (
