@@ -100,6 +100,7 @@ type App struct {
 func Open(ctx context.Context, opts Options) (*App, error) {
 	s := opts.Settings
 	a := &App{Loaded: opts.Loaded, opts: opts}
+	a.startup = append(a.startup, opts.Loaded.ConfigProblems()...)
 	env, err := workspace.New(opts.Cwd)
 	if err != nil {
 		return nil, err
@@ -110,6 +111,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	// Commands, hooks and MCP servers get the scrubbed environment and
 	// what the person's own config hands on.
 	env.EnvPassthrough = s.EnvPassthrough
+	env.StateDir = opts.Paths.State()
 	a.Env = env
 	if err := a.openSandbox(); err != nil {
 		return nil, err

@@ -27,6 +27,7 @@ func DescribePlugins(a *App) string {
 		}
 	}
 	writeProblems(&b, ext.problems, "plugin")
+	writeProblems(&b, a.startup, "config")
 	return b.String()
 }
 

@@ -18,7 +18,7 @@ import (
 // hooks list`.
 type Problem struct {
 	// Kind is what failed to load: skill, plugin, hook, memory,
-	// background.
+	// background, config (the project's, see project.go).
 	Kind string
 	// Where is the file or folder, when there is one.
 	Where string

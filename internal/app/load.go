@@ -7,7 +7,6 @@ package app
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -31,7 +30,12 @@ type Loaded struct {
 	// (which only tighten) and the session's grants.
 	Policy *permission.Policy
 	// Sets are the tool sets to offer.
-	Sets     []tool.Set
+	Sets []tool.Set
+	// Project is what the project's config asks for that needs the
+	// person's approval (project.go).
+	Project ProjectReview
+	// problems are what loading left out of the project's config.
+	problems []Problem
 	warnings []string
 	// getenv is the environment the settings were read from; /provider
 	// looks for keys in it.
@@ -45,7 +49,11 @@ func (l Loaded) Warnings() []string { return append(slices.Clone(l.warnings), l.
 // environment and flags. A table that cannot be honoured — a decision that
 // is not allow/ask/deny, an unknown tool set, plugin, agent or thinking
 // level — is an error naming the file and the field, in every mode: a
-// guess could widen access, and silence would hide the mistake.
+// guess could widen access, and silence would hide the mistake. The
+// exception is an unknown plugin or tool-set name in the project's config,
+// which is left out and reported (Problems), so a clone with a typo still
+// starts; and what the project's config asks for that runs programs or
+// offers more tools waits for the person's approval (project.go).
 func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, error) {
 	paths, err := config.PathsFromEnv(getenv)
 	if err != nil {
@@ -56,7 +64,7 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 	if err != nil {
 		return Loaded{}, err
 	}
-	projectPath := filepath.Join(config.ProjectDir(cwd), "config.json")
+	projectPath := config.ProjectConfigFile(cwd)
 	project, pwarns, err := config.ReadFile(projectPath)
 	if err != nil {
 		return Loaded{}, err
@@ -68,15 +76,20 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 	if err := checkMCP(userPath, user); err != nil {
 		return Loaded{}, err
 	}
+	project, problems := lenientProject(projectPath, project)
 	projectRules, err := checkFile(projectPath, project)
 	if err != nil {
 		return Loaded{}, err
 	}
+	project, review := reviewProject(paths, cwd, user, project)
 	s, err := config.Resolve(user, project, getenv, flags)
 	if err != nil {
 		return Loaded{}, err
 	}
-	l := Loaded{Settings: s, Paths: paths, Cwd: cwd, warnings: append(warns, pwarns...), getenv: getenv}
+	l := Loaded{Settings: s, Paths: paths, Cwd: cwd, Project: review, problems: problems, warnings: append(warns, pwarns...), getenv: getenv}
+	if w := looserSandboxWarning(s); w != "" {
+		l.warnings = append(l.warnings, w)
+	}
 	l.Policy = permission.NewPolicy(userRules, projectRules, permission.WithPathResolver(permission.WorkspaceResolver(cwd)))
 	l.Sets = tool.DefaultSets()
 	if s.ToolSets != nil {

@@ -51,7 +51,7 @@ func TestLoadRefusesTablesItCannotHonour(t *testing.T) {
 			want: []string{`field "permission"`, `"nope"`}},
 		{name: "an unknown tool set", user: `{"toolSets":["core","gti"]}`,
 			want: []string{`field "toolSets"`, `"gti"`, "edit-plus"}},
-		{name: "an unknown plugin", project: `{"plugins":["gaurd"]}`, inProject: true,
+		{name: "an unknown plugin", user: `{"plugins":["gaurd"]}`,
 			want: []string{`field "plugins"`, `"gaurd"`, "guard"}},
 		{name: "an unknown agent", user: `{"agent":"wizard"}`, want: []string{`field "agent"`, "wizard"}},
 		{name: "an unknown thinking level", user: `{"thinking":"lots"}`, want: []string{`field "thinking"`, "lots"}},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/strictjson"
+	"github.com/shiro-neko/shiro/internal/trust"
 )
 
 // Record is one approval: the person reviewed the hook in Dir and accepted
@@ -252,17 +253,8 @@ func parseRecord(raw json.RawMessage) (Record, error) {
 	return r, nil
 }
 
-func isDigest(s string) bool {
-	if len(s) != 2*32 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
+// isDigest is the shared store's test of a sha256 digest.
+func isDigest(s string) bool { return trust.IsDigest(s) }
 
 func trustErr(path, field, format string, args ...any) error {
 	what := path

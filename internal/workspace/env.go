@@ -34,6 +34,10 @@ type Env struct {
 	// an OS sandbox confines them all (see proc.Launcher). Nil runs them
 	// directly.
 	Launcher proc.Launcher
+	// StateDir is shiro's own state folder ($SHIRO_HOME/.shiro-neko), which
+	// the file operations refuse to change when the workspace holds it
+	// (protect.go).
+	StateDir string
 
 	// jail is the root's descriptor for the jail-safe operations (root.go),
 	// opened on first use.

@@ -187,7 +187,7 @@ func (e *Env) ReadDirVisible(name string, comps []string, rules *IgnoreRules) (v
 
 // Mkdir creates one workspace directory.
 func (e *Env) Mkdir(name string, perm fs.FileMode) error {
-	if err := writable(name); err != nil {
+	if err := e.CheckWritable(name); err != nil {
 		return err
 	}
 	return e.withRoot(func(r *os.Root) error { return r.Mkdir(rootName(name), perm) })
@@ -195,7 +195,7 @@ func (e *Env) Mkdir(name string, perm fs.FileMode) error {
 
 // MkdirAll creates a workspace directory and any missing parents.
 func (e *Env) MkdirAll(name string, perm fs.FileMode) error {
-	if err := writable(name); err != nil {
+	if err := e.CheckWritable(name); err != nil {
 		return err
 	}
 	return e.withRoot(func(r *os.Root) error { return r.MkdirAll(rootName(name), perm) })
@@ -204,7 +204,7 @@ func (e *Env) MkdirAll(name string, perm fs.FileMode) error {
 // Remove removes a workspace file or empty directory; a symlink is
 // removed itself, never what it points to.
 func (e *Env) Remove(name string) error {
-	if err := writable(name); err != nil {
+	if err := e.CheckWritable(name); err != nil {
 		return err
 	}
 	return e.withRoot(func(r *os.Root) error { return r.Remove(rootName(name)) })
@@ -212,10 +212,10 @@ func (e *Env) Remove(name string) error {
 
 // Rename moves a workspace entry; both names are inside the workspace.
 func (e *Env) Rename(from, to string) error {
-	if err := writable(from); err != nil {
+	if err := e.CheckWritable(from); err != nil {
 		return err
 	}
-	if err := writable(to); err != nil {
+	if err := e.CheckWritable(to); err != nil {
 		return err
 	}
 	return e.withRoot(func(r *os.Root) error { return r.Rename(rootName(from), rootName(to)) })
@@ -223,22 +223,37 @@ func (e *Env) Rename(from, to string) error {
 
 // OpenDir opens a workspace directory as an os.Root of its own, for a
 // caller that creates and renames several files in it (see WriteAtomicIn
-// and CreateTempIn). The caller closes it.
+// and CreateTempIn). The caller closes it. A protected folder is refused
+// (protect.go), and so is a name that leads through a symlink or a folder
+// that turns out, once open, not to be the one the check approved.
 func (e *Env) OpenDir(name string) (dir *os.Root, err error) {
-	if err := writable(name); err != nil {
+	want, err := e.checkWrite(name, true)
+	if err != nil {
 		return nil, err
+	}
+	// Writers name folders by their resolved paths (Rel of Resolve): one
+	// that leads elsewhere now was swapped for a link since.
+	if want != filepath.Join(e.Root, rootName(name)) {
+		return nil, &fs.PathError{Op: "write", Path: name, Err: errMoved}
 	}
 	err = e.withRoot(func(r *os.Root) error {
 		dir, err = r.OpenRoot(rootName(name))
 		return err
 	})
-	return dir, err
+	if err != nil {
+		return nil, err
+	}
+	if err := verifyOpened(dir, name, want); err != nil {
+		_ = dir.Close()
+		return nil, err
+	}
+	return dir, nil
 }
 
 // WriteFile replaces a workspace file atomically (see WriteAtomicIn). Its
 // directory must exist.
 func (e *Env) WriteFile(name string, data []byte, perm fs.FileMode) error {
-	if err := writable(name); err != nil {
+	if err := e.CheckWritable(name); err != nil {
 		return err
 	}
 	dirName, base := path.Split(filepath.ToSlash(rootName(name)))

@@ -60,6 +60,12 @@ func planPatch(env *workspace.Env, p patch) (*patchPlan, error) {
 	pl := &patchPlan{}
 	claimed := map[string]string{} // path from the root -> the marker that took it
 	claim := func(rel, by string) error {
+		// The patch commits through folders it opens, not the Env's
+		// write of each file: refuse a protected file before anything is
+		// staged.
+		if err := env.CheckWritable(rel); err != nil {
+			return err
+		}
 		if prev, dup := claimed[rel]; dup {
 			return &touchedTwice{msg: fmt.Sprintf("%q and %q both touch %s; a patch may touch each file once, so merge them into one section", prev, by, rel)}
 		}

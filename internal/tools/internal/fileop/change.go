@@ -43,6 +43,11 @@ func (c *Change) Apply(env *workspace.Env) error {
 	if exists != c.Existed || now != c.Before {
 		return Stale(c.Rel)
 	}
+	// A protected file is refused by its own name, before its folder is
+	// looked at (the folder's refusal would name only the folder).
+	if err := env.CheckWritable(c.Rel); err != nil {
+		return err
+	}
 	if c.MakeDirs {
 		if err := env.MkdirAll(path.Dir(c.Rel), 0o755); err != nil {
 			return fmt.Errorf("create the directory of %s: %w", c.Rel, err)
