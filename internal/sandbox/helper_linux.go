@@ -58,6 +58,8 @@ type plan struct {
 	// running as root, or the helper's namespace root, passes no
 	// privilege on.
 	DropCaps bool `json:"dropCaps,omitempty"`
+	// Limits bound the command, in every mode.
+	Limits *proc.Limits `json:"limits,omitempty"`
 }
 
 // MaybeRunHelper runs the sandbox helper and exits when this process was
@@ -95,6 +97,7 @@ func runHelper(raw string) proc.Exit {
 		Confine: h.confine,
 		Check:   h.check,
 		Notices: os.Stderr,
+		Limits:  p.Limits,
 	})
 }
 

@@ -32,6 +32,8 @@ type Policy struct {
 	Writable []string
 	// Network lets commands connect out (sandbox.network).
 	Network bool
+	// Resources bound each command, in every mode (resources.go).
+	Resources Resources
 }
 
 // homeSecrets are the places under the home directory that hold

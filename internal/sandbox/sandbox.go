@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 
@@ -28,6 +29,10 @@ type Sandbox struct {
 	rulesets *rulesetCache
 	// pool keeps a helper started ahead of the next command (Linux).
 	pool *proc.Pool
+	// limits are what each command's supervisor holds it to, and
+	// cgroupsWhy why they use no cgroups (Linux; resources.go).
+	limits     proc.Limits
+	cgroupsWhy error
 	// probe starts the helper once, the first time it is needed, to learn
 	// whether this program runs it and whether private mounts work here.
 	probe func() probeResult
@@ -68,7 +73,10 @@ func New(p Policy) (*Sandbox, error) {
 // Close makes the helper waiting for the next command exit; commands
 // running are not affected, and a command launched afterwards starts a
 // helper of its own.
-func (s *Sandbox) Close() { s.pool.Close() }
+func (s *Sandbox) Close() {
+	s.pool.Close()
+	proc.RemoveCommandCgroups(s.limits, os.Getpid())
+}
 
 // Ready waits until the helper for the next command, when one is being
 // started, is waiting: benchmarks measure the command that finds it.

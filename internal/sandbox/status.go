@@ -27,6 +27,9 @@ type Status struct {
 	Network string
 	// Processes says what happens to processes a command leaves running.
 	Processes string
+	// Resources says what bounds each command's processes, memory and
+	// file sizes, and what does not.
+	Resources string
 	// Notes are what resolving the policy left out.
 	Notes []string
 }
@@ -49,6 +52,9 @@ func (st Status) String() string {
 		line("network", st.Network)
 	}
 	line("processes", st.Processes)
+	if st.Resources != "" {
+		line("resources", st.Resources)
+	}
 	if len(st.Secret) > 0 && st.Mode != Off {
 		b.WriteString("secret locations here (neither readable nor writable):\n")
 		for _, s := range st.Secret {
