@@ -12,6 +12,13 @@ type SandboxConfig struct {
 	// Network lets commands connect out. Only the user's own config may
 	// turn it on; a project may turn it off.
 	Network *bool `json:"network,omitempty"`
+	// MaxProcesses, MaxMemoryMB and MaxFileMB bound each command: the
+	// processes and threads it may add, its memory, the size of a file it
+	// writes. Zero (unset) takes the default, a negative value lifts the
+	// limit. Only the user's own config may set them.
+	MaxProcesses int `json:"maxProcesses,omitempty"`
+	MaxMemoryMB  int `json:"maxMemoryMB,omitempty"`
+	MaxFileMB    int `json:"maxFileMB,omitempty"`
 }
 
 // applySandbox records the user's and the project's sandbox tables, and
@@ -31,5 +38,8 @@ func (s *Settings) applySandbox(user, project File) {
 	}
 	if len(project.Sandbox.Writable) > 0 || (project.Sandbox.Network != nil && *project.Sandbox.Network) {
 		s.Warnings = append(s.Warnings, "project config: sandbox.writable and sandbox.network: true can only be set in your own config (~/.shiro-neko/config.json); ignored")
+	}
+	if p := project.Sandbox; p.MaxProcesses != 0 || p.MaxMemoryMB != 0 || p.MaxFileMB != 0 {
+		s.Warnings = append(s.Warnings, "project config: sandbox.maxProcesses, sandbox.maxMemoryMB and sandbox.maxFileMB can only be set in your own config (~/.shiro-neko/config.json); ignored")
 	}
 }
