@@ -288,9 +288,11 @@ func (cg *commandCgroups) remove() {
 	}
 }
 
-// RemoveCommandCgroups removes the empty cgroups that supervisors of the
-// shiro with pid shiro made under the folders of l and could not remove
-// themselves (one was killed, say). Cgroups still in use stay.
+// RemoveCommandCgroups removes the cgroups that supervisors of the shiro
+// with pid shiro made under the folders of l and could not remove
+// themselves (one was killed, say). A cgroup whose supervisor still runs
+// stays: it may be about to fork its command, and an empty cgroup cannot
+// be told from one that is waiting for it.
 func RemoveCommandCgroups(l Limits, shiro int) {
 	prefix := cgroupPrefix(shiro)
 	for _, parent := range []string{l.PidsCgroup, l.MemoryCgroup} {
@@ -302,9 +304,14 @@ func RemoveCommandCgroups(l Limits, shiro int) {
 			continue
 		}
 		for _, e := range entries {
-			if e.IsDir() && strings.HasPrefix(e.Name(), prefix) {
-				_ = unix.Rmdir(filepath.Join(parent, e.Name()))
+			rest, ok := strings.CutPrefix(e.Name(), prefix)
+			if !e.IsDir() || !ok {
+				continue
 			}
+			if pid, err := strconv.Atoi(rest); err == nil && unix.Kill(pid, 0) == nil {
+				continue // its supervisor runs
+			}
+			_ = unix.Rmdir(filepath.Join(parent, e.Name()))
 		}
 	}
 }

@@ -361,9 +361,10 @@ func (sv *supervisor) watch() Exit {
 			case ev.command:
 				status, exited = ev.status, true
 			}
-			if killing {
-				sv.killAll()
-			} else if exited {
+			// While killing, the ticker kills again: a pass over /proc
+			// for every process reaped would cost a fork bomb's worth of
+			// passes.
+			if exited && !killing {
 				leftovers()
 			}
 		}
