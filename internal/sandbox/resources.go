@@ -74,6 +74,17 @@ func halfOfMemory() int64 {
 	return 0
 }
 
+// unlimitedProcesses says why a command's processes are not limited
+// although sandbox.maxProcesses asks for it: for root (uid), only a pids
+// cgroup can, and none can be made here. A fork bomb would then fill
+// whatever limit shiro shares with it.
+func (s *Sandbox) unlimitedProcesses(uid int) string {
+	if uid != 0 || s.limits.Tasks == 0 || s.limits.PidsCgroup != "" {
+		return ""
+	}
+	return "a command's processes are not limited: the kernel ignores RLIMIT_NPROC for root and no pids cgroup can be made here"
+}
+
 // resourcesStatus says what bounds each command here, and what does not.
 func (s *Sandbox) resourcesStatus() string {
 	l, r := s.limits, s.policy.Resources

@@ -103,6 +103,9 @@ func (s *Sandbox) Notice() string {
 	if why := s.partial(); why != "" {
 		return "sandbox: " + why + "; see `shiro sandbox`"
 	}
+	if why := s.unlimitedProcesses(os.Getuid()); why != "" {
+		return "sandbox: " + why + "; see `shiro sandbox`"
+	}
 	return ""
 }
 
