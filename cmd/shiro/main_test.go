@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,12 +28,24 @@ func TestScripts(t *testing.T) {
 		// listen PORTFILE HITFILE: a loopback listener a script's model
 		// must not reach (sandbox scripts).
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"listen": listenCmd},
-		// [landlock]: this machine can confine commands (sandbox scripts).
+		// [landlock]: this machine can confine commands; [userns]: a user
+		// namespace can be made here (sandbox scripts). With
+		// SHIRO_REQUIRE_SANDBOX set (CI), a missing one fails the script
+		// instead of skipping it.
 		Condition: func(cond string) (bool, error) {
-			if cond != "landlock" {
+			var ok bool
+			var why string
+			switch cond {
+			case "landlock":
+				ok, why = sandbox.Available()
+			case "userns":
+				ok, why = userNamespaces()
+			default:
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
-			ok, _ := sandbox.Available()
+			if !ok && os.Getenv("SHIRO_REQUIRE_SANDBOX") != "" {
+				return false, fmt.Errorf("SHIRO_REQUIRE_SANDBOX is set, but [%s] does not hold: %s", cond, why)
+			}
 			return ok, nil
 		},
 		Setup: func(env *testscript.Env) error {
@@ -43,4 +57,14 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// userNamespaces reports whether unshare(1) can make a user namespace
+// here, where this user is root.
+func userNamespaces() (bool, string) {
+	out, err := exec.Command("unshare", "-Ur", "id", "-u").CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "0" {
+		return false, fmt.Sprintf("unshare -Ur failed: %v: %s", err, out)
+	}
+	return true, ""
 }

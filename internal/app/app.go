@@ -107,6 +107,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if rg, err := exec.LookPath("rg"); err == nil {
 		env.Ripgrep = rg
 	}
+	// Commands, hooks and MCP servers get the scrubbed environment and
+	// what the person's own config hands on.
+	env.EnvPassthrough = s.EnvPassthrough
 	a.Env = env
 	if err := a.openSandbox(); err != nil {
 		return nil, err
@@ -175,6 +178,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.noteSandbox()
 	a.announce()
 	if err := a.sessions.started(ctx, begin, opts.PickSession); err != nil {
 		a.Close()

@@ -69,7 +69,14 @@ func (a *App) loadExtensions() *extensions {
 		ext.plugins = plugin.NewHost()
 		return ext
 	}
-	deps := plugin.BuiltinDeps{StateDir: stateDir(opts.Paths), Bell: opts.BellOut}
+	// The formatters and git the plugins run are the workspace's to choose
+	// (a package.json script, the git on PATH and the config it reads), so
+	// they run as the model's commands do: in the sandbox, with the
+	// scrubbed environment. That is all of the session they are given.
+	deps := plugin.BuiltinDeps{
+		StateDir: stateDir(opts.Paths), Bell: opts.BellOut,
+		Run: plugin.Contained(a.Env.Launcher, a.Env.CommandEnviron),
+	}
 	// Names were checked when the config loaded, so none is unknown here.
 	enabled, _ := plugin.Resolve(opts.Settings.Plugins, deps)
 	manifests, problems := plugin.LoadManifests(

@@ -24,7 +24,7 @@ func (a *App) openHooks(opts Options, sessionID string) {
 	a.Hooks = hooks.NewRunner(set, trust, hooks.Options{
 		DefaultTimeout: opts.Settings.HookTimeout, CacheDir: opts.Paths.HookCache(),
 		SessionID: sessionID, ProjectDir: a.Env.Root, Validate: a.checkRewrite,
-		Launcher: a.Env.Launcher,
+		Launcher: a.Env.Launcher, Passthrough: opts.Settings.EnvPassthrough,
 	})
 }
 

@@ -37,7 +37,8 @@ func MCPDefs(l Loaded, files []string, client []mcp.Def) ([]mcp.Def, []string, e
 
 // NewMCP makes the manager of a run's servers: approvals, logs and OAuth
 // tokens under the user's shiro state, stdio servers started from the
-// workspace's command environment through its Launcher. notice hears
+// workspace's command environment (scrubbed, with the user's
+// env.passthrough) through its Launcher. notice hears
 // failures as they happen; authorize shows a sign-in page (nil when
 // nobody attends).
 func NewMCP(l Loaded, env *workspace.Env, defs []mcp.Def, notice func(string), authorize func(server, url string)) *mcp.Manager {
@@ -47,7 +48,7 @@ func NewMCP(l Loaded, env *workspace.Env, defs []mcp.Def, notice func(string), a
 	}
 	opts := mcp.Options{
 		Defs: defs, Trust: mcp.NewTrust(l.Paths.MCPTrust()), Root: env.Root,
-		Environ: env.CommandEnviron, Getenv: getenv, Launcher: env.Launcher,
+		Environ: env.CommandEnviron, Getenv: getenv, Passthrough: l.Settings.EnvPassthrough, Launcher: env.Launcher,
 		LogDir: l.Paths.MCPLogs(), AuthDir: l.Paths.MCPAuth(), Authorize: authorize, Notice: notice,
 	}
 	if b := l.Settings.MCP.DirectToolBudgetBytes; b != nil {
@@ -202,6 +203,7 @@ func InspectMCP(l Loaded, files []string) (*mcp.Manager, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	env.EnvPassthrough = l.Settings.EnvPassthrough
 	// The servers run confined as they would in a session.
 	policy, err := sandboxPolicy(l, env.Root)
 	if err != nil {

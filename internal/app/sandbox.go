@@ -68,12 +68,19 @@ func sandboxPolicy(l Loaded, root string) (sandbox.Policy, error) {
 		}
 		p.Writable = append(p.Writable, w)
 	}
+	for _, sock := range s.Sandbox.UnixSockets {
+		if rest, ok := strings.CutPrefix(sock, "~/"); ok {
+			sock = filepath.Join(home, rest)
+		}
+		p.UnixSockets = append(p.UnixSockets, sock)
+	}
 	return p, nil
 }
 
 // openSandbox builds the sandbox every command of the session runs in
-// (bash, background jobs, run_checks, git tools, hooks) and says once,
-// at start, when this machine cannot enforce it.
+// (bash, background jobs, run_checks, git tools, hooks), and starts
+// finding out what this machine enforces while the rest of the session
+// is assembled: noteSandbox waits for the answer.
 func (a *App) openSandbox() error {
 	policy, err := sandboxPolicy(a.Loaded, a.Env.Root)
 	if err != nil {
@@ -85,23 +92,48 @@ func (a *App) openSandbox() error {
 	}
 	a.Sandbox = sb
 	a.Env.Launcher = sb
-	if notice := sb.Notice(); notice != "" {
-		a.startup = append(a.startup, Problem{Kind: "sandbox", Err: strings.TrimPrefix(notice, "sandbox: ")})
-	}
+	sb.Start()
 	for _, note := range sb.Notes() {
 		a.startup = append(a.startup, Problem{Kind: "sandbox", Err: note})
 	}
 	return nil
 }
 
-// CheckYolo refuses --yolo when commands would run unconfined: on a
-// machine without an OS sandbox (or with the sandbox off in config), only
-// an explicit --sandbox off says the person accepts that.
-func (l Loaded) CheckYolo() error { return checkYolo(l.Settings, sandbox.Available) }
+// noteSandbox says once, at start, what the sandbox cannot enforce on
+// this machine: a protection missing is never silent.
+func (a *App) noteSandbox() {
+	if notice := a.Sandbox.Notice(); notice != "" {
+		a.startup = append(a.startup, Problem{Kind: "sandbox", Err: strings.TrimPrefix(notice, "sandbox: ")})
+	}
+}
 
-// checkYolo is CheckYolo with what the OS offers (sandbox.Available) as
-// an argument.
-func checkYolo(s config.Settings, available func() (bool, string)) error {
+// CheckYolo refuses --yolo when commands would run unconfined, or with
+// any protection of the sandbox not enforced on this machine (Landlock
+// missing, private mounts failing, the network not cut off): only an
+// explicit --sandbox off says the person accepts that. It starts the
+// sandbox's helper once to find out.
+func (l Loaded) CheckYolo() error {
+	return checkYolo(l.Settings, sandbox.Available, func() (string, error) {
+		root, err := filepath.EvalSymlinks(l.Cwd)
+		if err != nil {
+			return "", err
+		}
+		policy, err := sandboxPolicy(l, root)
+		if err != nil {
+			return "", err
+		}
+		sb, err := sandbox.New(policy)
+		if err != nil {
+			return "", err
+		}
+		defer sb.Close()
+		return sb.Notice(), nil
+	})
+}
+
+// checkYolo is CheckYolo with what the OS offers (sandbox.Available) and
+// what the sandbox would say at start (Sandbox.Notice) as arguments.
+func checkYolo(s config.Settings, available func() (bool, string), notice func() (string, error)) error {
 	mode, err := sandboxMode(s)
 	if err != nil {
 		return err
@@ -114,6 +146,14 @@ func checkYolo(s config.Settings, available func() (bool, string)) error {
 	}
 	if ok, why := available(); !ok {
 		return fmt.Errorf("--yolo needs the sandbox, but %s; pass --sandbox off to run unconfined anyway", why)
+	}
+	n, err := notice()
+	if err != nil {
+		return fmt.Errorf("--yolo needs the sandbox, and what it enforces here could not be found out: %w", err)
+	}
+	if n != "" {
+		why := strings.TrimSuffix(strings.TrimPrefix(n, "sandbox: "), "; see `shiro sandbox`")
+		return fmt.Errorf("--yolo needs every protection of the sandbox, but here %s; see `shiro sandbox`, or pass --sandbox off to run without the sandbox", why)
 	}
 	return nil
 }

@@ -70,7 +70,7 @@ func TestYoloNeedsTheSandboxOrAnExplicitOff(t *testing.T) {
 	if err := off.CheckYolo(); err != nil {
 		t.Errorf("--yolo --sandbox off: %v", err)
 	}
-	def := Loaded{}
+	def := Loaded{Cwd: t.TempDir()}
 	err := def.CheckYolo()
 	if ok, _ := sandbox.Available(); ok != (err == nil) {
 		t.Errorf("--yolo with the default sandbox where available=%v: %v", ok, err)
@@ -78,15 +78,35 @@ func TestYoloNeedsTheSandboxOrAnExplicitOff(t *testing.T) {
 	// On a machine without Landlock: refused, with the reason and the way
 	// out, unless --sandbox off says so explicitly.
 	noLandlock := func() (bool, string) { return false, "this Linux kernel has no Landlock" }
-	err = checkYolo(config.Settings{}, noLandlock)
+	allKept := func() (string, error) { return "", nil }
+	err = checkYolo(config.Settings{}, noLandlock, allKept)
 	if err == nil || !strings.Contains(err.Error(), "no Landlock") || !strings.Contains(err.Error(), "--sandbox off") {
 		t.Errorf("--yolo without Landlock: %v", err)
 	}
-	if err := checkYolo(config.Settings{SandboxFlag: "read-only"}, noLandlock); err == nil {
+	if err := checkYolo(config.Settings{SandboxFlag: "read-only"}, noLandlock, allKept); err == nil {
 		t.Error("--yolo --sandbox read-only without Landlock started")
 	}
-	if err := checkYolo(config.Settings{SandboxFlag: "off"}, noLandlock); err != nil {
+	if err := checkYolo(config.Settings{SandboxFlag: "off"}, noLandlock, allKept); err != nil {
 		t.Errorf("--yolo --sandbox off without Landlock: %v", err)
+	}
+	// With Landlock but a protection missing (the private mounts failed):
+	// refused the same way, saying what is missing.
+	landlock := func() (bool, string) { return true, "" }
+	partial := func() (string, error) {
+		return "sandbox: .git/hooks, .git/config are NOT kept read-only (user namespaces are disabled); see `shiro sandbox`", nil
+	}
+	err = checkYolo(config.Settings{}, landlock, partial)
+	if err == nil || !strings.Contains(err.Error(), "NOT kept read-only (user namespaces are disabled)") || !strings.Contains(err.Error(), "--sandbox off") {
+		t.Errorf("--yolo with the mounts missing: %v", err)
+	}
+	if err := checkYolo(config.Settings{SandboxFlag: "workspace-write"}, landlock, partial); err == nil {
+		t.Error("--yolo --sandbox workspace-write with the mounts missing started")
+	}
+	if err := checkYolo(config.Settings{SandboxFlag: "off"}, landlock, partial); err != nil {
+		t.Errorf("--yolo --sandbox off with the mounts missing: %v", err)
+	}
+	if err := checkYolo(config.Settings{}, landlock, allKept); err != nil {
+		t.Errorf("--yolo with everything enforced: %v", err)
 	}
 }
 

@@ -7,6 +7,7 @@
 package catalog
 
 import (
+	"maps"
 	"regexp"
 	"strings"
 	"sync"
@@ -65,12 +66,30 @@ type Catalog struct {
 	// the providers in catwalk's order, first-party ones first.
 	byProvider map[string]map[string]Model
 	order      []string
+
+	// memo keeps every answer Lookup gave, the "not known" ones included:
+	// the agent asks about the session's model several times a step, and
+	// for a model no provider lists (a proxy's own name) finding that out
+	// means scanning every provider's models for a dated variant. The
+	// data and the overrides never change after New, so an answer never
+	// goes stale.
+	memoMu sync.RWMutex
+	memo   map[lookupKey]lookupResult
+}
+
+type lookupKey struct{ preset, model string }
+
+type lookupResult struct {
+	model Model
+	found bool
 }
 
 // New returns a catalogue of the embedded data with the user's overrides,
 // keyed by model id.
+// The map is copied: a caller changing it later cannot make remembered
+// answers disagree with new ones.
 func New(overrides map[string]Override) *Catalog {
-	return &Catalog{overrides: overrides, load: embedded.GetAll}
+	return &Catalog{overrides: maps.Clone(overrides), load: embedded.GetAll, memo: map[lookupKey]lookupResult{}}
 }
 
 // providerOf maps a shiro provider preset to the catwalk provider whose
@@ -93,12 +112,22 @@ func providerOf(preset string) (id string, fallback bool) {
 // provider's, then the user's overrides on top. ok is false when neither
 // the catalogue nor the config knows the model.
 func (c *Catalog) Lookup(preset, model string) (Model, bool) {
-	c.once.Do(c.parse)
-	m, found := c.find(preset, model)
-	if o, ok := c.overrides[model]; ok {
-		m, found = o.apply(m, model), true
+	key := lookupKey{preset, model}
+	c.memoMu.RLock()
+	r, ok := c.memo[key]
+	c.memoMu.RUnlock()
+	if ok {
+		return r.model, r.found
 	}
-	return m, found
+	c.once.Do(c.parse)
+	r.model, r.found = c.find(preset, model)
+	if o, ok := c.overrides[model]; ok {
+		r.model, r.found = o.apply(r.model, model), true
+	}
+	c.memoMu.Lock()
+	c.memo[key] = r
+	c.memoMu.Unlock()
+	return r.model, r.found
 }
 
 // Cost prices usage on a model; known is false when the model has no price.

@@ -133,3 +133,39 @@ func BenchmarkFirstLookup(b *testing.B) {
 		New(nil).Lookup("anthropic", "claude-sonnet-4-5")
 	}
 }
+
+// A step asks about the session's model several times; for a model no
+// provider lists, each answer used to scan every provider's models (about
+// 120 allocations and milliseconds on a loaded machine). The answer is
+// remembered, "not known" included, and stays what a fresh catalogue says.
+func TestRepeatedLookupsAreRemembered(t *testing.T) {
+	overrides := map[string]Override{"house-model": {ContextWindow: 32000, Input: ptr(1), Output: ptr(2)}}
+	c := New(overrides)
+	cases := []struct{ preset, model string }{
+		{"custom-openai", "my-proxy-model"}, // unknown, after a scan of every provider
+		{"ollama", "qwen3:8b"},              // unknown, no scan
+		{"anthropic", "claude-sonnet-4-5"},  // known, through its dated id
+		{"ollama", "house-model"},           // from the config
+	}
+	for _, tc := range cases {
+		first, firstOK := c.Lookup(tc.preset, tc.model)
+		if allocs := testing.AllocsPerRun(20, func() { c.Lookup(tc.preset, tc.model) }); allocs != 0 {
+			t.Errorf("%s/%s: a repeated lookup allocates %.0f times; it should be a remembered answer", tc.preset, tc.model, allocs)
+		}
+		again, againOK := c.Lookup(tc.preset, tc.model)
+		fresh, freshOK := New(overrides).Lookup(tc.preset, tc.model)
+		if again != first || againOK != firstOK || again != fresh || againOK != freshOK {
+			t.Errorf("%s/%s: remembered %+v, %v; first %+v, %v; fresh %+v, %v", tc.preset, tc.model, again, againOK, first, firstOK, fresh, freshOK)
+		}
+	}
+	// The caller's map is not the catalogue's: changing it later does not
+	// change answers, remembered or not.
+	overrides["house-model"] = Override{ContextWindow: 1}
+	overrides["late-model"] = Override{ContextWindow: 1}
+	if m, _ := c.Lookup("ollama", "house-model"); m.ContextWindow != 32000 {
+		t.Errorf("house-model's window became %d after the caller's map changed", m.ContextWindow)
+	}
+	if _, ok := c.Lookup("ollama", "late-model"); ok {
+		t.Error("a model added to the caller's map after New is known")
+	}
+}

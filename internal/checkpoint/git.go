@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
+	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -19,6 +21,16 @@ import (
 // point a command at the person's own repository. System and global
 // configuration are not read either, so a hook path, an fsmonitor or a
 // clean filter of theirs never runs for a checkpoint.
+//
+// This git runs outside the sandbox (it writes shiro's own state, which
+// the sandbox keeps commands from writing), so it must run nothing the
+// workspace can name. What the workspace controls is the work tree,
+// .gitattributes included: attributes only name drivers, and the one
+// config that could define them is the private repository's, in shiro's
+// state folder. Even so, hooks and fsmonitor are turned off on the
+// command line (which outranks that config), and info/attributes unsets
+// every attribute that converts content (pinAttributes), so a driver
+// planted there has nothing to run it either.
 type git struct {
 	dir  string // the private bare repository
 	root string // the workspace
@@ -37,6 +49,12 @@ func newGit(dir, root string) git {
 		"GIT_WORK_TREE="+root,
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_ATTR_NOSYSTEM=1",
+		// Command-line config, which no config file overrides.
+		"GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_KEY_0=core.hooksPath", "GIT_CONFIG_VALUE_0="+os.DevNull,
+		"GIT_CONFIG_KEY_1=core.fsmonitor", "GIT_CONFIG_VALUE_1=false",
+		"GIT_CONFIG_KEY_2=core.attributesFile", "GIT_CONFIG_VALUE_2="+os.DevNull,
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_OPTIONAL_LOCKS=0",
 	)
@@ -76,6 +94,30 @@ func (g git) init(ctx context.Context) error {
 	}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("checkpoint: creating the repository %s: %s", g.dir, cmp.Or(strings.TrimSpace(string(out)), err.Error()))
+	}
+	return nil
+}
+
+// pinnedAttributes unsets, for every path, the attributes that make git
+// run a driver or convert content. info/attributes outranks every
+// .gitattributes of the work tree, so a checkpoint stores the workspace's
+// bytes as they are, which is also what restoring (cat-file, no filters)
+// writes back.
+const pinnedAttributes = "# written by shiro: checkpoints store the workspace's bytes as they are\n" +
+	"* -filter -diff -merge -text -eol -crlf -ident -working-tree-encoding\n"
+
+// pinAttributes writes pinnedAttributes to the private repository's
+// info/attributes unless it holds them already.
+func (g git) pinAttributes() error {
+	path := filepath.Join(g.dir, "info", "attributes")
+	if old, err := os.ReadFile(path); err == nil && string(old) == pinnedAttributes {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := fsutil.WriteFileAtomic(path, []byte(pinnedAttributes), 0o600); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
 	}
 	return nil
 }

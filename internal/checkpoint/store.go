@@ -124,6 +124,9 @@ func (s *Store) snapshot(ctx context.Context) (Snapshot, error) {
 	if err := s.writeExcludes(); err != nil {
 		return Snapshot{}, err
 	}
+	if err := s.git.pinAttributes(); err != nil {
+		return Snapshot{}, err
+	}
 	out, err := s.git.run(ctx, s.index(), nil, "ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard")
 	if err != nil {
 		return Snapshot{}, err

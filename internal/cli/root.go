@@ -104,16 +104,23 @@ func newRoot(stdio IO) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "shiro [prompt]",
 		Short:         "A terminal coding agent that reads, edits, runs and answers — behind one safety gate.",
-		Version:       version.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if v, _ := cmd.Flags().GetBool("version"); v {
+				_, err := fmt.Fprintln(cmd.OutOrStdout(), version.String())
+				return err
+			}
 			o.args = args
 			return runMain(cmd.Context(), stdio, o)
 		},
 	}
-	root.SetVersionTemplate("{{.Version}}\n")
+	// --version is ours, not cobra's: cobra prints a version without a
+	// template only in its own "NAME version X" form, and any template
+	// links text/template, whose reflective method calls make the linker
+	// keep every exported method of every type (a 88 MB binary instead
+	// of 51). cmd/shiro's TestBinaryKeepsDeadCodeElimination guards this.
 	f := root.Flags()
 	f.StringVarP(&o.print, "print", "p", "", "run headless: PROMPT, or - (or nothing) to read it from stdin")
 	f.BoolVar(&o.json, "json", false, "with -p: print one JSON event per line")
@@ -136,7 +143,7 @@ func newRoot(stdio IO) *cobra.Command {
 	sessionFlags(f, &o)
 	sandboxFlag(f, &o)
 	f.IntVar(&o.maxSteps, "max-steps", 0, "the most model calls one turn may make (default: the agent's own, 50 for the default agent)")
-	root.Flags().BoolP("version", "v", false, "print the version and exit")
+	f.BoolP("version", "v", false, "print the version and exit")
 
 	root.AddCommand(newACPCommand(stdio), newDemoCommand(stdio), newExplainCommand(stdio), newHooksCommand(stdio),
 		newPluginsCommand(stdio), newRegistryCommand(stdio), newSkillsCommand(stdio), newMCPCommand(stdio),

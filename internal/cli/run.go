@@ -112,6 +112,11 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 		return err
 	}
 	defer a.Close()
+	if n := a.Sandbox.Notice(); n != "" && o.json {
+		// The notice event goes to stdout among the others; whoever
+		// watches stderr sees it too (text mode prints it there already).
+		fmt.Fprintf(stdio.Err, "shiro: %s\n", n)
+	}
 	if !o.yolo && !attended && !commandOnly {
 		fmt.Fprintln(stdio.Err, headless.Warning)
 	}

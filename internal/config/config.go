@@ -37,6 +37,7 @@ type File struct {
 	MCPServers        json.RawMessage `json:"mcpServers,omitempty"`
 	Sandbox           *SandboxConfig  `json:"sandbox,omitempty"`
 	MCP               *MCPConfig      `json:"mcp,omitempty"`
+	Env               *EnvConfig      `json:"env,omitempty"`
 	// MaxSpendUSD and MaxSpendPerTurn are the spend ceilings, MaxSteps the
 	// step cap of a turn, Models the model catalogue's additions
 	// (cost.go).
@@ -76,7 +77,7 @@ func knownKeys() []string {
 	return []string{"provider", "model", "baseURL", "apiKey", "maxRetries", "subagentModel", "agent", "thinking",
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
 		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
-		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt"}
+		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env"}
 }
 
 // ReadFile parses a config file. A missing file is an empty config. Unknown
@@ -133,6 +134,11 @@ func Parse(name string, data []byte) (File, []string, error) {
 	}
 	if f.MCP != nil {
 		if err := f.MCP.check(name); err != nil {
+			return f, warnings, err
+		}
+	}
+	if f.Env != nil {
+		if err := f.Env.check(name); err != nil {
 			return f, warnings, err
 		}
 	}

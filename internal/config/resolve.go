@@ -80,6 +80,10 @@ type Settings struct {
 	ProjectSandbox SandboxConfig
 	SandboxFlag    string
 
+	// EnvPassthrough is the user's env.passthrough: variables handed on to
+	// commands, hooks and MCP servers although they look secret.
+	EnvPassthrough []string
+
 	// MaxSpendUSD and MaxSpendPerTurn are the spend ceilings in US dollars
 	// (zero: none); MaxSteps the step cap of a turn (zero: the agent's);
 	// Models the user's model catalogue entries by id.
@@ -114,6 +118,7 @@ func Resolve(user, project File, getenv func(string) string, flags Flags) (Setti
 	s.applyUser(user)
 	s.applyProject(project)
 	s.applySandbox(user, project)
+	s.applyEnv(user, project)
 	s.SandboxFlag = flags.Sandbox
 	s.applyCost(user, project)
 	s.applyCompact(user, project)

@@ -12,6 +12,10 @@ type SandboxConfig struct {
 	// Network lets commands connect out. Only the user's own config may
 	// turn it on; a project may turn it off.
 	Network *bool `json:"network,omitempty"`
+	// UnixSockets are the Unix sockets outside the workspace commands may
+	// connect to (a Docker socket, say); "~/" is the home directory. Only
+	// the user's own config may list them.
+	UnixSockets []string `json:"unixSockets,omitempty"`
 	// MaxProcesses, MaxMemoryMB and MaxFileMB bound each command: the
 	// processes and threads it may add, its memory, the size of a file it
 	// writes. Zero (unset) takes the default, a negative value lifts the
@@ -36,8 +40,8 @@ func (s *Settings) applySandbox(user, project File) {
 	if n := project.Sandbox.Network; n != nil && !*n {
 		s.ProjectSandbox.Network = n
 	}
-	if len(project.Sandbox.Writable) > 0 || (project.Sandbox.Network != nil && *project.Sandbox.Network) {
-		s.Warnings = append(s.Warnings, "project config: sandbox.writable and sandbox.network: true can only be set in your own config (~/.shiro-neko/config.json); ignored")
+	if len(project.Sandbox.Writable) > 0 || len(project.Sandbox.UnixSockets) > 0 || (project.Sandbox.Network != nil && *project.Sandbox.Network) {
+		s.Warnings = append(s.Warnings, "project config: sandbox.writable, sandbox.unixSockets and sandbox.network: true can only be set in your own config (~/.shiro-neko/config.json); ignored")
 	}
 	if p := project.Sandbox; p.MaxProcesses != 0 || p.MaxMemoryMB != 0 || p.MaxFileMB != 0 {
 		s.Warnings = append(s.Warnings, "project config: sandbox.maxProcesses, sandbox.maxMemoryMB and sandbox.maxFileMB can only be set in your own config (~/.shiro-neko/config.json); ignored")

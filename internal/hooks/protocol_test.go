@@ -106,27 +106,39 @@ func TestRefusals(t *testing.T) {
 func TestHooksSeeOnlyAScrubbedEnvironment(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
 	t.Setenv("OPENAI_API_KEY", "sk-secret")
+	t.Setenv("GITHUB_TOKEN", "ghp_secret")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "aws-secret")
+	t.Setenv("TMUX", "/tmp/tmux-1000/default,1,0")
+	t.Setenv("SSH_AUTH_SOCK", "/tmp/ssh-agent.sock")
+	t.Setenv("NPM_TOKEN", "npm_passed")
 	t.Setenv("LANG", "C.UTF-8")
 	f := newFixture(t)
 	envFile := f.evidence("env")
 	f.hook("guard", KindPreTool, []string{"*"}, "env > "+envFile+"\necho '{\"allow\":true}'")
+	r := f.runner(func(o *Options) { o.Passthrough = []string{"NPM_TOKEN", "PATH"} })
+	if err := r.Approve("guard"); err != nil {
+		t.Fatal(err)
+	}
 
-	wantAllowed(t, preBash(f.approved("guard"), "ls"))
+	wantAllowed(t, preBash(r, "ls"))
 
 	env := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(f.read(envFile)), "\n") {
 		k, v, _ := strings.Cut(line, "=")
+		if _, twice := env[k]; twice {
+			t.Errorf("the hook saw %s twice", k)
+		}
 		env[k] = v
 	}
-	// PWD is added by /bin/sh itself.
-	allowed := []string{"PATH", "HOME", "LANG", "SHIRO_PROJECT_DIR", "SHIRO_HOOK_EVENT", "SHIRO_HOOK_NAME", "PWD"}
+	// PWD is added by /bin/sh itself; NPM_TOKEN is passed through.
+	allowed := []string{"PATH", "HOME", "LANG", "SHIRO_PROJECT_DIR", "SHIRO_HOOK_EVENT", "SHIRO_HOOK_NAME", "PWD", "NPM_TOKEN"}
 	for k := range env {
 		if !slices.Contains(allowed, k) {
 			t.Errorf("the hook saw %s", k)
 		}
 	}
 	want := map[string]string{"SHIRO_HOOK_NAME": "guard", "SHIRO_HOOK_EVENT": "pre_tool",
-		"SHIRO_PROJECT_DIR": f.project, "LANG": "C.UTF-8"}
+		"SHIRO_PROJECT_DIR": f.project, "LANG": "C.UTF-8", "NPM_TOKEN": "npm_passed"}
 	for k, v := range want {
 		if env[k] != v {
 			t.Errorf("%s = %q, want %q", k, env[k], v)

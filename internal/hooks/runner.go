@@ -35,6 +35,10 @@ type Options struct {
 	// Launcher, when set, is put in front of every hook process: the seam
 	// for an OS sandbox (see package proc).
 	Launcher proc.Launcher
+	// Passthrough names variables of shiro's environment a hook gets
+	// besides the few of baseEnv: the user's env.passthrough, the one
+	// way a hook can be handed a token.
+	Passthrough []string
 }
 
 // Run reports one hook's part in a call or turn.
@@ -80,19 +84,30 @@ func NewRunner(set *Set, trust *Trust, opts Options) *Runner {
 	if opts.DefaultTimeout <= 0 {
 		opts.DefaultTimeout = DefaultTimeout
 	}
-	return &Runner{set: set, trust: trust, opts: opts, cache: &cache{dir: opts.CacheDir}, env: baseEnv(opts.ProjectDir)}
+	return &Runner{set: set, trust: trust, opts: opts, cache: &cache{dir: opts.CacheDir}, env: baseEnv(opts.ProjectDir, opts.Passthrough)}
 }
 
 // baseEnv is the whole environment a hook gets, besides its event and
-// name: the agent's own environment holds API keys, and a hook has no use
-// for them.
-func baseEnv(projectDir string) []string {
+// name: a short list of harmless variables rather than shiro's whole
+// environment scrubbed, since the environment holds tokens and server
+// addresses under names no rule foresees, and a hook needs none of them.
+// The names the person passes through are added.
+func baseEnv(projectDir string, passthrough []string) []string {
 	path, ok := os.LookupEnv("PATH")
 	if !ok {
 		path = "/usr/local/bin:/usr/bin:/bin"
 	}
 	env := []string{"PATH=" + path}
 	for _, key := range []string{"HOME", "LANG"} {
+		if v, ok := os.LookupEnv(key); ok {
+			env = append(env, key+"="+v)
+		}
+	}
+	for _, key := range passthrough {
+		switch key {
+		case "PATH", "HOME", "LANG", "SHIRO_PROJECT_DIR", "SHIRO_HOOK_EVENT", "SHIRO_HOOK_NAME":
+			continue // set above or below, once
+		}
 		if v, ok := os.LookupEnv(key); ok {
 			env = append(env, key+"="+v)
 		}

@@ -43,11 +43,15 @@ func (c *connection) close() {
 // context it connected with, and the connection must outlive the start.
 // The timeout and ctx end that context only while the start runs.
 func (s *server) connect(ctx context.Context) (*connection, error) {
-	launch, err := Expand(s.def, s.m.getenv)
+	launch, warnings, err := Expand(s.def, s.m.getenv, s.m.dialer.passthrough)
 	if err != nil {
 		return nil, err
 	}
 	log, closeLog := s.m.logs.open(s.def.Name)
+	for _, w := range warnings {
+		fmt.Fprintln(log, w)
+		s.m.notice(w)
+	}
 	stderr := &tail{out: log}
 	s.mu.Lock()
 	s.stderr, s.exit = stderr, nil

@@ -101,7 +101,7 @@ func TestExpandReplacesVariablesAndNamesAMissingOne(t *testing.T) {
 	env := map[string]string{"TOKEN": "s3cret", "HOST": "example.com"}
 	getenv := func(k string) string { return env[k] }
 	d := Def{Name: "s", Launch: Stdio{Command: "${BIN:-npx}", Args: []string{"--host=${HOST}"}, Env: map[string]string{"T": "${TOKEN}"}}}
-	got, err := Expand(d, getenv)
+	got, _, err := Expand(d, getenv, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestExpandReplacesVariablesAndNamesAMissingOne(t *testing.T) {
 		t.Errorf("expanded = %#v", got)
 	}
 	h := Def{Name: "h", Launch: HTTP{Endpoint{URL: "https://${HOST}/mcp", Headers: map[string]string{"Authorization": "Bearer ${MISSING}"}}}}
-	_, err = Expand(h, getenv)
+	_, _, err = Expand(h, getenv, nil)
 	if err == nil || err.Error() != "server h: headers.Authorization refers to ${MISSING}, which is not set: set it, or write ${MISSING:-default}" {
 		t.Errorf("missing variable: %v", err)
 	}

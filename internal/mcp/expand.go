@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/secrets"
 )
 
 // varPattern matches ${NAME} and ${NAME:-default}. It is compiled where it
@@ -15,11 +17,16 @@ func varPattern() *regexp.Regexp {
 }
 
 // expander replaces ${VAR} references with values from getenv, keeping the
-// first reference to a variable that is unset and has no default.
+// first reference to a variable that is unset and has no default. With
+// limited set (a project's definition), a variable commands could not read
+// either expands as if unset, and a warning says so.
 type expander struct {
-	getenv func(string) string
-	server string
-	err    error
+	getenv      func(string) string
+	def         Def
+	limited     bool
+	passthrough []string
+	warnings    []string
+	err         error
 }
 
 func (x *expander) expand(field, s string) string {
@@ -29,14 +36,21 @@ func (x *expander) expand(field, s string) string {
 	pattern := varPattern()
 	return pattern.ReplaceAllStringFunc(s, func(ref string) string {
 		m := pattern.FindStringSubmatch(ref)
-		if v := x.getenv(m[1]); v != "" {
+		v := x.getenv(m[1])
+		if v != "" && x.withheld(field, m[1], v) {
+			if m[2] != "" {
+				return m[3]
+			}
+			return ""
+		}
+		if v != "" {
 			return v
 		}
 		if m[2] != "" {
 			return m[3]
 		}
 		if x.err == nil {
-			x.err = fmt.Errorf("server %s: %s refers to ${%s}, which is not set: set it, or write ${%s:-default}", x.server, field, m[1], m[1])
+			x.err = fmt.Errorf("server %s: %s refers to ${%s}, which is not set: set it, or write ${%s:-default}", x.def.Name, field, m[1], m[1])
 		}
 		return ""
 	})
@@ -58,11 +72,35 @@ func (x *expander) dict(field string, in map[string]string) map[string]string {
 	return out
 }
 
+// withheld reports whether a limited expansion may not read name (whose
+// value is value), and warns, naming the file, server, field and variable.
+// A project's server may read what a command may read with `env`: the
+// scrub of package secrets, with the user's passthrough list. Otherwise a
+// cloned repository's .mcp.json, approved for the server it runs, could
+// carry GITHUB_TOKEN to a URL of its choosing.
+func (x *expander) withheld(field, name, value string) bool {
+	if !x.limited || slices.Contains(x.passthrough, name) {
+		return false
+	}
+	kind := secrets.ClassifyEnv(name, value)
+	if kind == secrets.EnvKept {
+		return false
+	}
+	x.warnings = append(x.warnings, fmt.Sprintf(
+		"%s: server %s: ${%s} in %s was left empty: the variable %s, and a project's server may only read what commands may (add %s to env.passthrough in ~/.shiro-neko/config.json to hand it on)",
+		x.def.Source, x.def.Name, name, field, kind, name))
+	return true
+}
+
 // Expand returns the launch with every ${VAR} in it replaced, as the
 // server is started: in the command, arguments, environment, working
-// directory, URL, headers and OAuth client settings.
-func Expand(d Def, getenv func(string) string) (Launch, error) {
-	x := &expander{getenv: getenv, server: d.Name}
+// directory, URL, headers and OAuth client settings. A project's
+// definition (.mcp.json) reads only variables commands may read, and
+// those named in passthrough; each other one it names expands to its
+// default or to nothing, with a warning. The person's own definitions
+// read anything.
+func Expand(d Def, getenv func(string) string, passthrough []string) (Launch, []string, error) {
+	x := &expander{getenv: getenv, def: d, limited: d.Origin == OriginProject, passthrough: passthrough}
 	var out Launch
 	switch l := d.Launch.(type) {
 	case Stdio:
@@ -72,9 +110,9 @@ func Expand(d Def, getenv func(string) string) (Launch, error) {
 	case SSE:
 		out = SSE{x.endpoint(l.Endpoint)}
 	default:
-		return nil, fmt.Errorf("server %s: unknown transport %T", d.Name, d.Launch)
+		return nil, x.warnings, fmt.Errorf("server %s: unknown transport %T", d.Name, d.Launch)
 	}
-	return out, x.err
+	return out, x.warnings, x.err
 }
 
 func (x *expander) endpoint(e Endpoint) Endpoint {

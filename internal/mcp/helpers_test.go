@@ -25,7 +25,8 @@ import (
 //	exit   a process that says why on stderr and exits with status 3
 //
 // With SHIRO_MCP_TEST_MARKER set, each writes its pid there first, so a
-// test can tell whether it was started and whether it is gone.
+// test can tell whether it was started and whether it is gone; with
+// SHIRO_MCP_TEST_ENVFILE set, its whole environment, one entry a line.
 func TestMain(m *testing.M) {
 	mode := os.Getenv("SHIRO_MCP_TEST_SERVER")
 	if mode == "" {
@@ -33,6 +34,9 @@ func TestMain(m *testing.M) {
 	}
 	if marker := os.Getenv("SHIRO_MCP_TEST_MARKER"); marker != "" {
 		_ = os.WriteFile(marker, []byte(strconv.Itoa(os.Getpid())), 0o600)
+	}
+	if envFile := os.Getenv("SHIRO_MCP_TEST_ENVFILE"); envFile != "" {
+		_ = os.WriteFile(envFile, []byte(strings.Join(os.Environ(), "\n")), 0o600)
 	}
 	switch mode {
 	case "serve":

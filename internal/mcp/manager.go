@@ -33,11 +33,16 @@ type Options struct {
 	// working directory of stdio servers, the root offered to servers.
 	Root string
 	// Environ is the environment stdio servers start from (the workspace's
-	// command environment); a server's own env is added to it.
+	// command environment; shiro's own when nil). It is scrubbed again
+	// here, so no caller can hand a server a token by mistake; a server's
+	// own env, which the person wrote, is added after.
 	Environ func() []string
 	// Getenv supplies ${VAR} values in definitions.
-	Getenv   func(string) string
-	Launcher proc.Launcher
+	Getenv func(string) string
+	// Passthrough is the user's env.passthrough: variables servers get,
+	// and a project's definitions may expand, although they look secret.
+	Passthrough []string
+	Launcher    proc.Launcher
 	// LogDir receives one <server>.log per server: its stderr and the
 	// client's warnings, never the screen.
 	LogDir string
@@ -111,7 +116,7 @@ func New(opts Options) *Manager {
 	if environ == nil {
 		environ = os.Environ
 	}
-	m.dialer = dialer{root: opts.Root, environ: environ, launcher: opts.Launcher}
+	m.dialer = dialer{root: opts.Root, environ: environ, passthrough: opts.Passthrough, launcher: opts.Launcher}
 	if opts.AuthDir != "" || opts.Authorize != nil {
 		m.dialer.auth = &authStore{dir: opts.AuthDir, authorize: opts.Authorize, notice: m.notice}
 	}

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/secrets"
 )
 
 // stopGrace is how long a stdio server gets to exit once its stdin is
@@ -22,10 +23,11 @@ const stopGrace = 2 * time.Second
 
 // dialer builds the SDK transport for one server start.
 type dialer struct {
-	root     string
-	environ  func() []string
-	launcher proc.Launcher
-	auth     *authStore
+	root        string
+	environ     func() []string
+	passthrough []string
+	launcher    proc.Launcher
+	auth        *authStore
 }
 
 // transport returns how to reach a server whose definition was expanded
@@ -41,7 +43,7 @@ func (d dialer) transport(life context.Context, def Def, l Launch, stderr io.Wri
 				dir = filepath.Join(d.root, dir)
 			}
 		}
-		env := d.environ()
+		env := secrets.ScrubEnviron(d.environ(), d.passthrough)
 		for k, v := range l.Env {
 			env = append(env, k+"="+v)
 		}

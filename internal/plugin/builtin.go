@@ -7,7 +7,8 @@ import (
 )
 
 // BuiltinDeps is what the builtin plugins need from the outside world.
-// Every field has a working default, so the zero value builds a usable set.
+// Every field but Run has a working default; without Run, the plugins that
+// run programs refuse to.
 type BuiltinDeps struct {
 	// Now is the clock of current_time; nil means time.Now.
 	Now func() time.Time
@@ -18,7 +19,9 @@ type BuiltinDeps struct {
 	// recognised.
 	StateDir string
 	// Run runs format's formatters and no-main-commit's git query with
-	// fixed arguments; nil means ExecRunner.
+	// fixed arguments. Both run what the workspace chose, so a session
+	// passes Contained with its sandbox and command environment; nil
+	// refuses to run anything.
 	Run Runner
 	// Home is the user's home directory, where secrets and protect look
 	// for ~/.ssh and the shell's startup files and resolve ~; empty means
@@ -68,7 +71,7 @@ func (d BuiltinDeps) withDefaults() BuiltinDeps {
 		d.Bell = os.Stderr
 	}
 	if d.Run == nil {
-		d.Run = ExecRunner
+		d.Run = refuseRunner
 	}
 	if d.Home == "" {
 		d.Home, _ = os.UserHomeDir()

@@ -216,10 +216,13 @@ const branchTimeout = 5 * time.Second
 // earlier in the same line (`git switch -c x && git commit`) is followed.
 // When the branch cannot be read (no repository, detached HEAD), the
 // command is let through: git itself will refuse to commit without a
-// repository, and a detached HEAD is not main. A nil run means ExecRunner.
+// repository, and a detached HEAD is not main. git reads the config and
+// runs the fsmonitor of the repository it is pointed at, so run must
+// contain it (Contained); a nil run refuses to run git, and the branch then
+// counts as unknown.
 func NoMainCommit(run Runner) Plugin {
 	if run == nil {
-		run = ExecRunner
+		run = refuseRunner
 	}
 	return Plugin{
 		Name:        "no-main-commit",

@@ -44,7 +44,7 @@ func (r *recorder) run(ctx context.Context, dir string, argv ...string) ([]byte,
 	r.runs = append(r.runs, argv)
 	r.dirs = append(r.dirs, dir)
 	r.mu.Unlock()
-	return plugin.ExecRunner(ctx, dir, argv...)
+	return direct(ctx, dir, argv...)
 }
 
 func mainCommitCheck(t *testing.T, p plugin.Plugin, cwd, cmd string) string {
@@ -92,7 +92,7 @@ func TestNoMainCommitOnMain(t *testing.T) {
 func TestNoMainCommitFollowsDirectories(t *testing.T) {
 	repo := gitRepo(t, "master")
 	parent := filepath.Dir(repo)
-	p := plugin.NoMainCommit(plugin.ExecRunner)
+	p := plugin.NoMainCommit(direct)
 	for _, cmd := range []string{"git -C " + repo + " commit -m x", "cd " + filepath.Base(repo) + " && git commit -m x",
 		"git -C " + filepath.Base(repo) + " merge x"} {
 		if mainCommitCheck(t, p, parent, cmd) == "" {
@@ -119,7 +119,7 @@ func TestNoMainCommitFollowsDirectories(t *testing.T) {
 
 func TestNoMainCommitOnAFeatureBranch(t *testing.T) {
 	repo := gitRepo(t, "feature")
-	p := plugin.NoMainCommit(plugin.ExecRunner)
+	p := plugin.NoMainCommit(direct)
 	for _, cmd := range []string{"git commit -m x", "git merge main", "git push", "git push origin feature", "git push origin HEAD"} {
 		if reason := mainCommitCheck(t, p, repo, cmd); reason != "" {
 			t.Errorf("on feature, %q was refused: %s", cmd, reason)

@@ -72,23 +72,6 @@ func Bell(w io.Writer) Plugin {
 	}
 }
 
-// Runner runs a program with a fixed argument vector, never through a
-// shell, in dir, and returns what it printed.
-type Runner func(ctx context.Context, dir string, argv ...string) ([]byte, error)
-
-// ExecRunner is the Runner of the real machine.
-func ExecRunner(ctx context.Context, dir string, argv ...string) ([]byte, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("no program to run")
-	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	// A formatter's own children could keep the output pipe open after it
-	// is killed; stop waiting for them shortly after.
-	cmd.WaitDelay = 2 * time.Second
-	return cmd.CombinedOutput()
-}
-
 // formatTimeout bounds each formatter run.
 const formatTimeout = 60 * time.Second
 
@@ -96,10 +79,12 @@ const formatTimeout = 60 * time.Second
 // gofmt -w on the Go files written, cargo fmt when Rust files were written
 // in a Cargo project, and the package.json "format" script (through the
 // package manager its lockfile names). Each runs with fixed arguments and a
-// 60 s limit; a failure becomes a notice. A nil run means ExecRunner.
+// 60 s limit; a failure becomes a notice. The script is the workspace's,
+// so run must contain it (Contained with the workspace's launcher); a nil
+// run refuses to run anything, and each turn's notice says so.
 func Format(run Runner) Plugin {
 	if run == nil {
-		run = ExecRunner
+		run = refuseRunner
 	}
 	return Plugin{
 		Name:        "format",

@@ -91,7 +91,7 @@ func TestFormatRunsGofmtOnWrittenFiles(t *testing.T) {
 	ugly := "package x\nfunc  F( ) {return}\n"
 	must(t, os.WriteFile(filepath.Join(dir, "a.go"), []byte(ugly), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "untouched.go"), []byte(ugly), 0o644))
-	host := plugin.NewHost(plugin.Format(plugin.ExecRunner))
+	host := plugin.NewHost(plugin.Format(direct))
 	if errs := host.AfterTurn(context.Background(), plugin.Turn{Cwd: dir, FilesWritten: []string{"a.go", "notes.md"}}); len(errs) != 0 {
 		t.Fatal(errs)
 	}
@@ -154,4 +154,11 @@ func TestFormatChoosesFormatters(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "gofmt is not installed") {
 		t.Fatalf("error %v", err)
 	}
+}
+
+// direct runs a program as a session's runner does, through proc, but
+// with no sandbox and shiro's own environment: for tests of what a plugin
+// decides, not of its containment (contained_linux_test.go).
+func direct(ctx context.Context, dir string, argv ...string) ([]byte, error) {
+	return plugin.Contained(nil, os.Environ)(ctx, dir, argv...)
 }

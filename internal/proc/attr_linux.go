@@ -3,6 +3,8 @@ package proc
 import (
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // sysProcAttr puts the command in a group (or session) of its own and,
@@ -37,8 +39,26 @@ func launchAttr(spec Spec, x Exec) *syscall.SysProcAttr {
 		// An unprivileged process may map its group only once it has
 		// given up setgroups(2) in the namespace.
 		attr.GidMappingsEnableSetgroups = false
+		attr.AmbientCaps = mountCaps(os.Getuid())
 	}
 	return attr
+}
+
+// mountCaps are the capabilities a program started with PrivateMounts
+// keeps across execve, in its own namespace only. The kernel gives the
+// new namespace's first process every capability there, but execve takes
+// them all from a uid that is not 0 in it, which anyone but root is (the
+// uid maps to itself, so that files keep their owner): the program could
+// then not mount. Ambient capabilities survive execve: CAP_SYS_ADMIN to
+// mount, CAP_SETPCAP to empty the bounding set of what it starts. They
+// give nothing outside the namespace, which the user owns; the program
+// must drop them before it runs anything it does not trust. Root keeps
+// every capability across execve anyway.
+func mountCaps(uid int) []uintptr {
+	if uid == 0 {
+		return nil
+	}
+	return []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
 }
 
 // identityMaps maps the user and group to themselves inside a new user

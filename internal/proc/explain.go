@@ -9,7 +9,9 @@ type Explainer interface {
 	Launcher
 	// Explain returns one line for the person and the model, or "" when
 	// nothing points at the confinement. output holds the last bytes of
-	// the command's stderr followed by the last bytes of its stdout.
+	// the command's stderr followed by the last bytes of its stdout. It
+	// is called once for every command the launcher launched that
+	// started, however it ended (stopped too), after its output ended.
 	Explain(exit Exit, output []byte) string
 }
 

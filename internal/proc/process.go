@@ -174,7 +174,9 @@ func (p *Process) supervise(ctx context.Context) {
 		Leftovers:  leftovers && stopped == nil,
 		OutputHeld: held,
 	}
-	if p.tap != nil && stopped == nil {
+	// Asked however the command ended: a launcher may have to look at
+	// what a stopped command left behind too.
+	if p.tap != nil {
 		p.result.Confinement = p.tap.explain(p.result.Exit)
 	}
 }

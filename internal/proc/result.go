@@ -26,8 +26,8 @@ type Result struct {
 	// held it, and was killed or had the pipes closed under it.
 	OutputHeld bool
 	// Confinement is what the Launcher, when it is an Explainer, said
-	// about a command that ended by itself: that its confinement may be
-	// why it failed, and how to allow what was denied. The same line was
+	// about the command once it ended: that its confinement may be why
+	// it failed, and how to allow what was denied. The same line was
 	// appended to the command's stderr. Empty otherwise.
 	Confinement string
 }

@@ -110,7 +110,10 @@ type Exec struct {
 	// PrivateMounts, set by a Launcher, starts the program in a user and
 	// a mount namespace of its own (Linux), with shiro's user and group
 	// mapped to themselves, so that it can bind-mount paths read-only
-	// for the command without privileges.
+	// for the command without privileges. It holds the capabilities to
+	// mount (CAP_SYS_ADMIN) and to drop capabilities (CAP_SETPCAP) in
+	// that namespace, whoever runs shiro: it must drop them before it
+	// starts anything it does not trust.
 	PrivateMounts bool
 	// Files, set by a Launcher, are passed to the program as file
 	// descriptors 3, 4, …; proc closes them once the program has started,

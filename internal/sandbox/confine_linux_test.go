@@ -19,8 +19,11 @@ func TestWorkspaceWriteWritesOnlyTheWorkspaceAndTemp(t *testing.T) {
 	f.mustPass(t, `echo made > new.txt && mkdir -p build/out && echo o > build/out/o.txt && mv new.txt build/`)
 	assertFile(t, filepath.Join(f.ws, "build", "new.txt"), "made\n")
 	assertFile(t, filepath.Join(f.ws, "build", "out", "o.txt"), "o\n")
+	// The temp folder is the session's own (see TestCommandsGetAPrivateTemp).
 	f.mustPass(t, fmt.Sprintf(`echo scratch > %q`, filepath.Join(f.tmp, "scratch.txt")))
-	assertFile(t, filepath.Join(f.tmp, "scratch.txt"), "scratch\n")
+	if got, _ := filepath.Glob(filepath.Join(f.tmp, "shiro-sandbox-*", "scratch.txt")); len(got) != 1 {
+		t.Errorf("a write to the temp folder did not land in the session's own: %v", got)
+	}
 
 	canary := filepath.Join(f.outside, "canary.txt")
 	for _, attack := range []string{

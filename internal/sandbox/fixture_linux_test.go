@@ -44,7 +44,7 @@ const (
 func requireLandlock(t *testing.T) {
 	t.Helper()
 	if ok, why := sandbox.Available(); !ok {
-		t.Skip(why)
+		sandbox.NeedSandbox(t, why)
 	}
 }
 
@@ -95,7 +95,10 @@ func (f *fixture) sandbox(t *testing.T) *sandbox.Sandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sb.Close)
+	// The helper being started for the next command makes the folders it
+	// mounts over (.git/hooks, .git/info) when they are missing: let it
+	// finish before the test's folders are removed.
+	t.Cleanup(func() { sb.Ready(); sb.Close() })
 	return sb
 }
 
@@ -218,7 +221,7 @@ func exits(t *testing.T, pid int) bool {
 		return true
 	}
 	if err != nil {
-		t.Skipf("pidfd_open: %v", err)
+		sandbox.NeedSandbox(t, "pidfd_open: "+err.Error())
 	}
 	defer func() { _ = unix.Close(fd) }()
 	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}

@@ -33,7 +33,7 @@ const (
 	helperArg = "-test.run=^$"
 	// planVersion changes whenever the plan's meaning does: a helper only
 	// applies a plan it understands.
-	planVersion = 2
+	planVersion = 3
 	// probeOK is what a probing helper prints when everything worked.
 	probeOK = "shiro-sandbox-helper ok"
 )
@@ -49,14 +49,19 @@ type plan struct {
 	// enforce, which the launcher built (and reuses while the rules stay
 	// the same): the helper has nothing to open or add.
 	Landlock bool `json:"landlock,omitempty"`
-	// Seccomp, when set, refuses the sockets Landlock cannot see.
-	Seccomp seccompMode `json:"seccomp,omitempty"`
+	// Seccomp, when it refuses anything, refuses the sockets Landlock
+	// cannot see.
+	Seccomp seccompFilter `json:"seccomp,omitzero"`
+	// Temp lays the session's temp folder over the shared one, first;
+	// like Mounts, it needs a private mount namespace.
+	Temp *tempMount `json:"temp,omitempty"`
 	// Mounts protect paths inside writable folders; they need a private
 	// mount namespace.
 	Mounts []protection `json:"mounts,omitempty"`
 	// DropCaps empties the command's capability sets, so that a shiro
-	// running as root, or the helper's namespace root, passes no
-	// privilege on.
+	// running as root, or a helper holding the capability to mount in
+	// its namespace (proc.Exec.PrivateMounts), passes no privilege on:
+	// the command can then neither unmount nor remount what protects.
 	DropCaps bool `json:"dropCaps,omitempty"`
 	// Limits bound the command, in every mode.
 	Limits *proc.Limits `json:"limits,omitempty"`
@@ -116,8 +121,12 @@ func (h *helper) prepare() error {
 	if h.plan.Landlock {
 		h.ruleset = rulesetFD
 	}
-	var err error
-	h.mounted, err = applyProtections(h.plan.Mounts)
+	temp, err := applyTempMount(h.plan.Temp)
+	if err != nil {
+		return err
+	}
+	protected, err := applyProtections(h.plan.Mounts)
+	h.mounted = append(temp, protected...)
 	return err
 }
 
@@ -152,7 +161,7 @@ func (h *helper) confine() error {
 			return err
 		}
 	}
-	if h.plan.Seccomp != "" {
+	if h.plan.Seccomp.needed() {
 		if err := installNetworkFilter(h.plan.Seccomp); err != nil {
 			return err
 		}

@@ -26,9 +26,25 @@ import (
 // a program that fails for another reason while mentioning such a path
 // is blamed on the sandbox. The hint says "may".
 
-// Explain implements proc.Explainer: one line saying how to allow what
-// the sandbox may have denied, or "".
+// Explain implements proc.Explainer: it moves away the git redirects a
+// command created (see gitGuard) and says so, and adds one line saying
+// how to allow what the sandbox may have denied; "" when there is
+// nothing to say.
 func (s *Sandbox) Explain(exit proc.Exit, output []byte) string {
+	var lines []string
+	if s.policy.Mode != Off {
+		lines = s.guard.ended()
+	}
+	if hint := s.hint(exit, output); hint != "" {
+		lines = append(lines, hint)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// hint is the line saying how to allow what the sandbox may have denied
+// a command that ended so, with that output; "" when nothing points at
+// the sandbox.
+func (s *Sandbox) hint(exit proc.Exit, output []byte) string {
 	p := s.policy
 	if !s.Confines() || exit.Success() || len(output) == 0 {
 		return ""

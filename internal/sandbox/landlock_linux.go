@@ -33,10 +33,13 @@ const (
 	// asks for) the device files, with their ioctls.
 	deviceRights = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
 		unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	// socketRights connect to a pathname Unix socket (Landlock 9+).
+	socketRights = unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX
 	// fileRights are the only rights a rule on a file (not a folder) may
 	// carry.
 	fileRights = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE |
-		unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+		unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV |
+		unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX
 	// netOff is what is denied when the network is off: TCP connect
 	// (Landlock 4+) and UDP connect and send (Landlock 10+). Listening is
 	// left alone.
@@ -120,12 +123,13 @@ func (r fsRules) rulesetAttr(abi int) (unix.LandlockRulesetAttr, uintptr) {
 
 // fsRules are the filesystem and network rules of one command.
 type fsRules struct {
-	// List, Read, Write and Devices are paths granted listRights,
-	// readRights, writeRights and deviceRights.
+	// List, Read, Write, Devices and Sockets are paths granted
+	// listRights, readRights, writeRights, deviceRights and socketRights.
 	List    []string `json:"list,omitempty"`
 	Read    []string `json:"read,omitempty"`
 	Write   []string `json:"write,omitempty"`
 	Devices []string `json:"devices,omitempty"`
+	Sockets []string `json:"sockets,omitempty"`
 	// Network leaves connections alone; without it they are denied.
 	Network bool `json:"network,omitempty"`
 }
@@ -147,7 +151,7 @@ func (r fsRules) ruleset() (int, error) {
 	groups := []struct {
 		paths  []string
 		rights uint64
-	}{{r.List, listRights}, {r.Read, readRights}, {r.Write, writeRights}, {r.Devices, deviceRights}}
+	}{{r.List, listRights}, {r.Read, readRights}, {r.Write, writeRights}, {r.Devices, deviceRights}, {r.Sockets, socketRights}}
 	for _, g := range groups {
 		for _, path := range g.paths {
 			if err := addPathRule(int(fd), path, g.rights&attr.Handled_access_fs); err != nil {

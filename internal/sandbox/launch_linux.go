@@ -39,32 +39,75 @@ func (s *Sandbox) detect() {
 	s.limits, s.cgroupsWhy = s.policy.Resources.limits(pids, memory), why
 }
 
-// partial says what the sandbox cannot keep here although Landlock works:
-// the protections inside writable folders when private mounts are
-// unavailable (checked cheaply here; the probe confirms).
+// partial says, as one clause, what the policy asks for that this
+// machine does not enforce although Landlock works; "" when nothing is
+// missing. It waits for the probe (started by Start, or now), which is
+// what finds out whether private mounts work: the sysctls alone do not
+// tell (issue 21: for every user but root they failed, and nothing said
+// so).
 func (s *Sandbox) partial() string {
-	if s.policy.Mode != WorkspaceWrite || len(s.policy.protections(s.policy.secrets())) == 0 {
+	if s.policy.Mode == Off {
 		return ""
 	}
-	if why := userNamespacesBlocked(); why != "" {
-		return "cannot keep .git/hooks, .git/config and .shiro read-only (" + why + ")"
+	pr := s.probe()
+	if pr.err != nil {
+		return oneLine("commands cannot run: " + pr.err.Error())
 	}
-	return ""
+	var gaps []string
+	if !pr.mounts {
+		lost := "commands share /tmp with everyone"
+		if s.policy.Mode == WorkspaceWrite {
+			lost = keptByMounts + " are NOT kept read-only, secrets inside the writable folders are NOT hidden and " + lost
+		}
+		gaps = append(gaps, lost+" ("+mountsFailed(pr)+")")
+	}
+	if !s.landlockFiltersUnix() && !s.seccomp {
+		gaps = append(gaps, "Unix sockets are NOT refused (Landlock before ABI 9 and no seccomp filter)")
+	}
+	if !s.policy.Network {
+		switch {
+		case s.abi < 4 && !s.seccomp:
+			gaps = append(gaps, fmt.Sprintf("the network is NOT cut off (Landlock ABI %d has no TCP rules and this machine takes no seccomp filter)", s.abi))
+		case !s.seccomp && s.abi < 10:
+			gaps = append(gaps, "UDP (DNS included) is NOT filtered (this machine takes no seccomp filter)")
+		}
+	}
+	return oneLine(strings.Join(gaps, "; "))
 }
 
-// userNamespacesBlocked says why unprivileged user namespaces are off, as
+// oneLine joins the lines of s (what failed may be the helper's stderr).
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// keptByMounts names what the private mounts keep read-only.
+const keptByMounts = ".git/hooks, .git/config, .git/info/ and the files that send git elsewhere (commondir, config.worktree, gitdir, a linked worktree's), .shiro/ and shiro's own folder"
+
+// mountsFailed says why the probe could not make private mounts: a switch
+// that turns user namespaces off, when one does, or what failed.
+func mountsFailed(pr probeResult) string {
+	if why := userNamespacesBlocked(); why != "" {
+		return why
+	}
+	if pr.mountsErr != nil {
+		return pr.mountsErr.Error()
+	}
+	return "private mounts are not available"
+}
+
+// userNamespacesBlocked says why user namespaces are off for shiro, as
 // the usual switches tell; "" when nothing says so.
 func userNamespacesBlocked() string {
-	if os.Getuid() == 0 {
-		return ""
-	}
 	read := func(path string) string {
 		data, _ := os.ReadFile(path)
 		return strings.TrimSpace(string(data))
 	}
-	switch {
-	case read("/proc/sys/user/max_user_namespaces") == "0":
+	// This one stops root too.
+	if read("/proc/sys/user/max_user_namespaces") == "0" {
 		return "user namespaces are disabled: user.max_user_namespaces is 0"
+	}
+	if os.Getuid() == 0 {
+		return ""
+	}
+	switch {
 	case read("/proc/sys/kernel/unprivileged_userns_clone") == "0":
 		return "unprivileged user namespaces are disabled: kernel.unprivileged_userns_clone is 0"
 	case read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1":
@@ -113,13 +156,20 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 	if err != nil {
 		return proc.Exec{}, err
 	}
+	env = withoutVar(env, planVar)
+	if p.Temp != nil {
+		env = append(withoutVar(env, "TMPDIR"), "TMPDIR="+p.Temp.Path)
+	}
 	helper.Handoff = &proc.Handoff{
 		Argv:  append([]string{argv0}, x.Argv[1:]...),
 		Dir:   dir,
-		Env:   withoutVar(env, planVar),
+		Env:   env,
 		Grace: x.Grace,
 	}
 	helper.Pool = s.pool
+	if s.policy.Mode != Off {
+		s.guard.started()
+	}
 	return helper, nil
 }
 
@@ -149,7 +199,7 @@ func (s *Sandbox) helperExec(p plan, rules fsRules) (proc.Exec, error) {
 		Dir:           s.policy.Workspace,
 		Env:           env,
 		Supervised:    !p.Probe,
-		PrivateMounts: len(p.Mounts) > 0,
+		PrivateMounts: len(p.Mounts) > 0 || p.Temp != nil,
 		Files:         files,
 		PoolKey:       key,
 	}, nil
@@ -180,19 +230,22 @@ func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
 			Read:    s.policy.readGrants(secrets),
 			Write:   s.policy.writeRoots(),
 			Devices: devices(),
+			Sockets: s.policy.UnixSockets,
 			Network: s.policy.Network,
 		}
 	}
-	if !s.policy.Network && s.seccomp {
-		p.Seccomp = seccompNoInet
-		if s.abi >= 4 {
-			p.Seccomp = seccompStreamOnly
-		}
+	if s.seccomp {
+		p.Seccomp = s.seccompFilter()
 	}
 	if mounts {
 		p.Mounts = s.policy.protections(secrets)
-		if len(p.Mounts) > 0 {
+		p.Temp, _ = s.tempFor() // without it, the shared one stays (Status says why)
+		if len(p.Mounts) > 0 || p.Temp != nil {
 			p.DropCaps = true
+		}
+		// Landlock looks at the folder mounted over /tmp, not at /tmp.
+		if p.Temp != nil && p.Landlock && s.policy.Mode == WorkspaceWrite {
+			rules.Write = append(rules.Write, p.Temp.Private)
 		}
 	}
 	return p, rules
@@ -207,7 +260,7 @@ func (s *Sandbox) runProbe() probeResult {
 	base, _ := s.planFor(false)
 	base.Probe = true
 	rules := fsRules{Read: []string{"/"}, Network: s.policy.Network}
-	wantMounts := s.policy.Mode == WorkspaceWrite
+	wantMounts := s.policy.Mode != Off
 	if wantMounts {
 		withMounts := base
 		withMounts.Mounts = []protection{{pin, s.policy.Workspace}, {readOnly, s.policy.Workspace}}
@@ -276,6 +329,9 @@ func (s *Sandbox) Status() Status {
 	}
 	st.Protected = s.protectedStatus(pr)
 	st.Network = s.networkStatus()
+	st.Unenforced = s.partial()
+	st.Sockets = s.socketsStatus()
+	st.Temp = s.tempStatus(pr)
 	switch {
 	case pr.err != nil && s.policy.Mode == Off:
 		st.Resources = "NOT limited: each command runs directly, without a supervisor to hold it to limits"
@@ -293,20 +349,15 @@ func (s *Sandbox) Status() Status {
 }
 
 func (s *Sandbox) protectedStatus(pr probeResult) string {
-	kept := ".git/hooks, .git/config, .shiro/ and shiro's own folder"
 	switch {
 	case s.policy.Mode == ReadOnly:
 		return "everything"
 	case pr.err != nil:
 		return "nothing: " + pr.err.Error()
 	case pr.mounts:
-		return kept + " (read-only mounts in a private user namespace; the workspace and .git cannot be renamed away)"
+		return keptByMounts + " (read-only mounts in a private user namespace; the workspace and .git cannot be renamed away; a git redirect a command creates where none was is moved to " + s.quarantineDisplay() + " when it ends)"
 	}
-	why := userNamespacesBlocked()
-	if why == "" && pr.mountsErr != nil {
-		why = pr.mountsErr.Error()
-	}
-	return "not enforced inside the workspace: " + why
+	return "NOT enforced inside the workspace: " + mountsFailed(pr)
 }
 
 func (s *Sandbox) networkStatus() string {
@@ -329,12 +380,7 @@ func (s *Sandbox) networkStatus() string {
 	default:
 		parts = append(parts, "UDP (DNS included) is NOT filtered: no seccomp filter on this machine")
 	}
-	parts = append(parts, "listening is allowed")
-	if s.abi >= 9 {
-		parts = append(parts, "Unix sockets outside the writable folders are refused")
-	} else {
-		parts = append(parts, "Unix sockets (a Docker or SSH agent socket) are NOT filtered before Landlock ABI 9")
-	}
+	parts = append(parts, "listening is allowed; Unix sockets: see sockets")
 	return "off (" + strings.Join(parts, "; ") + ")"
 }
 

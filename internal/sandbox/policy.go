@@ -24,14 +24,18 @@ type Policy struct {
 	State string
 	// ConfigFile is the user's config file, named in hints.
 	ConfigFile string
-	// Temp is the temp dir, writable in WorkspaceWrite; empty means the
-	// system's (os.TempDir, which honours TMPDIR).
+	// Temp is the shared temp folder, writable in WorkspaceWrite; empty
+	// means the system's (/tmp on Linux, os.TempDir elsewhere). On Linux
+	// commands see a private folder of the session in its place.
 	Temp string
 	// Writable are more paths that are writable in WorkspaceWrite
 	// (sandbox.writable), absolute. Paths that do not exist are left out.
 	Writable []string
 	// Network lets commands connect out (sandbox.network).
 	Network bool
+	// UnixSockets are the pathname Unix sockets outside the writable
+	// folders that commands may connect to (sandbox.unixSockets), absolute.
+	UnixSockets []string
 	// Resources bound each command, in every mode (resources.go).
 	Resources Resources
 }
@@ -77,7 +81,7 @@ func (p Policy) normalize() (Policy, []string, error) {
 	}
 	p.Workspace = ws
 	if p.Temp == "" {
-		p.Temp = os.TempDir()
+		p.Temp = systemTemp()
 	}
 	if p.Temp, err = canonical(p.Temp); err != nil {
 		notes = append(notes, fmt.Sprintf("the temp dir is not writable: %v", err))
@@ -103,7 +107,29 @@ func (p Policy) normalize() (Policy, []string, error) {
 		writable = append(writable, c)
 	}
 	p.Writable = writable
+	sockets := make([]string, 0, len(p.UnixSockets))
+	for _, s := range p.UnixSockets {
+		if !filepath.IsAbs(s) {
+			notes = append(notes, fmt.Sprintf("sandbox.unixSockets %s is left out: it must be an absolute path", s))
+			continue
+		}
+		sockets = append(sockets, socketPath(s))
+	}
+	p.UnixSockets = sockets
 	return p, notes, nil
+}
+
+// socketPath is the socket at path as the kernel sees it: with every
+// symlink resolved (/var/run is often a link to /run), its folder's when
+// the socket does not exist yet (a daemon not started).
+func socketPath(path string) string {
+	if c, err := canonical(path); err == nil {
+		return c
+	}
+	if dir, err := canonical(filepath.Dir(path)); err == nil {
+		return filepath.Join(dir, filepath.Base(path))
+	}
+	return filepath.Clean(path)
 }
 
 // canonical is path made absolute, with every symlink resolved; the path
@@ -185,8 +211,9 @@ const (
 	hide mountKind = "hide"
 )
 
-// protections lists what must be protected by mounts: the hooks and
-// config of the workspace's git directories (gitDirs), its .shiro,
+// protections lists what must be protected by mounts: the hooks, config
+// and redirects of the workspace's git directories (gitProtections), its
+// .shiro,
 // shiro's own folder and the secret locations (secrets, as p.secrets
 // found them), where they lie inside a writable folder. The workspace and
 // .git are pinned, so that they cannot be renamed away and replaced. The
@@ -211,19 +238,7 @@ func (p Policy) protections(secrets []string) []protection {
 			out = append(out, protection{readOnly, gitDir})
 		}
 	}
-	for _, dir := range p.gitDirs() {
-		if !isDir(dir) {
-			continue
-		}
-		// A hooks folder that is a symlink cannot be kept: the folder
-		// that holds it stays writable, so the link could be replaced.
-		if hooks := filepath.Join(dir, "hooks"); isDir(hooks) || !exists(hooks) {
-			out = append(out, protection{readOnlyDir, hooks})
-		}
-		if config := filepath.Join(dir, "config"); isRegular(config) {
-			out = append(out, protection{readOnly, config})
-		}
-	}
+	out = append(out, p.gitProtections()...)
 	if project := filepath.Join(p.Workspace, ".shiro"); isDir(project) {
 		out = append(out, protection{readOnly, project})
 	}

@@ -83,6 +83,7 @@ func TestProtectionsComeParentsFirst(t *testing.T) {
 		{pin, filepath.Join(ws, ".git")},
 		{readOnly, filepath.Join(ws, ".git", "config")},
 		{readOnlyDir, filepath.Join(ws, ".git", "hooks")},
+		{readOnlyDir, filepath.Join(ws, ".git", "info")},
 		{readOnly, filepath.Join(ws, ".shiro")},
 		{readOnly, filepath.Join(ws, "home", ".shiro-neko")},
 		{hide, filepath.Join(ws, "home", ".shiro-neko", "config.json")},

@@ -87,22 +87,27 @@ func TestABareRepositoryWorkspaceKeepsItsHooksAndConfig(t *testing.T) {
 func TestAWaitingHelperIsNotUsedOnceAWritableFolderWasReplaced(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	cache := filepath.Join(f.outside, "cache")
+	if err := os.Mkdir(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.policy.Writable = []string{cache}
 	sb := f.sandbox(t)
 	if res, out := runIn(t, sb, f.ws, `echo first`); !res.Exit.Success() {
 		t.Fatalf("first command failed: %s", out)
 	}
-	sb.Ready() // a helper waits, with a ruleset granting the temp dir as it is now
-	// Moved out of the folders whose entries are granted one by one, so
-	// that the rules name the same paths as before.
-	if err := os.Rename(f.tmp, filepath.Join(f.outside, "old-tmp")); err != nil {
+	sb.Ready() // a helper waits, with a ruleset granting the cache as it is now
+	// Moved within a folder granted whole, so that the rules name the
+	// same paths as before.
+	if err := os.Rename(cache, filepath.Join(f.outside, "old-cache")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Mkdir(f.tmp, 0o755); err != nil {
+	if err := os.Mkdir(cache, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	made := filepath.Join(f.tmp, "made.txt")
+	made := filepath.Join(cache, "made.txt")
 	if res, out := runIn(t, sb, f.ws, `echo made > `+made); !res.Exit.Success() {
-		t.Errorf("writing the new temp dir failed (%s): %s", res.Exit, out)
+		t.Errorf("writing the new cache failed (%s): %s", res.Exit, out)
 	}
 	assertFile(t, made, "made\n")
 }

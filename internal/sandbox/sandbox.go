@@ -36,6 +36,10 @@ type Sandbox struct {
 	// probe starts the helper once, the first time it is needed, to learn
 	// whether this program runs it and whether private mounts work here.
 	probe func() probeResult
+	// guard moves away the git redirects commands create.
+	guard *gitGuard
+	// tmp is the session's private temp folder (Linux).
+	tmp *privateTemp
 }
 
 var (
@@ -61,7 +65,8 @@ func New(p Policy) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{policy: np, notes: notes, pool: proc.NewPool()}
+	s := &Sandbox{policy: np, notes: notes, pool: proc.NewPool(), guard: newGitGuard(np),
+		tmp: &privateTemp{parent: np.Temp}}
 	s.available, s.unavailable = Available()
 	s.detect()
 	s.probe = sync.OnceValue(s.runProbe)
@@ -70,11 +75,13 @@ func New(p Policy) (*Sandbox, error) {
 	return s, nil
 }
 
-// Close makes the helper waiting for the next command exit; commands
-// running are not affected, and a command launched afterwards starts a
-// helper of its own.
+// Close makes the helper waiting for the next command exit and removes
+// the session's private temp folder; commands still running lose it, and
+// a command launched afterwards starts a helper of its own (without a
+// private temp folder).
 func (s *Sandbox) Close() {
 	s.pool.Close()
+	s.tmp.remove()
 	proc.RemoveCommandCgroups(s.limits, os.Getpid())
 }
 
@@ -90,9 +97,14 @@ func (s *Sandbox) Policy() Policy { return s.policy }
 // Linux, sandbox-exec on macOS).
 func (s *Sandbox) Confines() bool { return s.policy.Mode != Off && s.available }
 
+// Start finds out, in the background, what this machine enforces (on
+// Linux it starts the helper once, which takes milliseconds), so that
+// Notice, Status and the first command find the answer ready.
+func (s *Sandbox) Start() { go s.probe() }
+
 // Notice is the one line to show at start-up when the sandbox is on but
 // this machine cannot confine commands, or cannot keep part of what it
-// should; "" when all is well.
+// should; "" when all is well. It waits for what Start found out.
 func (s *Sandbox) Notice() string {
 	if s.policy.Mode == Off {
 		return ""

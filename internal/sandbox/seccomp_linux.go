@@ -12,24 +12,31 @@ import (
 )
 
 // Landlock filters TCP connect (ABI 4) but not UDP before ABI 10, nor
-// other socket types, nor sockets made through io_uring. With the network
-// off, a seccomp filter closes those holes on the command's thread before
-// it starts, so no process of the command can:
+// other socket types, nor sockets made through io_uring, nor, before ABI 9,
+// connections to pathname Unix sockets. A seccomp filter closes those
+// holes on the command's thread before it starts, so no process of the
+// command can:
 //
-//   - open an IPv4 or IPv6 socket other than a plain TCP stream (UDP,
-//     DNS over UDP included, raw, SCTP, MPTCP, which Landlock's TCP rules
-//     do not see), and, where Landlock has no TCP rules, any IPv4 or IPv6
-//     socket at all;
+//   - with the network off, open an IPv4 or IPv6 socket other than a plain
+//     TCP stream (UDP, DNS over UDP included, raw, SCTP, MPTCP, which
+//     Landlock's TCP rules do not see), and, where Landlock has no TCP
+//     rules, any IPv4 or IPv6 socket at all;
+//   - where Landlock cannot filter Unix socket paths (before ABI 9), open
+//     an AF_UNIX socket: connect(2) to a path cannot be inspected by a
+//     filter (the path lies in the command's memory), so the socket is
+//     refused before it exists. socketpair(2) stays allowed: an anonymous
+//     pair reaches nothing outside the command;
 //   - set up io_uring, whose socket and connect operations bypass the
 //     filter;
 //   - make system calls of another architecture (32-bit x86 programs on
 //     x86-64, 32-bit ARM on arm64) that name sockets: the multiplexed
 //     socketcall(2) cannot be inspected, so it is refused whole.
 //
-// Denials return EACCES (ENOSYS for io_uring, so programs fall back to
-// plain system calls), which programs report as "permission denied".
+// Denials return EACCES (EPERM for AF_UNIX, ENOSYS for io_uring, so
+// programs fall back to plain system calls), which programs report as
+// "permission denied" or "operation not permitted".
 
-// seccompMode says what the filter refuses.
+// seccompMode says what the filter refuses of IPv4 and IPv6.
 type seccompMode string
 
 const (
@@ -39,6 +46,18 @@ const (
 	// seccompNoInet refuses every IPv4/IPv6 socket.
 	seccompNoInet seccompMode = "no-inet"
 )
+
+// seccompFilter is what the helper's filter refuses.
+type seccompFilter struct {
+	// Inet says what is refused of IPv4/IPv6; "" leaves them alone (the
+	// network is on).
+	Inet seccompMode `json:"inet,omitempty"`
+	// NoUnix refuses AF_UNIX sockets.
+	NoUnix bool `json:"noUnix,omitempty"`
+}
+
+// needed reports whether the filter refuses anything.
+func (f seccompFilter) needed() bool { return f.Inet != "" || f.NoUnix }
 
 // seccompAvailable reports whether the kernel takes seccomp filters.
 func seccompAvailable() bool {
@@ -125,8 +144,8 @@ func (p *program) assemble() ([]bpf.RawInstruction, error) {
 	return bpf.Assemble(p.insns)
 }
 
-// networkFilter is the filter for mode.
-func networkFilter(mode seccompMode) ([]bpf.RawInstruction, error) {
+// networkFilter is the BPF program for f.
+func networkFilter(f seccompFilter) ([]bpf.RawInstruction, error) {
 	p := newProgram()
 	p.load(offArch)
 	p.jump(bpf.JumpEqual, nativeArch, "native", "")
@@ -145,18 +164,25 @@ func networkFilter(mode seccompMode) ([]bpf.RawInstruction, error) {
 
 	p.label("socket")
 	p.load(offArg0)
-	p.jump(bpf.JumpEqual, unix.AF_INET, "inet", "")
-	p.jump(bpf.JumpEqual, unix.AF_INET6, "inet", "allow")
-	p.label("inet")
-	if mode == seccompStreamOnly {
+	if f.NoUnix {
+		p.jump(bpf.JumpEqual, unix.AF_UNIX, "eperm", "")
+	}
+	switch f.Inet {
+	case "":
+		p.ret(retAllow)
+	case seccompStreamOnly:
+		p.jump(bpf.JumpEqual, unix.AF_INET, "inet", "")
+		p.jump(bpf.JumpEqual, unix.AF_INET6, "inet", "allow")
+		p.label("inet")
 		p.load(offArg1)
 		p.add(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockMask})
 		p.jump(bpf.JumpEqual, unix.SOCK_STREAM, "", "deny")
 		p.load(offArg2)
 		p.jump(bpf.JumpEqual, 0, "allow", "")
 		p.jump(bpf.JumpEqual, ipprotoTCP, "allow", "deny")
-	} else {
-		p.ret(retEACCES)
+	default:
+		p.jump(bpf.JumpEqual, unix.AF_INET, "deny", "")
+		p.jump(bpf.JumpEqual, unix.AF_INET6, "deny", "allow")
 	}
 
 	p.label("compat")
@@ -173,6 +199,8 @@ func networkFilter(mode seccompMode) ([]bpf.RawInstruction, error) {
 	p.ret(retEACCES)
 	p.label("nosys")
 	p.ret(retENOSYS)
+	p.label("eperm")
+	p.ret(retEPERM)
 	p.label("allow")
 	p.ret(retAllow)
 	return p.assemble()
@@ -180,11 +208,11 @@ func networkFilter(mode seccompMode) ([]bpf.RawInstruction, error) {
 
 // installNetworkFilter installs the filter on the calling OS thread; what
 // it starts inherits it. no_new_privs must be set (restrictThread does).
-func installNetworkFilter(mode seccompMode) error {
+func installNetworkFilter(f seccompFilter) error {
 	if nativeArch == 0 {
 		return errors.New("no seccomp filter for this architecture")
 	}
-	raw, err := networkFilter(mode)
+	raw, err := networkFilter(f)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 // onConfinedThread runs f on an OS thread of its own with the network
 // filter installed; the thread is thrown away afterwards (its goroutine
 // exits locked), so the rest of the test binary is untouched.
-func onConfinedThread(t *testing.T, mode seccompMode, f func() error) error {
+func onConfinedThread(t *testing.T, filter seccompFilter, f func() error) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() {
@@ -21,7 +21,7 @@ func onConfinedThread(t *testing.T, mode seccompMode, f func() error) error {
 			done <- err
 			return
 		}
-		if err := installNetworkFilter(mode); err != nil {
+		if err := installNetworkFilter(filter); err != nil {
 			done <- err
 			return
 		}
@@ -40,7 +40,7 @@ func socketErr(domain, typ, proto int) error {
 
 func TestNetworkFilterRefusesWhatLandlockCannotSee(t *testing.T) {
 	if !seccompAvailable() {
-		t.Skip("no seccomp filters here")
+		needSandbox(t, "no seccomp filters here")
 	}
 	type probe struct {
 		name               string
@@ -62,7 +62,7 @@ func TestNetworkFilterRefusesWhatLandlockCannotSee(t *testing.T) {
 			if mode == seccompNoInet {
 				want = p.noInet
 			}
-			err := onConfinedThread(t, mode, func() error { return socketErr(p.domain, p.typ, p.proto) })
+			err := onConfinedThread(t, seccompFilter{Inet: mode}, func() error { return socketErr(p.domain, p.typ, p.proto) })
 			// A protocol this kernel lacks fails on its own when allowed.
 			if want == nil && err != nil && !errors.Is(err, unix.EACCES) {
 				continue
@@ -72,7 +72,7 @@ func TestNetworkFilterRefusesWhatLandlockCannotSee(t *testing.T) {
 			}
 		}
 	}
-	err := onConfinedThread(t, seccompStreamOnly, func() error {
+	err := onConfinedThread(t, seccompFilter{Inet: seccompStreamOnly}, func() error {
 		var params [120]byte // struct io_uring_params
 		_, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&params)), 0)
 		if errno != 0 {
@@ -86,5 +86,39 @@ func TestNetworkFilterRefusesWhatLandlockCannotSee(t *testing.T) {
 	// The filter stayed on its thread.
 	if err := socketErr(unix.AF_INET, unix.SOCK_DGRAM, 0); err != nil {
 		t.Errorf("the test's own threads were filtered: %v", err)
+	}
+}
+
+func TestUnixFilterRefusesUnixSocketsButNotPairs(t *testing.T) {
+	if !seccompAvailable() {
+		t.Skip("no seccomp filters here")
+	}
+	for _, filter := range []seccompFilter{{NoUnix: true}, {NoUnix: true, Inet: seccompStreamOnly}, {NoUnix: true, Inet: seccompNoInet}} {
+		for _, typ := range []int{unix.SOCK_STREAM, unix.SOCK_DGRAM | unix.SOCK_CLOEXEC, unix.SOCK_SEQPACKET | unix.SOCK_NONBLOCK} {
+			if err := onConfinedThread(t, filter, func() error { return socketErr(unix.AF_UNIX, typ, 0) }); !errors.Is(err, unix.EPERM) {
+				t.Errorf("AF_UNIX type %#x under %+v: %v, want EPERM", typ, filter, err)
+			}
+		}
+		err := onConfinedThread(t, filter, func() error {
+			fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+			if err == nil {
+				_ = unix.Close(fds[0])
+				_ = unix.Close(fds[1])
+			}
+			return err
+		})
+		if err != nil {
+			t.Errorf("socketpair under %+v: %v", filter, err)
+		}
+	}
+	// With the network on, only Unix sockets are refused.
+	err := onConfinedThread(t, seccompFilter{NoUnix: true}, func() error { return socketErr(unix.AF_INET, unix.SOCK_DGRAM, 0) })
+	if err != nil {
+		t.Errorf("a UDP socket with only Unix sockets refused: %v", err)
+	}
+	// Without NoUnix, a network filter leaves them alone.
+	err = onConfinedThread(t, seccompFilter{Inet: seccompNoInet}, func() error { return socketErr(unix.AF_UNIX, unix.SOCK_STREAM, 0) })
+	if err != nil {
+		t.Errorf("AF_UNIX under the network filter alone: %v", err)
 	}
 }

@@ -25,11 +25,20 @@ type Status struct {
 	Protected string
 	// Network says what commands may reach.
 	Network string
+	// Sockets says which Unix sockets commands may connect to; empty
+	// where the platform says nothing of them.
+	Sockets string
+	// Temp says what commands see as the temp folder; empty where the
+	// platform says nothing of it.
+	Temp string
 	// Processes says what happens to processes a command leaves running.
 	Processes string
 	// Resources says what bounds each command's processes, memory and
 	// file sizes, and what does not.
 	Resources string
+	// Unenforced says what the policy asks for that is not enforced here
+	// (as Notice does at start); "" when nothing is missing.
+	Unenforced string
 	// Notes are what resolving the policy left out.
 	Notes []string
 }
@@ -50,6 +59,12 @@ func (st Status) String() string {
 		}
 		line("read-only", st.Protected)
 		line("network", st.Network)
+		if st.Sockets != "" {
+			line("sockets", st.Sockets)
+		}
+		if st.Temp != "" {
+			line("temp", st.Temp)
+		}
 	}
 	line("processes", st.Processes)
 	if st.Resources != "" {
@@ -60,6 +75,9 @@ func (st Status) String() string {
 		for _, s := range st.Secret {
 			fmt.Fprintf(&b, "  %s\n", s)
 		}
+	}
+	if st.Unenforced != "" {
+		fmt.Fprintf(&b, "warning: %s\n", st.Unenforced)
 	}
 	for _, n := range st.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)

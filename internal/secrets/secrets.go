@@ -1,6 +1,7 @@
 // Package secrets recognises what holds credentials: files by name (.env,
 // private keys, credential files) and by the directories that keep them
-// (~/.ssh, ~/.aws, ~/.gnupg), and environment variables (API keys).
+// (~/.ssh, ~/.aws, ~/.gnupg), and environment variables (credentials by
+// name and by value, and the addresses of servers outside the sandbox).
 // Every layer that keeps secrets from the model unasked — grep's
 // withholding, the permission defaults for reading tools, git tools'
 // output, the secrets plugin, the shell's environment — asks this one
@@ -161,13 +162,3 @@ func Classify(p string) Kind {
 // IsFile reports whether a file's name marks it as holding secrets
 // (ClassifyName).
 func IsFile(p string) bool { return ClassifyName(p) != None }
-
-// IsEnvVar reports whether an environment variable holds a credential the
-// model must not read with `env`. Every *_API_KEY goes, which covers
-// SHIRO_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY,
-// GROQ_API_KEY, DEEPSEEK_API_KEY and XAI_API_KEY; ANTHROPIC_AUTH_TOKEN is the
-// Anthropic SDK's other credential.
-func IsEnvVar(name string) bool {
-	upper := strings.ToUpper(name)
-	return upper == "API_KEY" || strings.HasSuffix(upper, "_API_KEY") || upper == "ANTHROPIC_AUTH_TOKEN"
-}

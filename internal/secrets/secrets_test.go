@@ -19,17 +19,6 @@ func TestIsFile(t *testing.T) {
 	}
 }
 
-func TestIsEnvVar(t *testing.T) {
-	for name, want := range map[string]bool{
-		"ANTHROPIC_API_KEY": true, "openai_api_key": true, "API_KEY": true, "ANTHROPIC_AUTH_TOKEN": true,
-		"PATH": false, "API_KEYS_DIR": false, "HOME": false,
-	} {
-		if got := secrets.IsEnvVar(name); got != want {
-			t.Errorf("IsEnvVar(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
-
 func TestClassify(t *testing.T) {
 	for p, want := range map[string]secrets.Kind{
 		".env": secrets.EnvFile, "config/.env.production": secrets.EnvFile, ".envrc": secrets.EnvFile, "prod.env": secrets.EnvFile,

@@ -52,7 +52,7 @@ func (h PromptHistory) Add(ctx context.Context, prompt string) error {
 	if strings.TrimSpace(prompt) == "" {
 		return errors.New("an empty prompt is not kept")
 	}
-	return h.store.write(ctx, func(tx *sql.Tx) error {
+	return h.store.write(ctx, func(tx txn) error {
 		var seq int
 		var newest sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT seq, text FROM prompts WHERE project = ? ORDER BY seq DESC LIMIT 1`, h.project).Scan(&seq, &newest)

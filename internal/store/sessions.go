@@ -93,19 +93,19 @@ func (s *Store) Append(ctx context.Context, h Head, steps ...Step) error {
 	if h.ID == "" {
 		return errors.New("session store: a step needs a session id")
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx txn) error {
 		now := millis(s.now())
-		if err := ensureSession(ctx, tx, h, now); err != nil {
+		if err := ensureSession(tx, h, now); err != nil {
 			return err
 		}
-		seq, err := nextSeq(ctx, tx, h.ID)
+		seq, err := nextSeq(tx, h.ID)
 		if err != nil {
 			return err
 		}
 		var total llm.Usage
 		title := ""
 		for _, st := range steps {
-			if err := insertMessage(ctx, tx, h.ID, seq, st, now); err != nil {
+			if err := insertMessage(tx, h.ID, seq, st, now); err != nil {
 				return err
 			}
 			seq++
@@ -114,15 +114,7 @@ func (s *Store) Append(ctx context.Context, h Head, steps ...Step) error {
 				title = Title(st.Message.PlainText())
 			}
 		}
-		_, err = tx.ExecContext(ctx, `
-UPDATE sessions SET
-	updated_at = ?, messages = messages + ?,
-	input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-	cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
-	provider = CASE WHEN ? <> '' THEN ? ELSE provider END,
-	model = CASE WHEN ? <> '' THEN ? ELSE model END,
-	title = CASE WHEN title = '' THEN ? ELSE title END
-WHERE id = ?`,
+		_, err = tx.exec(tx.st.appended,
 			now, len(steps), total.InputTokens, total.OutputTokens, total.CacheReadTokens, total.CacheWriteTokens,
 			h.Provider, h.Provider, h.Model, h.Model, title, h.ID)
 		return err
@@ -159,19 +151,17 @@ func (s *Store) mark(ctx context.Context, h Head, m Marker, call Step) error {
 	if err != nil {
 		return fmt.Errorf("session store: encoding a marker: %w", err)
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx txn) error {
 		now := millis(s.now())
-		if err := ensureSession(ctx, tx, h, now); err != nil {
+		if err := ensureSession(tx, h, now); err != nil {
 			return err
 		}
-		seq, err := nextSeq(ctx, tx, h.ID)
+		seq, err := nextSeq(tx, h.ID)
 		if err != nil {
 			return err
 		}
 		u := call.Usage
-		res, err := tx.ExecContext(ctx, `
-INSERT INTO entries (session_id, seq, kind, body, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, created_at)
-VALUES (?, ?, 'marker', ?, ?, ?, ?, ?, ?, ?)`,
+		res, err := tx.exec(tx.st.insertMarker,
 			h.ID, seq, string(body), call.Model, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, now)
 		if err != nil {
 			return err
@@ -182,14 +172,10 @@ VALUES (?, ?, 'marker', ?, ?, ?, ?, ?, ?, ?)`,
 				text = append(text, t)
 			}
 		}
-		if err := index(ctx, tx, res, strings.Join(text, "\n")); err != nil {
+		if err := index(tx, res, strings.Join(text, "\n")); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `
-UPDATE sessions SET updated_at = ?,
-	input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-	cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?
-WHERE id = ?`, now, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, h.ID)
+		_, err = tx.exec(tx.st.marked, now, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, h.ID)
 		return err
 	})
 }
@@ -198,7 +184,7 @@ WHERE id = ?`, now, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWri
 // session with h.ID exists.
 func (s *Store) Create(ctx context.Context, h Head, history []llm.Message) error {
 	var exists bool
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx txn) error {
 		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?)`, h.ID).Scan(&exists); err != nil {
 			return err
 		}
@@ -206,12 +192,12 @@ func (s *Store) Create(ctx context.Context, h Head, history []llm.Message) error
 			return nil
 		}
 		now := millis(s.now())
-		if err := ensureSession(ctx, tx, h, now); err != nil {
+		if err := ensureSession(tx, h, now); err != nil {
 			return err
 		}
 		title := h.Title
 		for i, m := range history {
-			if err := insertMessage(ctx, tx, h.ID, i+1, Step{Message: m}, now); err != nil {
+			if err := insertMessage(tx, h.ID, i+1, Step{Message: m}, now); err != nil {
 				return err
 			}
 			if title == "" && m.Role == llm.RoleUser {
@@ -237,12 +223,12 @@ func (s *Store) SaveTasks(ctx context.Context, h Head, tasks []protocol.Task) er
 	if err != nil {
 		return fmt.Errorf("session store: encoding the task list: %w", err)
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx txn) error {
 		now := millis(s.now())
-		if err := ensureSession(ctx, tx, h, now); err != nil {
+		if err := ensureSession(tx, h, now); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE sessions SET tasks = ?, updated_at = ? WHERE id = ?`, string(body), now, h.ID)
+		_, err := tx.exec(tx.st.saveTasks, string(body), now, h.ID)
 		return err
 	})
 }
@@ -253,7 +239,7 @@ func (s *Store) Rename(ctx context.Context, id, title string) error {
 	if title == "" {
 		return errors.New("a title cannot be empty")
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ?`, title, id)
 		if err != nil {
 			return err
@@ -264,7 +250,7 @@ func (s *Store) Rename(ctx context.Context, id, title string) error {
 
 // Delete removes a session and everything stored with it.
 func (s *Store) Delete(ctx context.Context, id string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx txn) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM entries_fts WHERE rowid IN (SELECT rowid FROM entries WHERE session_id = ?)`, id); err != nil {
 			return err
 		}
@@ -288,44 +274,39 @@ func mustHaveChanged(res sql.Result, id string) error {
 }
 
 // ensureSession writes the session's row if it has none.
-func ensureSession(ctx context.Context, tx *sql.Tx, h Head, now int64) error {
+func ensureSession(tx txn, h Head, now int64) error {
 	if h.Cwd == "" {
 		return fmt.Errorf("session store: session %s needs a working directory", h.ID)
 	}
-	_, err := tx.ExecContext(ctx, `
-INSERT INTO sessions (id, cwd, title, provider, model, forked_from, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (id) DO NOTHING`,
+	_, err := tx.exec(tx.st.ensureSession,
 		h.ID, h.Cwd, h.Title, h.Provider, h.Model, h.ForkedFrom, now, now)
 	return err
 }
 
 // nextSeq is the sequence number the session's next entry takes.
-func nextSeq(ctx context.Context, tx *sql.Tx, id string) (int, error) {
+func nextSeq(tx txn, id string) (int, error) {
 	var seq int
-	err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?`, id).Scan(&seq)
+	err := tx.queryRow(tx.st.nextSeq, id).Scan(&seq)
 	return seq, err
 }
 
 // insertMessage writes one message entry and its searchable text.
-func insertMessage(ctx context.Context, tx *sql.Tx, id string, seq int, st Step, now int64) error {
+func insertMessage(tx txn, id string, seq int, st Step, now int64) error {
 	body, err := json.Marshal(st.Message)
 	if err != nil {
 		return fmt.Errorf("session store: encoding a message: %w", err)
 	}
 	u := st.Usage
-	res, err := tx.ExecContext(ctx, `
-INSERT INTO entries (session_id, seq, kind, role, body, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, created_at)
-VALUES (?, ?, 'message', ?, ?, ?, ?, ?, ?, ?, ?)`,
+	res, err := tx.exec(tx.st.insertMessage,
 		id, seq, string(st.Message.Role), string(body), st.Model, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, now)
 	if err != nil {
 		return err
 	}
-	return index(ctx, tx, res, searchText(st.Message))
+	return index(tx, res, searchText(st.Message))
 }
 
 // index adds an entry's searchable text under the entry's rowid.
-func index(ctx context.Context, tx *sql.Tx, res sql.Result, text string) error {
+func index(tx txn, res sql.Result, text string) error {
 	if text == "" {
 		return nil
 	}
@@ -333,7 +314,7 @@ func index(ctx context.Context, tx *sql.Tx, res sql.Result, text string) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO entries_fts (rowid, text) VALUES (?, ?)`, rowid, text)
+	_, err = tx.exec(tx.st.index, rowid, text)
 	return err
 }
 

@@ -42,6 +42,8 @@ type Store struct {
 
 	mu sync.Mutex
 	db *sql.DB
+	// stmts are the write path's statements, prepared on the first write.
+	stmts *statements
 }
 
 // Options adjust a Store; the zero value is the real clock.
@@ -84,7 +86,12 @@ func (s *Store) Close() error {
 	if s.db == nil {
 		return nil
 	}
-	err := s.db.Close()
+	var err error
+	if s.stmts != nil {
+		err = s.stmts.close()
+		s.stmts = nil
+	}
+	err = errors.Join(err, s.db.Close())
 	s.db = nil
 	return err
 }
@@ -187,8 +194,8 @@ func enableWAL(ctx context.Context, db *sql.DB) error {
 func isBusy(err error) bool { return errors.Is(err, sqlite3.BUSY) }
 
 // write runs f in one write transaction: all of it is committed, or none.
-func (s *Store) write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	db, err := s.conn(ctx)
+func (s *Store) write(ctx context.Context, f func(t txn) error) error {
+	db, st, err := s.writer(ctx)
 	if err != nil {
 		return err
 	}
@@ -196,11 +203,33 @@ func (s *Store) write(ctx context.Context, f func(tx *sql.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	if err := f(tx); err != nil {
+	if err := f(txn{Tx: tx, ctx: ctx, st: st}); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
 	return tx.Commit()
+}
+
+// writer is the database and its write statements, prepared on first use.
+// Like conn, a failure is not remembered.
+func (s *Store) writer(ctx context.Context) (*sql.DB, *statements, error) {
+	db, err := s.conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db != db {
+		return nil, nil, fmt.Errorf("session store %s: closed", s.path)
+	}
+	if s.stmts == nil {
+		st, err := prepareStatements(ctx, db)
+		if err != nil {
+			return nil, nil, fmt.Errorf("session store %s: %w", s.path, err)
+		}
+		s.stmts = st
+	}
+	return db, s.stmts, nil
 }
 
 // millis is t as stored: Unix milliseconds.

@@ -1,9 +1,10 @@
 package workspace
 
 import (
-	"github.com/shiro-neko/shiro/internal/secrets"
 	"os"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/secrets"
 )
 
 // nonInteractive is forced on every command: with stdin empty, an editor,
@@ -20,25 +21,20 @@ func nonInteractive() []string {
 }
 
 // ScrubEnv returns environ ("NAME=value" entries) without the variables
-// that hold API keys. It is a guard against casual disclosure, not a
-// sandbox: a command running as the same user can still read the parent's
-// /proc/<pid>/environ.
-func ScrubEnv(environ []string) []string {
-	out := make([]string, 0, len(environ))
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if !secrets.IsEnvVar(name) {
-			out = append(out, kv)
-		}
-	}
-	return out
+// package secrets withholds from what the model runs (credentials by name
+// or value, addresses of servers outside the sandbox), except the names in
+// passthrough, which the person chose to hand on.
+func ScrubEnv(environ, passthrough []string) []string {
+	return secrets.ScrubEnviron(environ, passthrough)
 }
 
-// CommandEnv is the environment a command runs with: base scrubbed of keys,
-// with the non-interactive settings (GIT_EDITOR=false, EDITOR=false,
-// VISUAL=false, PAGER=cat, GIT_PAGER=cat, GIT_TERMINAL_PROMPT=0) replacing
-// whatever base had for them.
-func CommandEnv(base []string) []string {
+// CommandEnv is the environment a command runs with: base scrubbed (with
+// no passthrough), with the non-interactive settings (GIT_EDITOR=false,
+// EDITOR=false, VISUAL=false, PAGER=cat, GIT_PAGER=cat,
+// GIT_TERMINAL_PROMPT=0) replacing whatever base had for them.
+func CommandEnv(base []string) []string { return commandEnv(base, nil) }
+
+func commandEnv(base, passthrough []string) []string {
 	settings := nonInteractive()
 	forced := make(map[string]bool, len(settings))
 	for _, kv := range settings {
@@ -46,7 +42,7 @@ func CommandEnv(base []string) []string {
 		forced[name] = true
 	}
 	out := make([]string, 0, len(base)+len(settings))
-	for _, kv := range ScrubEnv(base) {
+	for _, kv := range ScrubEnv(base, passthrough) {
 		name, _, _ := strings.Cut(kv, "=")
 		if !forced[name] {
 			out = append(out, kv)
@@ -56,10 +52,12 @@ func CommandEnv(base []string) []string {
 }
 
 // CommandEnviron is the environment every command run in e starts from:
-// ShellEnv (or the process's own when it is nil) through CommandEnv.
+// ShellEnv (or the process's own when it is nil) through CommandEnv, with
+// e.EnvPassthrough handed on.
 func (e *Env) CommandEnviron() []string {
-	if e.ShellEnv != nil {
-		return CommandEnv(e.ShellEnv)
+	base := e.ShellEnv
+	if base == nil {
+		base = os.Environ()
 	}
-	return CommandEnv(os.Environ())
+	return commandEnv(base, e.EnvPassthrough)
 }

@@ -26,6 +26,9 @@ type Env struct {
 	Shell string
 	// ShellEnv is the environment for commands; nil inherits the process's.
 	ShellEnv []string
+	// EnvPassthrough names variables commands get even though the scrub
+	// would withhold them (the user's env.passthrough; see cmdenv.go).
+	EnvPassthrough []string
 	// Launcher, when set, is what every command run for the workspace (bash,
 	// background jobs, run_checks) is executed through: the one place where
 	// an OS sandbox confines them all (see proc.Launcher). Nil runs them
@@ -38,6 +41,8 @@ type Env struct {
 	// reads are the folders outside the workspace that may be read and
 	// never written (readroots.go).
 	reads *readRoots
+	// secretVals caches the values of the secret files (secretvalues.go).
+	secretVals *secretCache
 }
 
 // New builds an Env rooted at dir.
@@ -50,7 +55,7 @@ func New(dir string) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", dir, err)
 	}
-	return &Env{Root: root, Shell: "bash", jail: &rootCache{}, reads: &readRoots{}}, nil
+	return &Env{Root: root, Shell: "bash", jail: &rootCache{}, reads: &readRoots{}, secretVals: &secretCache{}}, nil
 }
 
 // ErrEscape is returned for a path outside the workspace.

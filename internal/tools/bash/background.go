@@ -118,6 +118,11 @@ func (b *Background) start(env *workspace.Env, command, name string) (*bgJob, er
 	if err != nil {
 		return nil, err
 	}
+	// The job outlives the call that started it, so the first look at
+	// the secrets is bounded by the scan's own git timeouts; it is taken
+	// before b.mu, which bash_status needs.
+	var j *bgJob
+	redact := newRedaction(context.Background(), env, func(kind streamKind, p []byte) { b.record(j, kind, p) })
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -130,7 +135,7 @@ func (b *Background) start(env *workspace.Env, command, name string) (*bgJob, er
 	if name == "" {
 		name = firstLine(command, 40)
 	}
-	j := &bgJob{
+	j = &bgJob{
 		handle:    b.next + 1,
 		name:      name,
 		command:   command,
@@ -139,12 +144,13 @@ func (b *Background) start(env *workspace.Env, command, name string) (*bgJob, er
 		done:      make(chan struct{}),
 		announced: make(chan struct{}),
 		tail:      outputTail{limit: TailBytes},
+		redact:    redact,
 	}
 	if b.output != nil {
 		id := Job{Handle: j.handle}.ID()
 		j.live = coalesce.New(func(s string) { b.output(id, s) }, nil)
 	}
-	spec := shellSpec(env, command, b.timing, func(kind streamKind, p []byte) { b.record(j, kind, p) })
+	spec := shellSpec(env, command, b.timing, redact.write)
 	spec.Env = append(spec.Env, proc.JobTokenVar+"="+token)
 	// The job belongs to the session, not to the call that started it: only
 	// a stop request ends it early.
@@ -207,7 +213,8 @@ func (b *Background) releaseOutput(j *bgJob) {
 	close(j.announced)
 }
 
-// record keeps a chunk of output and relays it. The relay happens outside
+// record keeps a chunk of output, as the redaction released it, and
+// relays it. The relay happens outside
 // j.mu, so a slow consumer cannot hold up bash_status or the journal, but
 // inside j.emitMu, so chunks reach it in the order the tail has them.
 func (b *Background) record(j *bgJob, kind streamKind, p []byte) {
@@ -225,8 +232,12 @@ func (b *Background) record(j *bgJob, kind streamKind, p []byte) {
 	}
 }
 
-// flushOutput keeps and relays what the carries held back at the end.
+// flushOutput keeps and relays what the redaction and the carries held
+// back at the end.
 func (b *Background) flushOutput(j *bgJob) {
+	for i := range j.carry {
+		j.redact.flush(streamKind(i)) // through record, before the carries
+	}
 	j.emitMu.Lock()
 	defer j.emitMu.Unlock()
 	for i := range j.carry {

@@ -116,6 +116,7 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 // and words the result.
 func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (string, error) {
 	out := &foregroundOutput{emit: emit}
+	out.redact = newRedaction(ctx, env, out.keep)
 	spec := shellSpec(env, command, timing, out.write)
 	spec.Timeout = time.Duration(timeoutMS) * time.Millisecond
 	res, err := proc.Run(ctx, spec)

@@ -150,16 +150,17 @@ type checkResult struct {
 func runCheck(ctx context.Context, env *workspace.Env, timing killTiming, c check, timeout time.Duration, emit func(string)) (checkResult, error) {
 	res := checkResult{check: c}
 	out := &headLines{max: failureLines}
-	// One stream, so one goroutine calls the sink: no lock is needed.
+	// The redaction delivers one chunk at a time: no other lock is needed.
 	var carry utf8Carry
+	redact := newRedaction(ctx, env, func(_ streamKind, p []byte) {
+		out.write(p)
+		emit(carry.complete(p))
+	})
 	r, err := proc.Run(ctx, proc.Spec{
-		Argv: shellArgv(env, c.command),
-		Dir:  env.Root,
-		Env:  env.CommandEnviron(),
-		Stdout: proc.Stream(func(p []byte) {
-			out.write(p)
-			emit(carry.complete(p))
-		}),
+		Argv:          shellArgv(env, c.command),
+		Dir:           env.Root,
+		Env:           env.CommandEnviron(),
+		Stdout:        proc.Stream(func(p []byte) { redact.write(stdoutStream, p) }),
 		Stderr:        proc.SameAsStdout{},
 		Timeout:       timeout,
 		Grace:         timing.grace,
@@ -173,6 +174,7 @@ func runCheck(ctx context.Context, env *workspace.Env, timing killTiming, c chec
 	if err != nil {
 		return res, fmt.Errorf("run %s: %w", c.command, err)
 	}
+	redact.flush(stdoutStream)
 	emit(carry.flush())
 	switch {
 	case errors.Is(r.Stopped, proc.ErrTimedOut):

@@ -7,11 +7,13 @@ import (
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
-// The environment every command gets: keys scrubbed, the non-interactive
-// settings forced (workspace.CommandEnv, which bash and run_checks use).
+// The environment every command gets: keys, tokens and sockets' addresses
+// scrubbed, the non-interactive settings forced (workspace.CommandEnv,
+// which bash and run_checks use).
 func TestScrubEnvAndCommandEnv(t *testing.T) {
-	in := []string{"A=1", "GROQ_API_KEY=g", "xai_api_key=x", "API_KEY=k", "ANTHROPIC_AUTH_TOKEN=t", "NOTAKEY=2", "PAGER=less", "PAGER=more", "broken"}
-	if got, want := strings.Join(workspace.ScrubEnv(in), " "), "A=1 NOTAKEY=2 PAGER=less PAGER=more broken"; got != want {
+	in := []string{"A=1", "GROQ_API_KEY=g", "xai_api_key=x", "API_KEY=k", "ANTHROPIC_AUTH_TOKEN=t", "GITHUB_TOKEN=ghp",
+		"TMUX=/tmp/tmux-0/default,1,0", "SSH_AUTH_SOCK=/tmp/a", "NOTAKEY=2", "PAGER=less", "PAGER=more", "broken"}
+	if got, want := strings.Join(workspace.ScrubEnv(in, nil), " "), "A=1 NOTAKEY=2 PAGER=less PAGER=more broken"; got != want {
 		t.Errorf("ScrubEnv = %q, want %q", got, want)
 	}
 	got := strings.Join(workspace.CommandEnv(in), " ")

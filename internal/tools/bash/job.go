@@ -74,7 +74,8 @@ type bgJob struct {
 	tail     outputTail
 	polled   int // output offset of the last bash_status
 	carry    [2]utf8Carry
-	finished bool // written under Background.mu too, so its count is exact there
+	redact   *redaction // under emitMu
+	finished bool       // written under Background.mu too, so its count is exact there
 	stopped  bool
 	exit     int
 }

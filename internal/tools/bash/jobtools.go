@@ -102,7 +102,11 @@ func (b *Background) status(handle int) (string, error) {
 	text, dropped := j.since()
 
 	var s strings.Builder
-	fmt.Fprintf(&s, "handle %d: %s\nstatus: %s\ncommand: %s\nnew output:", info.Handle, info.Name, info.Status(), info.Command)
+	fmt.Fprintf(&s, "handle %d: %s\nstatus: %s\ncommand: %s\n", info.Handle, info.Name, info.Status(), info.Command)
+	if n := j.redact.noticeNote(); n != "" {
+		s.WriteString(n + "\n")
+	}
+	s.WriteString("new output:")
 	if text == "" && dropped == 0 {
 		s.WriteString(" (none)")
 		return s.String(), nil

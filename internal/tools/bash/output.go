@@ -151,19 +151,29 @@ func (t *outputTail) since(mark int) (text string, dropped int) {
 type foregroundOutput struct {
 	mu      sync.Mutex
 	emit    func(string)
+	redact  *redaction
 	streams [2]streamCapture
 	carry   [2]utf8Carry
 }
 
-func (o *foregroundOutput) write(kind streamKind, p []byte) {
+// write takes a chunk as the command printed it; the redaction passes
+// what it releases to keep.
+func (o *foregroundOutput) write(kind streamKind, p []byte) { o.redact.write(kind, p) }
+
+// keep captures and relays redacted output.
+func (o *foregroundOutput) keep(kind streamKind, p []byte) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.streams[kind].write(p)
 	o.emit(o.carry[kind].complete(p))
 }
 
-// flush relays what the carries held back once the streams have ended.
+// flush keeps and relays what the redaction and the carries held back
+// once the streams have ended.
 func (o *foregroundOutput) flush() {
+	for i := range o.carry {
+		o.redact.flush(streamKind(i))
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for i := range o.carry {
@@ -178,8 +188,10 @@ func (o *foregroundOutput) result(exit int, note string) string {
 	defer o.mu.Unlock()
 	var b strings.Builder
 	fmt.Fprintf(&b, "exit: %d", exit)
-	if note != "" {
-		b.WriteString("\n" + note)
+	for _, n := range []string{note, o.redact.noticeNote()} {
+		if n != "" {
+			b.WriteString("\n" + n)
+		}
 	}
 	// Room for the two labels and two omission notes beyond the header.
 	budget := tool.ResultCap - b.Len() - 128

@@ -148,7 +148,15 @@ func TestEveryCommandGoesThroughTheLauncher(t *testing.T) {
 		t.Errorf("run_checks streamed %q", streamed.String())
 	}
 
-	execs := l.launched()
+	// The scan for secret values (git, in this repository-less workspace
+	// only `git rev-parse`) goes through the launcher too; the rest are
+	// the commands.
+	var execs []proc.Exec
+	for _, x := range l.launched() {
+		if filepath.Base(x.Argv[0]) != "git" {
+			execs = append(execs, x)
+		}
+	}
 	commands := []string{`echo "fg $SHIRO_LAUNCHED"`, `echo "bg $SHIRO_LAUNCHED"`, "make test"}
 	if len(execs) != len(commands) {
 		t.Fatalf("the launcher saw %d commands, want %d: %+v", len(execs), len(commands), execs)

@@ -255,6 +255,16 @@ func TestGrepRipgrepFailureFallsBack(t *testing.T) {
 	if msg := mustFail(t, env, "grep", map[string]any{"pattern": "needle"}); msg != "Invalid regex: regex parse error: nope" {
 		t.Errorf("got %q", msg)
 	}
+	// Output the parser gives up on (a line past its limit) stops rg,
+	// however much more it had to say, and the walker answers.
+	flood := filepath.Join(dir, "rg-flood")
+	if err := os.WriteFile(flood, []byte("#!/bin/sh\nyes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | tr -d '\\n'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env.Ripgrep = flood
+	if out := mustRun(t, env, "grep", map[string]any{"pattern": "needle"}); out != "a.txt:1: needle" {
+		t.Errorf("after a flood: %q", out)
+	}
 }
 
 func TestComparePathsIsWalkOrder(t *testing.T) {

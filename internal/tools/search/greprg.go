@@ -4,14 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os/exec"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/shiro-neko/shiro/internal/proc"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
@@ -70,41 +69,60 @@ func rgArgs(q *grepQuery) []string {
 // grepRipgrep runs rg in the workspace root and feeds its matches, checked
 // against the walker's ignore rules and the include pattern, to col. It
 // returns an *rgFailure when the Go walker should take over.
+//
+// rg runs as every other program does: through the workspace's Launcher
+// (the sandbox) with the scrubbed command environment. Its arguments are
+// fixed and --no-config keeps a config file from adding --pre or
+// --search-zip (which run programs), but the rg that runs is whichever
+// PATH named when the session started, and PATH may lead into the
+// workspace. With a helper waiting, the launch costs about what a bare
+// start does (docs/sandbox.md).
 func grepRipgrep(ctx context.Context, env *workspace.Env, q *grepQuery, col *hitCollector) error {
-	cmd := exec.CommandContext(ctx, env.Ripgrep, rgArgs(q)...)
-	cmd.Dir = env.Root
-	cmd.WaitDelay = 2 * time.Second
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pr, pw := io.Pipe()
 	var stderr rgStderrBuffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
+	p, err := proc.Start(ctx, proc.Spec{
+		Argv: append([]string{env.Ripgrep}, rgArgs(q)...),
+		Dir:  env.Root,
+		Env:  env.CommandEnviron(),
+		// Write blocks until the parser has taken the bytes, so rg is held
+		// back by a full pipe as it would be reading a pipe itself.
+		Stdout:     proc.Stream(func(b []byte) { _, _ = pw.Write(b) }),
+		Stderr:     proc.Stream(func(b []byte) { _, _ = stderr.Write(b) }),
+		NewSession: true,
+		Launcher:   env.Launcher,
+	})
 	if err != nil {
 		return &rgFailure{err}
 	}
-	if err := cmd.Start(); err != nil {
-		return &rgFailure{err}
-	}
-	parseErr := readRipgrep(stdout, env, q, col)
+	waited := make(chan proc.Result, 1)
+	go func() {
+		res := p.Wait()
+		// Stream is never called once Wait has returned: this is the end.
+		_ = pw.Close()
+		waited <- res
+	}()
+	parseErr := readRipgrep(pr, env, q, col)
 	if parseErr != nil {
-		// Stop rg before waiting, or Wait would block on a full pipe.
-		_ = cmd.Process.Kill()
+		// Stop rg, and let a Write blocked on the pipe return.
+		cancel()
+		_ = pr.CloseWithError(parseErr)
 	}
-	waitErr := cmd.Wait()
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if parseErr != nil {
-		return &rgFailure{parseErr}
-	}
-	var exit *exec.ExitError
+	res := <-waited
 	switch {
-	case waitErr == nil:
-		return nil
-	case errors.As(waitErr, &exit) && exit.ExitCode() == 1:
-		return nil // no matches
-	case errors.As(waitErr, &exit) && isRegexError(stderr.String()):
+	case ctx.Err() != nil && parseErr == nil:
+		return ctx.Err()
+	case parseErr != nil:
+		return &rgFailure{parseErr}
+	case res.Stopped != nil:
+		return &rgFailure{res.Stopped}
+	case res.Exit.Code == 0 || res.Exit.Code == 1:
+		return nil // 1: no matches
+	case isRegexError(stderr.String()):
 		return tool.Failf("Invalid regex: %s", strings.TrimSpace(stderr.String()))
 	}
-	return &rgFailure{fmt.Errorf("%w: %s", waitErr, strings.TrimSpace(stderr.String()))}
+	return &rgFailure{fmt.Errorf("%s: %s", res.Exit, strings.TrimSpace(stderr.String()))}
 }
 
 // readRipgrep parses rg's `path NUL line:text` lines.

@@ -1,0 +1,15 @@
+package nav
+
+import (
+	"os"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/sandbox"
+)
+
+// TestMain lets this test binary be the sandbox's helper: the sandbox
+// re-executes the running program to confine env_info's probes.
+func TestMain(m *testing.M) {
+	sandbox.MaybeRunHelper()
+	os.Exit(m.Run())
+}
