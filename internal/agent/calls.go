@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/shiro-neko/shiro/internal/coalesce"
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
@@ -136,9 +137,10 @@ func (t *turn) execute(id string, info *tool.Info, call tool.Prepared) (res tool
 	if !t.s.startCall(id, cancelCause) {
 		return tool.Result{}, true, toolNotStartedError{}
 	}
-	rt := tool.Runtime{CallID: id, Person: t.s.broker, Output: func(chunk string) {
-		t.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk})
-	}}
+	// Live output goes out at a bounded rate; what is left goes before
+	// the call's result.
+	live := coalesce.New(func(chunk string) { t.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk}) }, nil)
+	rt := tool.Runtime{CallID: id, Person: t.s.broker, Output: live.Write}
 	var work *childWork
 	res, err = guarded(info.Name, func() (tool.Result, error) {
 		if d, ok := call.(Delegator); ok {
@@ -147,6 +149,7 @@ func (t *turn) execute(id string, info *tool.Info, call tool.Prepared) (res tool
 		}
 		return call.Run(ctx, rt)
 	})
+	live.Close()
 	if work != nil {
 		calls, written := work.take()
 		t.toolsCalled = append(t.toolsCalled, calls...)

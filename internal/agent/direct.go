@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/shiro-neko/shiro/internal/coalesce"
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
@@ -49,10 +50,10 @@ func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessag
 		s.out.emit(protocol.ToolErrorEvent{ID: id, Name: name, Error: err.Error()})
 		return "", err
 	}
-	rt := tool.Runtime{CallID: id, Person: s.broker, Output: func(chunk string) {
-		s.out.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk})
-	}}
+	live := coalesce.New(func(chunk string) { s.out.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk}) }, nil)
+	rt := tool.Runtime{CallID: id, Person: s.broker, Output: live.Write}
 	res, err := guarded(name, func() (tool.Result, error) { return v.Call.Run(callCtx, rt) })
+	live.Close() // the last output goes before the result
 	if err != nil {
 		msg := tool.Cap(err.Error())
 		s.out.emit(protocol.ToolErrorEvent{ID: id, Name: name, Error: msg})

@@ -53,6 +53,9 @@ func sandboxPolicy(l Loaded, root string) (sandbox.Policy, error) {
 	p := sandbox.Policy{
 		Mode: mode, Workspace: root, Home: home, State: l.Paths.State(),
 		ConfigFile: l.Paths.ConfigFile(), Network: network,
+		Resources: sandbox.Resources{
+			MaxProcesses: s.Sandbox.MaxProcesses, MaxMemoryMB: s.Sandbox.MaxMemoryMB, MaxFileMB: s.Sandbox.MaxFileMB,
+		},
 	}
 	for _, w := range s.Sandbox.Writable {
 		switch {

@@ -16,6 +16,13 @@ type SandboxConfig struct {
 	// connect to (a Docker socket, say); "~/" is the home directory. Only
 	// the user's own config may list them.
 	UnixSockets []string `json:"unixSockets,omitempty"`
+	// MaxProcesses, MaxMemoryMB and MaxFileMB bound each command: the
+	// processes and threads it may add, its memory, the size of a file it
+	// writes. Zero (unset) takes the default, a negative value lifts the
+	// limit. Only the user's own config may set them.
+	MaxProcesses int `json:"maxProcesses,omitempty"`
+	MaxMemoryMB  int `json:"maxMemoryMB,omitempty"`
+	MaxFileMB    int `json:"maxFileMB,omitempty"`
 }
 
 // applySandbox records the user's and the project's sandbox tables, and
@@ -35,5 +42,8 @@ func (s *Settings) applySandbox(user, project File) {
 	}
 	if len(project.Sandbox.Writable) > 0 || len(project.Sandbox.UnixSockets) > 0 || (project.Sandbox.Network != nil && *project.Sandbox.Network) {
 		s.Warnings = append(s.Warnings, "project config: sandbox.writable, sandbox.unixSockets and sandbox.network: true can only be set in your own config (~/.shiro-neko/config.json); ignored")
+	}
+	if p := project.Sandbox; p.MaxProcesses != 0 || p.MaxMemoryMB != 0 || p.MaxFileMB != 0 {
+		s.Warnings = append(s.Warnings, "project config: sandbox.maxProcesses, sandbox.maxMemoryMB and sandbox.maxFileMB can only be set in your own config (~/.shiro-neko/config.json); ignored")
 	}
 }

@@ -45,3 +45,32 @@ func TestSandboxTablesKeepWhatEachFileMaySet(t *testing.T) {
 		t.Errorf("writable as a string: %v", err)
 	}
 }
+
+// The per-command limits come from the user's own config only: a project
+// that tries to lift them gets a warning, and they stay as the user set them.
+func TestSandboxLimitsOnlyFromTheUsersConfig(t *testing.T) {
+	user, warns, err := config.Parse("user.json", []byte(`{"sandbox":{"maxProcesses":512,"maxMemoryMB":2048,"maxFileMB":-1}}`))
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	project, _, err := config.Parse("project.json", []byte(`{"sandbox":{"maxProcesses":-1,"maxMemoryMB":-1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := config.Resolve(user, project, env(nil), config.Flags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Sandbox; got.MaxProcesses != 512 || got.MaxMemoryMB != 2048 || got.MaxFileMB != -1 {
+		t.Errorf("user limits %+v", got)
+	}
+	if p := s.ProjectSandbox; p.MaxProcesses != 0 || p.MaxMemoryMB != 0 {
+		t.Errorf("project limits kept: %+v", p)
+	}
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "sandbox.maxProcesses") }) {
+		t.Errorf("no warning about the project's limits: %q", s.Warnings)
+	}
+	if _, _, err := config.Parse("user.json", []byte(`{"sandbox":{"maxMemoryMB":"lots"}}`)); err == nil || !strings.Contains(err.Error(), "maxMemoryMB") {
+		t.Errorf("maxMemoryMB as a string: %v", err)
+	}
+}

@@ -60,6 +60,8 @@ type Supervision struct {
 	// Notices receives what goes wrong before the command comes (stderr);
 	// afterwards the command's stderr does, where the person sees it.
 	Notices io.Writer
+	// Limits, when set, are what the command is held to (limits.go).
+	Limits *Limits
 }
 
 // Exit codes of a command the supervisor could not run, as a shell has
@@ -94,7 +96,11 @@ func Supervise(s Supervision) Exit {
 		return sv.cannot(ExitCannotRun, errors.New("shiro is gone; the command was not started"))
 	}
 	started := make(chan error, 1)
-	go sv.runChild(sv.setUp(), started)
+	setUpErr := sv.setUp()
+	// What the limits refused is told, and the command's cgroups go, once
+	// nothing the command started is left (or it never came).
+	defer sv.limits.finish(sv.notice)
+	go sv.runChild(setUpErr, started)
 	var err error
 	select {
 	case err = <-started:
@@ -125,6 +131,10 @@ func (sv *supervisor) setUp() error {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("become a child subreaper: %w", err)
 	}
+	var err error
+	if sv.limits, err = newLimiter(sv.s.Limits); err != nil {
+		return fmt.Errorf("limit the command: %w", err)
+	}
 	if sv.s.Prepare != nil {
 		return sv.s.Prepare()
 	}
@@ -135,6 +145,7 @@ func (sv *supervisor) setUp() error {
 type supervisor struct {
 	s       Supervision
 	cmd     *Handoff  // the command, once taken
+	limits  *limiter  // nil: the command is not limited
 	notices io.Writer // Notices, then the command's stderr
 	self    int
 	child   int
@@ -189,11 +200,13 @@ func (sv *supervisor) runChild(setUpErr error, started chan<- error) {
 	}
 	pid := 0
 	if err == nil {
-		pid, err = syscall.ForkExec(sv.cmd.Argv[0], sv.cmd.Argv, &syscall.ProcAttr{
-			Dir:   sv.cmd.Dir,
-			Env:   sv.cmd.Env,
-			Files: []uintptr{uintptr(stdio[0]), uintptr(stdio[1]), uintptr(stdio[2])},
-			Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		pid, err = sv.limits.fork(func() (int, error) {
+			return syscall.ForkExec(sv.cmd.Argv[0], sv.cmd.Argv, &syscall.ProcAttr{
+				Dir:   sv.cmd.Dir,
+				Env:   sv.cmd.Env,
+				Files: []uintptr{uintptr(stdio[0]), uintptr(stdio[1]), uintptr(stdio[2])},
+				Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+			})
 		})
 	}
 	// The command has its stdin and stdout; the supervisor keeps only
@@ -288,7 +301,7 @@ func (sv *supervisor) watch() Exit {
 	}
 	kill := func() {
 		killing = true
-		sv.signalAll(syscall.SIGKILL)
+		sv.killAll()
 		every(killRetry)
 	}
 	// stop asks every process to go and kills them after the grace; at
@@ -337,7 +350,7 @@ func (sv *supervisor) watch() Exit {
 			kill()
 		case <-tick:
 			if killing {
-				sv.signalAll(syscall.SIGKILL)
+				sv.killAll()
 			} else {
 				leftovers()
 			}
@@ -348,9 +361,10 @@ func (sv *supervisor) watch() Exit {
 			case ev.command:
 				status, exited = ev.status, true
 			}
-			if killing {
-				sv.signalAll(syscall.SIGKILL)
-			} else if exited {
+			// While killing, the ticker kills again: a pass over /proc
+			// for every process reaped would cost a fork bomb's worth of
+			// passes.
+			if exited && !killing {
 				leftovers()
 			}
 		}
@@ -369,6 +383,15 @@ func (sv *supervisor) hasChildren() bool {
 	var info unix.Siginfo
 	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
 	return !errors.Is(err, unix.ECHILD)
+}
+
+// killAll kills every running descendant of the supervisor. They are
+// stopped first, in a pass of their own: a fork bomb's processes fork
+// again as fast as others die, and a stopped one cannot, so the pass that
+// kills them leaves few or none behind.
+func (sv *supervisor) killAll() {
+	sv.signalAll(syscall.SIGSTOP)
+	sv.signalAll(syscall.SIGKILL)
 }
 
 // signalAll sends sig to every running descendant of the supervisor.

@@ -63,6 +63,8 @@ type plan struct {
 	// its namespace (proc.Exec.PrivateMounts), passes no privilege on:
 	// the command can then neither unmount nor remount what protects.
 	DropCaps bool `json:"dropCaps,omitempty"`
+	// Limits bound the command, in every mode.
+	Limits *proc.Limits `json:"limits,omitempty"`
 }
 
 // MaybeRunHelper runs the sandbox helper and exits when this process was
@@ -100,6 +102,7 @@ func runHelper(raw string) proc.Exit {
 		Confine: h.confine,
 		Check:   h.check,
 		Notices: os.Stderr,
+		Limits:  p.Limits,
 	})
 }
 

@@ -35,6 +35,8 @@ func (s *Sandbox) detect() {
 	s.abi = landlockABI()
 	s.seccomp = seccompAvailable()
 	s.rulesets = &rulesetCache{}
+	pids, memory, why := proc.CgroupsFor()
+	s.limits, s.cgroupsWhy = s.policy.Resources.limits(pids, memory), why
 }
 
 // partial says, as one clause, what the policy asks for that this
@@ -208,6 +210,10 @@ func (s *Sandbox) helperExec(p plan, rules fsRules) (proc.Exec, error) {
 // the Landlock rules when p.Landlock.
 func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
 	p := plan{Version: planVersion, Parent: os.Getpid()}
+	if s.limits != (proc.Limits{}) {
+		limits := s.limits
+		p.Limits = &limits
+	}
 	var rules fsRules
 	if s.policy.Mode == Off {
 		return p, rules
@@ -326,6 +332,12 @@ func (s *Sandbox) Status() Status {
 	st.Unenforced = s.partial()
 	st.Sockets = s.socketsStatus()
 	st.Temp = s.tempStatus(pr)
+	switch {
+	case pr.err != nil && s.policy.Mode == Off:
+		st.Resources = "NOT limited: each command runs directly, without a supervisor to hold it to limits"
+	case pr.err == nil:
+		st.Resources = s.resourcesStatus()
+	}
 	if pr.err != nil && s.policy.Mode == Off {
 		st.Processes = "each command runs directly; processes that leave its group (setsid, daemons) outlive it (" + pr.err.Error() + ")"
 	} else if pr.err != nil {

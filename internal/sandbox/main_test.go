@@ -14,5 +14,8 @@ func TestMain(m *testing.M) {
 	if policy := os.Getenv(fakeShiroVar); policy != "" {
 		runFakeShiro(policy)
 	}
+	if scenario := os.Getenv(bombShiroVar); scenario != "" {
+		runBombShiro(scenario)
+	}
 	os.Exit(m.Run())
 }

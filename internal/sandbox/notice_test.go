@@ -33,3 +33,20 @@ func TestNoticeSaysInOneLineThatCommandsRunUnconfined(t *testing.T) {
 		t.Errorf("with the sandbox off: notice %q", notice)
 	}
 }
+
+// Root's commands are held to a process count only by a pids cgroup:
+// where none can be made, the notice says so, once; for anyone else
+// RLIMIT_NPROC holds and there is nothing to say.
+func TestNoticeSaysWhenRootsCommandsHaveNoProcessLimit(t *testing.T) {
+	s := &Sandbox{policy: Policy{Mode: WorkspaceWrite, Workspace: "/w"}, available: true, limits: proc.Limits{Tasks: 1024}}
+	if why := s.unlimitedProcesses(0); !strings.Contains(why, "processes are not limited") {
+		t.Errorf("root without a pids cgroup: %q", why)
+	}
+	if why := s.unlimitedProcesses(1001); why != "" {
+		t.Errorf("another user: %q", why)
+	}
+	s.limits.PidsCgroup = "/sys/fs/cgroup/pids"
+	if why := s.unlimitedProcesses(0); why != "" {
+		t.Errorf("root with a pids cgroup: %q", why)
+	}
+}

@@ -36,6 +36,8 @@ type Policy struct {
 	// UnixSockets are the pathname Unix sockets outside the writable
 	// folders that commands may connect to (sandbox.unixSockets), absolute.
 	UnixSockets []string
+	// Resources bound each command, in every mode (resources.go).
+	Resources Resources
 }
 
 // homeSecrets are the places under the home directory that hold

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 
@@ -28,6 +29,10 @@ type Sandbox struct {
 	rulesets *rulesetCache
 	// pool keeps a helper started ahead of the next command (Linux).
 	pool *proc.Pool
+	// limits are what each command's supervisor holds it to, and
+	// cgroupsWhy why they use no cgroups (Linux; resources.go).
+	limits     proc.Limits
+	cgroupsWhy error
 	// probe starts the helper once, the first time it is needed, to learn
 	// whether this program runs it and whether private mounts work here.
 	probe func() probeResult
@@ -77,6 +82,7 @@ func New(p Policy) (*Sandbox, error) {
 func (s *Sandbox) Close() {
 	s.pool.Close()
 	s.tmp.remove()
+	proc.RemoveCommandCgroups(s.limits, os.Getpid())
 }
 
 // Ready waits until the helper for the next command, when one is being
@@ -107,6 +113,9 @@ func (s *Sandbox) Notice() string {
 		return fmt.Sprintf("sandbox: %s, so commands run unconfined (sandbox.mode %s is not enforced); see `shiro sandbox`", s.unavailable, s.policy.Mode)
 	}
 	if why := s.partial(); why != "" {
+		return "sandbox: " + why + "; see `shiro sandbox`"
+	}
+	if why := s.unlimitedProcesses(os.Getuid()); why != "" {
 		return "sandbox: " + why + "; see `shiro sandbox`"
 	}
 	return ""

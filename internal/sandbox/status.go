@@ -33,6 +33,9 @@ type Status struct {
 	Temp string
 	// Processes says what happens to processes a command leaves running.
 	Processes string
+	// Resources says what bounds each command's processes, memory and
+	// file sizes, and what does not.
+	Resources string
 	// Unenforced says what the policy asks for that is not enforced here
 	// (as Notice does at start); "" when nothing is missing.
 	Unenforced string
@@ -64,6 +67,9 @@ func (st Status) String() string {
 		}
 	}
 	line("processes", st.Processes)
+	if st.Resources != "" {
+		line("resources", st.Resources)
+	}
 	if len(st.Secret) > 0 && st.Mode != Off {
 		b.WriteString("secret locations here (neither readable nor writable):\n")
 		for _, s := range st.Secret {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shiro-neko/shiro/internal/coalesce"
 	"github.com/shiro-neko/shiro/internal/proc"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/workspace"
@@ -145,6 +146,10 @@ func (b *Background) start(env *workspace.Env, command, name string) (*bgJob, er
 		tail:      outputTail{limit: TailBytes},
 		redact:    redact,
 	}
+	if b.output != nil {
+		id := Job{Handle: j.handle}.ID()
+		j.live = coalesce.New(func(s string) { b.output(id, s) }, nil)
+	}
 	spec := shellSpec(env, command, b.timing, redact.write)
 	spec.Env = append(spec.Env, proc.JobTokenVar+"="+token)
 	// The job belongs to the session, not to the call that started it: only
@@ -245,8 +250,8 @@ func (b *Background) flushOutput(j *bgJob) {
 }
 
 func (b *Background) relay(j *bgJob, s string) {
-	if b.output != nil && s != "" {
-		b.output(Job{Handle: j.handle}.ID(), s)
+	if j.live != nil {
+		j.live.Write(s)
 	}
 }
 
@@ -257,6 +262,9 @@ func (b *Background) supervise(j *bgJob) {
 	j.stop()
 	<-j.announced // the end is told after the start and its output
 	b.flushOutput(j)
+	if j.live != nil {
+		j.live.Close()
+	}
 	b.mu.Lock()
 	j.mu.Lock()
 	j.finished, j.stopped, j.exit = true, res.Stopped != nil, res.Exit.ShellCode()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shiro-neko/shiro/internal/coalesce"
 	"github.com/shiro-neko/shiro/internal/proc"
 )
 
@@ -66,9 +67,10 @@ type bgJob struct {
 	done      chan struct{}      // closed once the job has fully ended
 	announced chan struct{}      // closed once its start was told and output may flow
 
-	emitMu   sync.Mutex // held while a chunk is kept and relayed
-	held     []string   // output printed before the start was told; under emitMu
-	mu       sync.Mutex // guards the fields below
+	live     *coalesce.Coalescer // relays output at a bounded rate; nil: to no one
+	emitMu   sync.Mutex          // held while a chunk is kept and relayed
+	held     []string            // output printed before the start was told; under emitMu
+	mu       sync.Mutex          // guards the fields below
 	tail     outputTail
 	polled   int // output offset of the last bash_status
 	carry    [2]utf8Carry

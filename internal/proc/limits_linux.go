@@ -1,0 +1,241 @@
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// limiter holds a supervisor's command to its Limits.
+type limiter struct {
+	limits  Limits
+	cgroups *commandCgroups
+	// nproc is the command's RLIMIT_NPROC, 0 for none. It is worked out
+	// when the supervisor is prepared, before its command comes: counting
+	// the user's tasks reads /proc (about 1.5 ms), which would otherwise
+	// delay every command. Tasks started meanwhile come out of the
+	// command's budget, never out of shiro's room.
+	nproc uint64
+}
+
+// newLimiter prepares l for the command of this supervisor: it makes the
+// command's cgroups (named after shiro and the supervisor, so that shiro
+// can find what a killed supervisor left). A nil *Limits, or one that
+// limits nothing, gives a nil limiter, which forks as is.
+func newLimiter(l *Limits) (*limiter, error) {
+	if l == nil || *l == (Limits{}) {
+		return nil, nil
+	}
+	name := cgroupPrefix(os.Getppid()) + strconv.Itoa(os.Getpid())
+	cg, err := makeCommandCgroups(*l, name)
+	if err != nil {
+		return nil, err
+	}
+	lm := &limiter{limits: *l, cgroups: cg}
+	if l.Tasks > 0 && !nprocIgnored() {
+		counted, err := countedTasks()
+		if err != nil {
+			cg.remove()
+			return nil, fmt.Errorf("count the tasks the process limit applies to: %w", err)
+		}
+		lm.nproc = uint64(counted + lm.taskBudget())
+	}
+	return lm, nil
+}
+
+// fork calls start, which forks and executes the command from the
+// calling thread (locked to it), with the limits in force for the
+// command alone.
+//
+// Rlimits belong to a whole process, and the command inherits the
+// supervisor's: so the supervisor lowers its own soft limits for the
+// fork, then raises them back, and lowers the command's hard limits too
+// (prlimit), so that the command cannot raise its soft ones again. The
+// supervisor keeps its own limits: it must still start threads when its
+// command has used up all it may. For the instant between exec and
+// prlimit the command could raise its soft limits back to the old hard
+// ones; nothing it started before then would be held to the hard ones.
+func (lm *limiter) fork(start func() (int, error)) (int, error) {
+	if lm == nil {
+		return start()
+	}
+	tid := unix.Gettid()
+	if lm.cgroups != nil {
+		if err := move(lm.cgroups.enter, tid); err != nil {
+			return 0, err
+		}
+		defer func() { _ = move(lm.cgroups.leave, tid) }()
+	}
+	want := lm.rlimits()
+	restore, err := lowerSoft(want)
+	if err != nil {
+		return 0, err
+	}
+	pid, err := start()
+	restore()
+	if err != nil {
+		return pid, err
+	}
+	for _, r := range want {
+		lim := unix.Rlimit{Cur: r.value, Max: r.value}
+		err := unix.Prlimit(pid, r.resource, &lim, nil)
+		// Gone already, or no longer ours to limit (a setuid program,
+		// where no_new_privs does not forbid it): the soft limit holds.
+		if err != nil && !errors.Is(err, unix.ESRCH) && !errors.Is(err, unix.EPERM) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			return pid, fmt.Errorf("limit the command's %s: %w", r.name, err)
+		}
+	}
+	return pid, nil
+}
+
+// rlimit is one resource limit to hold the command to.
+type rlimit struct {
+	resource int
+	name     string
+	value    uint64
+}
+
+// rlimits are the rlimits to hold the command to.
+func (lm *limiter) rlimits() []rlimit {
+	var out []rlimit
+	if lm.limits.FileBytes > 0 {
+		out = append(out, rlimit{unix.RLIMIT_FSIZE, "file size", uint64(lm.limits.FileBytes)})
+	}
+	if lm.nproc > 0 {
+		out = append(out, rlimit{unix.RLIMIT_NPROC, "process count", lm.nproc})
+	}
+	return out
+}
+
+// taskBudget is how many tasks the command may add under RLIMIT_NPROC:
+// Tasks, or less when a pids cgroup shiro runs under (a user's TasksMax)
+// has less room, so that the command runs out first.
+func (lm *limiter) taskBudget() int {
+	budget := lm.limits.Tasks
+	if dir, err := ownCgroupDir("pids", false); err == nil {
+		if room, ok := pidsRoom(dir); ok {
+			budget = max(1, min(budget, room-taskReserve))
+		}
+	}
+	return budget
+}
+
+// lowerSoft lowers the process's soft limits to want (never above the
+// hard ones) and returns what puts them back.
+func lowerSoft(want []rlimit) (restore func(), err error) {
+	var undo []func()
+	restore = func() {
+		for _, u := range undo {
+			u()
+		}
+	}
+	for i, r := range want {
+		var old unix.Rlimit
+		if err := unix.Getrlimit(r.resource, &old); err != nil {
+			restore()
+			return nil, fmt.Errorf("read the %s limit: %w", r.name, err)
+		}
+		if r.value > old.Max {
+			want[i].value = old.Max
+		}
+		lowered := unix.Rlimit{Cur: min(r.value, old.Max), Max: old.Max}
+		if err := unix.Setrlimit(r.resource, &lowered); err != nil {
+			restore()
+			return nil, fmt.Errorf("set the %s limit: %w", r.name, err)
+		}
+		undo = append(undo, func() { _ = unix.Setrlimit(r.resource, &old) })
+	}
+	return restore, nil
+}
+
+// nprocIgnored reports whether the kernel ignores RLIMIT_NPROC for this
+// process: it does for the real root user (and anyone with
+// CAP_SYS_RESOURCE or CAP_SYS_ADMIN, which a supervisor keeps only as
+// root). Root is uid 0 in a namespace that maps it to the host's root.
+func nprocIgnored() bool {
+	return os.Getuid() == 0 && identityMapped()
+}
+
+// identityMapped reports whether this process's user namespace maps
+// every id to itself: the initial namespace, or one that looks like it.
+func identityMapped() bool {
+	data, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return false
+	}
+	return strings.Join(strings.Fields(string(data)), " ") == "0 0 4294967295"
+}
+
+// countedTasks is how many tasks the kernel counts against RLIMIT_NPROC
+// for a process this one starts: all tasks (threads too) of the user in
+// the initial user namespace; in another, those in that namespace (each
+// level of nesting is counted, and checked against the limit its creator
+// had). Processes are told apart by their owner, which is the effective
+// uid where the kernel counts the real one; for the user's own processes
+// the two are the same.
+func countedTasks() (int, error) {
+	uid := uint32(os.Getuid())
+	ns := ""
+	if !identityMapped() {
+		var err error
+		if ns, err = os.Readlink("/proc/self/ns/user"); err != nil {
+			return 0, err
+		}
+	}
+	total := 0
+	err := eachProcess(func(pid int) {
+		dir := "/proc/" + strconv.Itoa(pid)
+		info, err := os.Stat(dir)
+		if err != nil {
+			return
+		}
+		if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Uid != uid {
+			return
+		}
+		if ns != "" {
+			if other, err := os.Readlink(dir + "/ns/user"); err != nil || other != ns {
+				return
+			}
+		}
+		total += threadCount(dir)
+	})
+	return total, err
+}
+
+// threadCount reads the number of threads from dir/stat (field 20); a
+// process that cannot be read counts as one.
+func threadCount(dir string) int {
+	data, err := os.ReadFile(dir + "/stat")
+	if err != nil {
+		return 1
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return 1
+	}
+	fields := strings.Fields(string(data[i+1:]))
+	if len(fields) < 18 {
+		return 1
+	}
+	n, err := strconv.Atoi(fields[17])
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
+// finish reports what the limits refused the command and removes its
+// cgroups; the command and everything it started must be gone.
+func (lm *limiter) finish(notice func(format string, args ...any)) {
+	if lm == nil || lm.cgroups == nil {
+		return
+	}
+	lm.cgroups.report(notice)
+	lm.cgroups.remove()
+}
