@@ -42,8 +42,9 @@ func TestSandboxPolicyExpandsWritablePathsAndHonoursNetwork(t *testing.T) {
 	}
 	on, off := true, false
 	l := Loaded{Paths: config.Paths{Home: "/state-home"}, Settings: config.Settings{
-		Sandbox:        config.SandboxConfig{Writable: []string{"~/.cache/go-build", "build/out", "/abs"}, Network: &on},
-		ProjectSandbox: config.SandboxConfig{Network: &off},
+		Sandbox: config.SandboxConfig{Writable: []string{"~/.cache/go-build", "build/out", "/abs"}, Network: &on,
+			UnixSockets: []string{"/var/run/docker.sock", "~/.agent.sock"}},
+		ProjectSandbox: config.SandboxConfig{Network: &off, UnixSockets: []string{"/run/evil.sock"}},
 	}}
 	p, err := sandboxPolicy(l, "/ws")
 	if err != nil {
@@ -55,6 +56,9 @@ func TestSandboxPolicyExpandsWritablePathsAndHonoursNetwork(t *testing.T) {
 	}
 	if p.Network {
 		t.Error("a project's network: false did not turn the network off")
+	}
+	if want := []string{"/var/run/docker.sock", filepath.Join(home, ".agent.sock")}; !slices.Equal(p.UnixSockets, want) {
+		t.Errorf("unix sockets %q, want %q (the user's only)", p.UnixSockets, want)
 	}
 	if p.State != "/state-home/.shiro-neko" || p.ConfigFile != "/state-home/.shiro-neko/config.json" || p.Workspace != "/ws" {
 		t.Errorf("policy %+v", p)

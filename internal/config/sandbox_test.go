@@ -34,6 +34,17 @@ func TestSandboxTablesKeepWhatEachFileMaySet(t *testing.T) {
 		t.Errorf("no warning about the project's writable paths: %q", s.Warnings)
 	}
 
+	// A project's Unix sockets are not taken either.
+	user, _, _ = config.Parse("user.json", []byte(`{"sandbox":{"unixSockets":["/var/run/docker.sock"]}}`))
+	project, _, _ = config.Parse("project.json", []byte(`{"sandbox":{"unixSockets":["/run/user/1000/bus"]}}`))
+	s, _ = config.Resolve(user, project, env(nil), config.Flags{})
+	if !slices.Equal(s.Sandbox.UnixSockets, []string{"/var/run/docker.sock"}) || s.ProjectSandbox.UnixSockets != nil {
+		t.Errorf("unix sockets: user %q, project %q", s.Sandbox.UnixSockets, s.ProjectSandbox.UnixSockets)
+	}
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "sandbox.unixSockets") }) {
+		t.Errorf("no warning about the project's Unix sockets: %q", s.Warnings)
+	}
+
 	// A project that turns the network on gets a warning, not the network.
 	project, _, _ = config.Parse("project.json", []byte(`{"sandbox":{"network":true}}`))
 	s, _ = config.Resolve(config.File{}, project, env(nil), config.Flags{})

@@ -59,11 +59,12 @@ func newGitGuard(p Policy) *gitGuard {
 
 // candidates are the paths a command could create to redirect git, as
 // the folders are now: in each git directory, its config, commondir,
-// config.worktree and gitdir, and its hooks (those of a git directory a
-// command made: an existing hooks folder is mounted read-only); in each
-// linked worktree's folder the person had, its redirects; and .git
-// itself when it is not a folder (a pointer to a git directory
-// elsewhere).
+// config.worktree and gitdir, and the hooks of one a command made (an
+// existing hooks folder is mounted read-only); in each linked worktree's
+// folder the person had, its redirects; and .git itself when it is not a
+// folder (a pointer to a git directory elsewhere). allWorktrees takes
+// every git directory and linked worktree as known, to list what is
+// there.
 func (g *gitGuard) candidates(allWorktrees bool) []string {
 	var out []string
 	ws := filepath.Join(g.policy.Workspace, ".git")
@@ -74,10 +75,14 @@ func (g *gitGuard) candidates(allWorktrees bool) []string {
 		for _, name := range []string{"config", "commondir", "config.worktree", "gitdir"} {
 			out = append(out, filepath.Join(dir, name))
 		}
-		hooks, _ := os.ReadDir(filepath.Join(dir, "hooks"))
-		for _, h := range hooks {
-			if !strings.HasSuffix(h.Name(), ".sample") {
-				out = append(out, filepath.Join(dir, "hooks", h.Name()))
+		// An existing git directory's hooks folder is mounted read-only;
+		// hooks in one a command made are its own.
+		if allWorktrees || !g.known[dir] {
+			hooks, _ := os.ReadDir(filepath.Join(dir, "hooks"))
+			for _, h := range hooks {
+				if !strings.HasSuffix(h.Name(), ".sample") {
+					out = append(out, filepath.Join(dir, "hooks", h.Name()))
+				}
 			}
 		}
 		for _, wt := range linkedWorktrees(dir) {
@@ -92,12 +97,15 @@ func (g *gitGuard) candidates(allWorktrees bool) []string {
 	return out
 }
 
-// present are the linked worktrees' folders (whose redirects are
-// candidates once known) and the candidates that exist, those of every
-// linked worktree included.
+// present are the git directories and the linked worktrees' folders
+// (whose hooks and redirects are candidates unless and once known), and
+// the candidates that exist, those of every linked worktree included.
 func (g *gitGuard) present() []string {
 	var out []string
 	for _, dir := range g.policy.gitDirs() {
+		if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
+			out = append(out, dir)
+		}
 		out = append(out, linkedWorktrees(dir)...)
 	}
 	for _, c := range g.candidates(true) {

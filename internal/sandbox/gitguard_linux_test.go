@@ -145,3 +145,38 @@ git log --oneline | wc -l`)
 		t.Errorf("main after the session:\n%s", log)
 	}
 }
+
+// A .git a command makes where there was none would be read by the
+// person's next git command: its config and hooks are moved away; git
+// still works without them.
+func TestAGitDirectoryACommandMakesLosesItsConfigAndHooks(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git here")
+	}
+	f := newFixture(t)
+	if err := os.RemoveAll(filepath.Join(f.ws, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	payload := filepath.Join(f.outside, "payload")
+	sb := f.sandbox(t)
+	res, out := runIn(t, sb, f.ws, fmt.Sprintf(`set -e
+git init -q -b main
+printf '[core]\n\tfsmonitor = "touch %[1]s; false"\n' >> .git/config
+printf '#!/bin/sh\ntouch %[1]s\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`, payload))
+	if !res.Exit.Success() {
+		t.Fatalf("the command failed (%s):\n%s", res.Exit, out)
+	}
+	for _, rel := range []string{".git/config", ".git/hooks/pre-commit"} {
+		assertMissing(t, filepath.Join(f.ws, rel))
+		if !strings.Contains(res.Confinement, rel) {
+			t.Errorf("the result does not say %s was moved away: %q", rel, res.Confinement)
+		}
+	}
+	// The repository is still one, for the sandbox and for the person.
+	if res, out := runIn(t, sb, f.ws, `git add README.md && git -c user.email=a@b -c user.name=n commit -q -m one`); !res.Exit.Success() {
+		t.Errorf("git in the new repository failed (%s):\n%s", res.Exit, out)
+	}
+	gitOutside(t, f.ws, "status")
+	assertMissing(t, payload)
+}

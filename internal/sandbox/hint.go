@@ -57,6 +57,9 @@ func (s *Sandbox) hint(exit proc.Exit, output []byte) string {
 		if kind == "" {
 			continue
 		}
+		if kind == denied && mentionsUnixSocket(line) {
+			return s.unixSocketHint()
+		}
 		if netOff && kind == denied && mentionsSocket(line) {
 			return s.networkHint()
 		}
@@ -100,6 +103,15 @@ func denial(line string) denialKind {
 		return denied
 	}
 	return ""
+}
+
+// mentionsUnixSocket spots a refused Unix socket: Docker's
+// "dial unix /var/run/docker.sock", a socket file's name, tmux's or an
+// SSH agent's complaint. Sockets are refused whether the network is on
+// or off.
+func mentionsUnixSocket(line string) bool {
+	l := strings.ToLower(line)
+	return slices.ContainsFunc([]string{"unix", ".sock", "/tmux-", "agent"}, func(w string) bool { return strings.Contains(l, w) })
 }
 
 func mentionsSocket(line string) bool {
@@ -265,6 +277,10 @@ func (s *Sandbox) display(path string) string {
 		return "~/" + filepath.ToSlash(rel)
 	}
 	return path
+}
+
+func (s *Sandbox) unixSocketHint() string {
+	return fmt.Sprintf("shiro sandbox: a Unix socket may have been refused: commands cannot connect to sockets outside the writable folders; to allow one, add its path to sandbox.unixSockets in %s, or run shiro with --sandbox off", s.policy.configName())
 }
 
 func (s *Sandbox) networkHint() string {

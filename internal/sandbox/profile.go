@@ -88,9 +88,19 @@ func (p Policy) seatbeltProfile(secrets []string) string {
 		ws := p.Workspace
 		w("    (require-not (literal %s))", sbString(ws))
 		w("    (require-not (literal %s))", sbString(filepath.Join(ws, ".git")))
+		done := map[string]bool{}
 		for _, dir := range p.gitDirs() {
-			w("    (require-not (subpath %s))", sbString(filepath.Join(dir, "hooks")))
-			w("    (require-not (literal %s))", sbString(filepath.Join(dir, "config")))
+			hooks, config := filepath.Join(dir, "hooks"), filepath.Join(dir, "config")
+			w("    (require-not (subpath %s))", sbString(hooks))
+			w("    (require-not (literal %s))", sbString(config))
+			done[hooks], done[config] = true, true
+		}
+		// The git redirects: Seatbelt matches paths, so those that do not
+		// exist yet are kept too.
+		for _, path := range p.gitProtectedPaths() {
+			if !done[path] {
+				w("    (require-not (subpath %s))", sbString(path))
+			}
 		}
 		w("    (require-not (subpath %s))", sbString(filepath.Join(ws, ".shiro")))
 		if p.State != "" {

@@ -24,6 +24,9 @@ func TestSeatbeltProfileConfinesLikeLandlock(t *testing.T) {
 		"(require-not (literal \"/Users/u/proj/.git\"))",
 		"(require-not (subpath \"/Users/u/proj/.git/hooks\"))",
 		"(require-not (literal \"/Users/u/proj/.git/config\"))",
+		// and the redirects, whether they exist or not
+		"(require-not (subpath \"/Users/u/proj/.git/commondir\"))",
+		"(require-not (subpath \"/Users/u/proj/.git/info\"))",
 		"(require-not (subpath \"/Users/u/proj/.shiro\"))",
 		"(require-not (subpath \"/Users/u/.shiro-neko\"))",
 		"(literal \"/dev/null\")",

@@ -1,0 +1,41 @@
+package sandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/sandbox"
+)
+
+func TestGitProtectedPathsNameTheRedirectsWhetherTheyExistOrNot(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, ".git", "worktrees", "side"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got := sandbox.GitProtectedPaths(ws)
+	for _, rel := range []string{
+		".git/hooks", ".git/info", ".git/config", ".git/commondir", ".git/config.worktree", ".git/gitdir",
+		".git/worktrees/side/commondir", ".git/worktrees/side/gitdir", ".git/worktrees/side/config", ".git/worktrees/side/config.worktree",
+	} {
+		if !slices.Contains(got, filepath.Join(ws, rel)) {
+			t.Errorf("%s is not in %q", rel, got)
+		}
+	}
+	for path, want := range map[string]bool{
+		filepath.Join(ws, ".git", "hooks", "pre-commit"):         true,
+		filepath.Join(ws, ".git", "info", "exclude"):             true,
+		filepath.Join(ws, ".git", "commondir"):                   true,
+		filepath.Join(ws, ".git", "worktrees", "side", "config"): true,
+		filepath.Join(ws, ".git", "index"):                       false,
+		filepath.Join(ws, ".git", "objects", "ab", "cd"):         false,
+		filepath.Join(ws, ".git", "refs", "heads", "main"):       false,
+		filepath.Join(ws, ".git", "worktrees", "side", "HEAD"):   false,
+		filepath.Join(ws, "README.md"):                           false,
+	} {
+		if got := sandbox.IsGitProtected(ws, path); got != want {
+			t.Errorf("IsGitProtected(%s) = %v, want %v", path, got, want)
+		}
+	}
+}
