@@ -27,16 +27,20 @@ func TestNoticeSaysWhatIsNotEnforcedAndWhy(t *testing.T) {
 	}
 
 	s.seccomp = false
-	if notice := s.Notice(); !strings.Contains(notice, "NOT kept read-only") || !strings.Contains(notice, "UDP (DNS included) is NOT filtered") {
+	if notice := s.Notice(); !strings.Contains(notice, "NOT kept read-only") || !strings.Contains(notice, "UDP (DNS included) is NOT filtered") ||
+		!strings.Contains(notice, "Unix sockets are NOT refused") {
 		t.Errorf("without seccomp: notice %q", notice)
 	}
+	s.seccomp = true
 	s.policy.Network = true
 	if notice := s.Notice(); strings.Contains(notice, "UDP") {
 		t.Errorf("with the network on, the notice still speaks of it: %q", notice)
 	}
 
-	s.policy.Mode = ReadOnly // nothing inside a writable folder to keep
-	if notice := s.Notice(); notice != "" {
+	// Nothing inside a writable folder to keep, but the private /tmp is
+	// made by the same mounts.
+	s.policy.Mode = ReadOnly
+	if notice := s.Notice(); strings.Contains(notice, "NOT kept read-only") || !strings.Contains(notice, "share /tmp") {
 		t.Errorf("read-only mode: notice %q", notice)
 	}
 	s.policy.Mode = WorkspaceWrite
