@@ -27,7 +27,9 @@ func TestASandboxedHookThatDaemonizesLeavesNothing(t *testing.T) {
 	if ok, _ := sandbox.Available(); !ok {
 		mode = sandbox.Off // supervision alone
 	}
-	sb, err := sandbox.New(sandbox.Policy{Mode: mode, Workspace: f.project, Temp: f.scratch})
+	// The evidence goes to a writable folder: commands see a temp folder
+	// of the session's own in place of Temp.
+	sb, err := sandbox.New(sandbox.Policy{Mode: mode, Workspace: f.project, Temp: t.TempDir(), Writable: []string{f.scratch}})
 	if err != nil {
 		t.Fatal(err)
 	}
