@@ -22,3 +22,12 @@ func IsGitDir(dir string) bool {
 	}
 	return true
 }
+
+// GitControlEntries are the entries of a git directory that decide what
+// git runs when the person next uses it: hooks/ and config, and what sends
+// git elsewhere for them (commondir, config.worktree, gitdir, info/ with
+// its attributes). The sandbox keeps them from commands and the file tools
+// from the model; both start from this one list.
+func GitControlEntries() []string {
+	return []string{"hooks", "info", "config", "commondir", "config.worktree", "gitdir"}
+}

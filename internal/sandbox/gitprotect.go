@@ -31,10 +31,12 @@ type gitEntry struct {
 
 // gitDirEntries are the protected entries of a git directory.
 func gitDirEntries() []gitEntry {
-	return []gitEntry{
-		{"hooks", true}, {"info", true},
-		{"config", false}, {"commondir", false}, {"config.worktree", false}, {"gitdir", false},
+	names := fsutil.GitControlEntries()
+	out := make([]gitEntry, len(names))
+	for i, name := range names {
+		out[i] = gitEntry{name: name, dir: name == "hooks" || name == "info"}
 	}
+	return out
 }
 
 // worktreeEntries are the protected files of a linked worktree's folder

@@ -46,14 +46,14 @@ func (e *ProtectedError) Error() string {
 
 func (e *ProtectedError) Unwrap() error { return ErrProtected }
 
-// GitProtected are the entries of a .git directory that make git run
-// code (hooks/, config) or read its config and hooks from somewhere else
-// (commondir, config.worktree, info/, worktrees/ with each worktree's
-// gitdir, and modules/, the submodules' own git directories). Everything
-// else there (objects, refs, logs, the index, HEAD, lock files) is git's
-// ordinary work. Kept in one place so the sandbox's list can replace it.
+// GitProtected are the entries of a .git directory the file tools never
+// change: those the sandbox keeps from commands (fsutil.GitControlEntries:
+// hooks/, config and the redirects) and, stricter than the sandbox, which
+// lets git's own commands make worktrees and submodules, worktrees/ and
+// modules/ as a whole. Everything else there (objects, refs, logs, the
+// index, HEAD, lock files) is git's ordinary work.
 func GitProtected() []string {
-	return []string{"hooks", "config", "commondir", "config.worktree", "info", "worktrees", "modules"}
+	return append(fsutil.GitControlEntries(), "worktrees", "modules")
 }
 
 // protectedRel decides whether rel, a slash path from the workspace root
