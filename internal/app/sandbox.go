@@ -114,21 +114,27 @@ func (a *App) noteSandbox() {
 // sandbox's helper once to find out.
 func (l Loaded) CheckYolo() error {
 	return checkYolo(l.Settings, sandbox.Available, func() (string, error) {
-		root, err := filepath.EvalSymlinks(l.Cwd)
-		if err != nil {
-			return "", err
-		}
-		policy, err := sandboxPolicy(l, root)
-		if err != nil {
-			return "", err
-		}
-		sb, err := sandbox.New(policy)
+		sb, err := l.sandboxHere()
 		if err != nil {
 			return "", err
 		}
 		defer sb.Close()
 		return sb.Notice(), nil
 	})
+}
+
+// sandboxHere is the sandbox a session in the loaded working directory
+// would have; the caller closes it (its waiting helper, its temp folder).
+func (l Loaded) sandboxHere() (*sandbox.Sandbox, error) {
+	root, err := filepath.EvalSymlinks(l.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := sandboxPolicy(l, root)
+	if err != nil {
+		return nil, err
+	}
+	return sandbox.New(policy)
 }
 
 // checkYolo is CheckYolo with what the OS offers (sandbox.Available) and
@@ -161,18 +167,11 @@ func checkYolo(s config.Settings, available func() (bool, string), notice func()
 // DescribeSandbox reports what the sandbox enforces on this machine for
 // a session in the loaded working directory (`shiro sandbox`).
 func DescribeSandbox(l Loaded) (string, error) {
-	root, err := filepath.EvalSymlinks(l.Cwd)
+	sb, err := l.sandboxHere()
 	if err != nil {
 		return "", err
 	}
-	policy, err := sandboxPolicy(l, root)
-	if err != nil {
-		return "", err
-	}
-	sb, err := sandbox.New(policy)
-	if err != nil {
-		return "", err
-	}
+	defer sb.Close()
 	var b strings.Builder
 	b.WriteString(sb.Status().String())
 	fmt.Fprintf(&b, "\nconfigure: \"sandbox\": {\"mode\": ..., \"writable\": [...], \"network\": false} in %s, or --sandbox MODE (see docs/sandbox.md)\n", l.Paths.ConfigFile())
