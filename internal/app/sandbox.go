@@ -51,7 +51,7 @@ func sandboxPolicy(l Loaded, root string) (sandbox.Policy, error) {
 		network = false
 	}
 	p := sandbox.Policy{
-		Mode: mode, Workspace: root, Home: home, State: l.Paths.State(),
+		Mode: mode, Workspace: root, Home: home, State: l.Paths.State(), Quarantine: l.Paths.Quarantine(),
 		ConfigFile: l.Paths.ConfigFile(), Network: network,
 		Resources: sandbox.Resources{
 			MaxProcesses: s.Sandbox.MaxProcesses, MaxMemoryMB: s.Sandbox.MaxMemoryMB, MaxFileMB: s.Sandbox.MaxFileMB,

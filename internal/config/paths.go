@@ -79,6 +79,10 @@ func (p Paths) HookTrust() string { return filepath.Join(p.State(), "hooks.json"
 // HookCache holds verified copies of hook executables.
 func (p Paths) HookCache() string { return filepath.Join(p.State(), "hook-cache") }
 
+// Quarantine holds the git redirects (commondir, config.worktree…) that
+// sandboxed commands planted, moved there so that git cannot read them.
+func (p Paths) Quarantine() string { return filepath.Join(p.State(), "quarantine") }
+
 // Backgrounds is the journal of background commands, reaped at start-up.
 func (p Paths) Backgrounds() string { return filepath.Join(p.State(), "backgrounds.json") }
 

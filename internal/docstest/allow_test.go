@@ -62,7 +62,9 @@ func uiCommands() map[string]string {
 // notCommands are spans that start with a slash and are not commands.
 func notCommands() map[string]string {
 	return map[string]string{
-		"v1": "the API path segment a base URL includes (docs/configuration.md)",
+		"v1":   "the API path segment a base URL includes (docs/configuration.md)",
+		"tmp":  "the system's temp folder, which commands see replaced (docs/sandbox.md)",
+		"proc": "the kernel's process file system (docs/sandbox.md)",
 	}
 }
 
@@ -80,6 +82,7 @@ func notTools() map[string]string {
 		"output_tokens":     hookField,
 		"cache_read_tokens": hookField,
 		"cache_control":     "Anthropic's request field (docs/prompt-caching.md)",
+		"sqlite3_prepare":   "SQLite's C function that parses a statement (docs/performance.md)",
 		"prompt_cache_key":  "OpenAI's request field (docs/prompt-caching.md)",
 		"max_tokens":        "Anthropic's request field (docs/cost.md)",
 		"end_turn":          "an Agent Client Protocol stop reason (docs/acp.md)",

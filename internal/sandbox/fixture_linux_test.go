@@ -83,7 +83,7 @@ func newFixture(t *testing.T) *fixture {
 		}
 	}
 	f.policy = sandbox.Policy{
-		Mode: sandbox.WorkspaceWrite, Workspace: f.ws, Home: f.home, State: f.state,
+		Mode: sandbox.WorkspaceWrite, Workspace: f.ws, Home: f.home, State: f.state, Quarantine: filepath.Join(f.state, "quarantine"),
 		ConfigFile: filepath.Join(f.state, "config.json"), Temp: f.tmp,
 	}
 	return f

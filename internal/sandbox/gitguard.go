@@ -28,7 +28,7 @@ import (
 // directories and moves them away.
 type gitGuard struct {
 	policy Policy
-	// quarantine is where moved files go ($STATE/quarantine).
+	// quarantine is where moved files go (Policy.Quarantine).
 	quarantine string
 	now        func() time.Time
 
@@ -47,10 +47,7 @@ type gitGuard struct {
 }
 
 func newGitGuard(p Policy) *gitGuard {
-	g := &gitGuard{policy: p, now: time.Now, known: map[string]bool{}, stuck: map[string]bool{}}
-	if p.State != "" {
-		g.quarantine = filepath.Join(p.State, "quarantine")
-	}
+	g := &gitGuard{policy: p, quarantine: p.Quarantine, now: time.Now, known: map[string]bool{}, stuck: map[string]bool{}}
 	for _, c := range g.present() {
 		g.known[c] = true
 	}

@@ -22,6 +22,10 @@ type Policy struct {
 	// State is shiro's own folder ($SHIRO_HOME/.shiro-neko): its config,
 	// keys and trust stores are secret, and nothing in it is writable.
 	State string
+	// Quarantine is where a git redirect a command planted is moved
+	// ($STATE/quarantine, config.Paths.Quarantine); empty moves it beside
+	// itself, under a name git does not read.
+	Quarantine string
 	// ConfigFile is the user's config file, named in hints.
 	ConfigFile string
 	// Temp is the shared temp folder, writable in WorkspaceWrite; empty
