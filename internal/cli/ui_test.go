@@ -100,10 +100,16 @@ func TestHandOffWithoutTheUIProgramSaysHowToInstallIt(t *testing.T) {
 	if err == nil || r.calls != 0 {
 		t.Fatalf("err %v after %d runs, want an error and no run", err, r.calls)
 	}
-	for _, want := range []string{UIProgram, dir, "go install github.com/shiro-neko/shiro/cmd/shiro-tui@latest", "-p"} {
+	// What it suggests must work from a checkout: shiro's module cannot be
+	// fetched by path, so `go install …@latest` fails.
+	build := "go build -o " + filepath.Join(dir, UIProgram) + " ./cmd/shiro-tui"
+	for _, want := range []string{UIProgram, dir, "go install ./cmd/...", build, "-p"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)
 		}
+	}
+	if strings.Contains(err.Error(), "@latest") {
+		t.Errorf("error suggests an install by module path, which cannot work: %v", err)
 	}
 }
 
