@@ -84,7 +84,7 @@ func TestFirstRunSetsUpAProviderWithoutLeavingTheUI(t *testing.T) {
 	stdio := IO{
 		In: strings.NewReader(""), Out: &syncWriter{b: &out}, Err: &syncWriter{b: &errOut},
 		Getenv: func(k string) string { return map[string]string{"SHIRO_HOME": home, "HOME": home}[k] },
-		Getwd:  func() (string, error) { return work, nil }, IsTTYIn: true, UI: ui,
+		Getwd:  func() (string, error) { return work, nil }, IsTTYIn: true, IsTTYOut: true, UI: ui,
 	}
 	code := make(chan int, 1)
 	go func() { code <- Run(t.Context(), nil, stdio) }()

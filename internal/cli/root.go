@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/shiro-neko/shiro/internal/version"
@@ -25,12 +26,14 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 // IO is the process's standard streams and environment, injected so tests
 // can drive the CLI in-process.
 type IO struct {
-	In      io.Reader
-	Out     io.Writer
-	Err     io.Writer
-	Getenv  func(string) string
-	Getwd   func() (string, error)
-	IsTTYIn bool
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	Getenv func(string) string
+	Getwd  func() (string, error)
+	// IsTTYIn and IsTTYOut say whether stdin and stdout are terminals;
+	// the terminal UI needs both.
+	IsTTYIn, IsTTYOut bool
 	// UI runs the terminal UI in this process; nil in the build without it
 	// (see ui.go).
 	UI UI
@@ -49,7 +52,7 @@ func Main(args []string) int {
 // mainWith runs shiro on the real process streams; with sets how this build
 // reaches the terminal UI.
 func mainWith(args []string, with func(*IO)) int {
-	stdio := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd, IsTTYIn: isTerminal(os.Stdin)}
+	stdio := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd, IsTTYIn: isTerminal(os.Stdin), IsTTYOut: isTerminal(os.Stdout)}
 	with(&stdio)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -151,7 +154,8 @@ func newRoot(stdio IO) *cobra.Command {
 	return root
 }
 
+// isTerminal asks the terminal driver itself: a character device is not
+// enough, as /dev/null is one too (cron, CI, nohup give it as stdin).
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return term.IsTerminal(f.Fd())
 }

@@ -133,13 +133,16 @@ func (h *handOff) locate() (string, error) {
 			"run `go run ./cmd/%s` instead (same arguments), or `go install ./cmd/...` once and run shiro; "+
 			"for scripts use -p \"prompt\"", UIProgram, UIProgram)
 	}
-	where := "next to shiro"
+	// No `go install …@latest`: shiro is installed from a checkout, not
+	// fetched by module path, so the advice names what works there.
+	where, beside := "next to shiro", "DIR-OF-SHIRO"
 	if err == nil {
-		where = "in " + filepath.Dir(self)
+		where, beside = "in "+filepath.Dir(self), filepath.Dir(self)
 	}
 	return "", fmt.Errorf("the terminal UI is the separate program %s, and it is neither %s nor on PATH: "+
-		"install it with `go install github.com/shiro-neko/shiro/cmd/%s@latest` (or `go install ./cmd/...` in a checkout); "+
-		"for scripts use -p \"prompt\"", UIProgram, where, UIProgram)
+		"in a checkout of shiro's source, run `go install ./cmd/...` (it installs shiro and %s side by side), "+
+		"or build it beside this shiro with `go build -o %s ./cmd/%s`; "+
+		"for scripts use -p \"prompt\"", UIProgram, where, UIProgram, filepath.Join(beside, name), UIProgram)
 }
 
 // builtByGoRun reports whether the executable at path is one that `go run`

@@ -100,10 +100,16 @@ func TestHandOffWithoutTheUIProgramSaysHowToInstallIt(t *testing.T) {
 	if err == nil || r.calls != 0 {
 		t.Fatalf("err %v after %d runs, want an error and no run", err, r.calls)
 	}
-	for _, want := range []string{UIProgram, dir, "go install github.com/shiro-neko/shiro/cmd/shiro-tui@latest", "-p"} {
+	// What it suggests must work from a checkout: shiro's module cannot be
+	// fetched by path, so `go install …@latest` fails.
+	build := "go build -o " + filepath.Join(dir, UIProgram) + " ./cmd/shiro-tui"
+	for _, want := range []string{UIProgram, dir, "go install ./cmd/...", build, "-p"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)
 		}
+	}
+	if strings.Contains(err.Error(), "@latest") {
+		t.Errorf("error suggests an install by module path, which cannot work: %v", err)
 	}
 }
 
@@ -174,7 +180,7 @@ func cliIO(t *testing.T, out io.Writer) IO {
 			return map[string]string{"SHIRO_HOME": home, "HOME": home}[k]
 		},
 		Getwd:   func() (string, error) { return work, nil },
-		IsTTYIn: true,
+		IsTTYIn: true, IsTTYOut: true,
 	}
 }
 
@@ -200,13 +206,34 @@ func TestShiroHandsTheUIOverBeforeLoading(t *testing.T) {
 	}
 }
 
+// The UI needs a terminal on both ends: either missing, neither build
+// starts it, and the message names the stream and the way out (-p).
 func TestShiroWithoutATerminalDoesNotHandOff(t *testing.T) {
-	var out strings.Builder
-	stdio := cliIO(t, &out)
-	stdio.IsTTYIn = false
-	stdio.HandOff = func() error { t.Error("handed off without a terminal"); return nil }
-	if code := Run(t.Context(), nil, stdio); code != 1 || !strings.Contains(out.String(), "needs a terminal") {
-		t.Fatalf("exit %d, output %q", code, out.String())
+	for _, c := range []struct {
+		in, out bool
+		want    string
+	}{
+		{false, true, "stdin is not one"},
+		{true, false, "stdout is not one"},
+		{false, false, "neither is"},
+	} {
+		var out strings.Builder
+		stdio := cliIO(t, &out)
+		stdio.IsTTYIn, stdio.IsTTYOut = c.in, c.out
+		stdio.HandOff = func() error { t.Error("handed off without a terminal"); return nil }
+		if code := Run(t.Context(), nil, stdio); code != 1 || !strings.Contains(out.String(), c.want) || !strings.Contains(out.String(), `-p "prompt"`) {
+			t.Errorf("stdin tty %v, stdout tty %v: exit %d, output %q", c.in, c.out, code, out.String())
+		}
+
+		out.Reset()
+		stdio.HandOff = nil
+		stdio.UI = func(context.Context, Session, UIOptions) (string, error) {
+			t.Error("the UI build opened the UI without a terminal")
+			return "", nil
+		}
+		if code := Run(t.Context(), nil, stdio); code != 1 || !strings.Contains(out.String(), c.want) {
+			t.Errorf("UI build, stdin tty %v, stdout tty %v: exit %d, output %q", c.in, c.out, code, out.String())
+		}
 	}
 }
 

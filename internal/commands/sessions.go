@@ -226,12 +226,12 @@ func runRename(ctx context.Context, h Host, args string) (agent.CommandOutcome, 
 }
 
 // runCompact has the model summarise the older history; it runs between
-// turns, and a failure leaves the history as it was.
+// turns, and a failure leaves the history as it was. Its result carries no
+// text: the session's compacted event already reports what was replaced,
+// to every front end, and a second report printed the news twice.
 func runCompact(ctx context.Context, h Host, focus string) (agent.CommandOutcome, error) {
-	res, err := h.Session().Compact(ctx, focus)
-	if err != nil {
+	if _, err := h.Session().Compact(ctx, focus); err != nil {
 		return agent.CommandOutcome{}, err
 	}
-	return text(fmt.Sprintf("compacted: %d earlier messages summarised, the history went from ~%d to ~%d tokens (the first prompt and the latest exchanges are kept as they were)",
-		res.Summarized, res.Before, res.After)), nil
+	return agent.CommandOutcome{}, nil
 }

@@ -22,6 +22,11 @@ import (
 // maxSpendPerTurn) stopped.
 const ExitSpendLimit = 3
 
+// ExitStepLimit is the exit code of a run whose turn the step cap
+// (--max-steps, config maxSteps) ended before the model was done: the work
+// is unfinished, which a script must not mistake for success.
+const ExitStepLimit = 4
+
 // Warning is printed on stderr when a headless run cannot approve anything.
 const Warning = "shiro: headless mode denies every call that needs approval (writes, edits, bash, web) unless --yolo is passed"
 
@@ -51,7 +56,8 @@ type Options struct {
 // closes. It returns the exit code: 0 when every turn completed, 1 when an
 // error event occurred, the input failed, or ctx was cancelled, and
 // ExitSpendLimit when a spend ceiling stopped a turn (its notice, one
-// line, names the ceiling and how to raise it).
+// line, names the ceiling and how to raise it), and ExitStepLimit when the
+// step cap ended one. A limit wins over 1, and spend over steps.
 func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	p := newPrinter(opts)
 	inputErr := make(chan error, 1)
@@ -80,10 +86,11 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 		_ = s.Submit(protocol.Shutdown{})
 	})
 	defer stop()
-	code, ceiling := 0, false
+	code, ceiling, steps := 0, false, false
 	for e := range s.Events() {
-		if d, ok := e.(protocol.DoneEvent); ok && d.Reason == protocol.StopSpendLimit {
-			ceiling = true
+		if d, ok := e.(protocol.DoneEvent); ok {
+			ceiling = ceiling || d.Reason == protocol.StopSpendLimit
+			steps = steps || d.Reason == protocol.StopStepLimit
 		}
 		if _, isErr := e.(protocol.ErrorEvent); isErr {
 			code = 1
@@ -99,6 +106,9 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	if ceiling {
 		// A script must tell "spent what it was allowed" from a failure.
 		return ExitSpendLimit
+	}
+	if steps {
+		return ExitStepLimit
 	}
 	return code
 }

@@ -25,3 +25,27 @@ func TestASpendCeilingExitsThree(t *testing.T) {
 		t.Fatalf("stderr = %q, want one line naming the ceiling", errb.String())
 	}
 }
+
+// A turn the step cap ended exits 4 (unfinished work is no success), with
+// the notice on stderr; a spend ceiling in the same run still wins.
+func TestAStepLimitExitsFour(t *testing.T) {
+	s := newScripted([]protocol.Event{
+		protocol.NoticeEvent{Text: "step limit reached: the default agent stops after 2 steps"},
+		protocol.DoneEvent{Reason: protocol.StopStepLimit},
+	})
+	var out, errb bytes.Buffer
+	if code := headless.Run(t.Context(), s, headless.Prompt("x"), headless.Options{Out: &out, Err: &errb}); code != headless.ExitStepLimit {
+		t.Fatalf("code = %d, want %d", code, headless.ExitStepLimit)
+	}
+	if !strings.Contains(errb.String(), "[notice] step limit reached") {
+		t.Fatalf("stderr = %q, want the step-limit notice", errb.String())
+	}
+
+	both := newScripted([]protocol.Event{
+		protocol.DoneEvent{Reason: protocol.StopStepLimit},
+		protocol.DoneEvent{Reason: protocol.StopSpendLimit, Ceiling: "maxSpendUsd"},
+	})
+	if code := headless.Run(t.Context(), both, headless.Prompt("x"), headless.Options{Out: &out, Err: &errb}); code != headless.ExitSpendLimit {
+		t.Fatalf("code = %d, want %d when a spend ceiling also stopped a turn", code, headless.ExitSpendLimit)
+	}
+}

@@ -141,7 +141,7 @@ const (
 // String describes a compaction for people.
 func (e CompactedEvent) String() string {
 	if e.Summarized > 0 {
-		return fmt.Sprintf("history compacted: %d earlier messages summarised, ~%d to ~%d tokens", e.Summarized, e.Before, e.After)
+		return fmt.Sprintf("history compacted: %d earlier messages summarised, ~%d to ~%d tokens (the first prompt and the latest exchanges are kept as they were)", e.Summarized, e.Before, e.After)
 	}
 	return fmt.Sprintf("history pruned from ~%d to ~%d tokens", e.Before, e.After)
 }
