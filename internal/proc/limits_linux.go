@@ -58,8 +58,9 @@ func newLimiter(l *Limits) (*limiter, error) {
 // (prlimit), so that the command cannot raise its soft ones again. The
 // supervisor keeps its own limits: it must still start threads when its
 // command has used up all it may. For the instant between exec and
-// prlimit the command could raise its soft limits back to the old hard
-// ones; nothing it started before then would be held to the hard ones.
+// prlimit the command could raise its soft process limit to the
+// supervisor's hard one, a few tasks more (holdSelf); the file size limit
+// has no such gap.
 func (lm *limiter) fork(start func() (int, error)) (int, error) {
 	if lm == nil {
 		return start()
@@ -70,6 +71,9 @@ func (lm *limiter) fork(start func() (int, error)) (int, error) {
 			return 0, err
 		}
 		defer func() { _ = move(lm.cgroups.leave, tid) }()
+	}
+	if err := lm.holdSelf(); err != nil {
+		return 0, err
 	}
 	want := lm.rlimits()
 	restore, err := lowerSoft(want)
@@ -101,12 +105,51 @@ type rlimit struct {
 	value    uint64
 }
 
-// rlimits are the rlimits to hold the command to.
+// holdSelf sets, soft and hard, the limits the supervisor can live under
+// itself: the file size (it writes nothing large). A supervisor runs one
+// command and exits, so this costs it nothing, and the command inherits a
+// hard limit from its first instruction: with prlimit after exec, a
+// command quick enough (`ulimit -f unlimited` first thing) raised its soft
+// limit back to the old hard one before prlimit came.
+//
+// The process limit it cannot take itself (it must start threads when its
+// command has used up its budget), but it caps its own hard limit a few
+// tasks above the command's, so the same quick command gains at most
+// supervisorTasks, well within the room kept for shiro (taskReserve).
+func (lm *limiter) holdSelf() error {
+	if lm.limits.FileBytes > 0 {
+		if err := capSelf(unix.RLIMIT_FSIZE, "file size", uint64(lm.limits.FileBytes)); err != nil {
+			return err
+		}
+	}
+	if lm.nproc > 0 {
+		return capSelf(unix.RLIMIT_NPROC, "process count", lm.nproc+supervisorTasks)
+	}
+	return nil
+}
+
+// supervisorTasks is how many tasks above its command's budget a
+// supervisor may start: its own threads.
+const supervisorTasks = 16
+
+// capSelf sets the process's soft and hard limit of resource to value, or
+// to the hard limit it has when that is lower.
+func capSelf(resource int, name string, value uint64) error {
+	var old unix.Rlimit
+	if err := unix.Getrlimit(resource, &old); err != nil {
+		return fmt.Errorf("read the %s limit: %w", name, err)
+	}
+	v := min(value, old.Max)
+	if err := unix.Setrlimit(resource, &unix.Rlimit{Cur: v, Max: v}); err != nil {
+		return fmt.Errorf("set the %s limit: %w", name, err)
+	}
+	return nil
+}
+
+// rlimits are the rlimits to hold the command to for the fork only (the
+// supervisor must stay free of them), then, by prlimit, for good.
 func (lm *limiter) rlimits() []rlimit {
 	var out []rlimit
-	if lm.limits.FileBytes > 0 {
-		out = append(out, rlimit{unix.RLIMIT_FSIZE, "file size", uint64(lm.limits.FileBytes)})
-	}
 	if lm.nproc > 0 {
 		out = append(out, rlimit{unix.RLIMIT_NPROC, "process count", lm.nproc})
 	}
