@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/shiro-neko/shiro/internal/cli"
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
@@ -117,7 +120,14 @@ func TestShiroInTmux(t *testing.T) {
 	p := &tmuxPane{t: t, socket: fmt.Sprintf("shiro-test-%d", os.Getpid())}
 	p.tmux("-f", "/dev/null", "new-session", "-d", "-s", "shiro", "-x", "120", "-y", "40", "-c", work,
 		"env", asShiroTUI+"=1", "SHIRO_HOME="+home, "HOME="+home, "TERM=xterm-256color", exe)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	// The pane runs shiro itself (env executes it). Killing the server
+	// only hangs up on it: wait for shiro to have exited, or the temp
+	// dirs' removal races with what it writes to its state on the way out.
+	exited := pidExit(t, strings.TrimSpace(p.tmux("display-message", "-p", "-t", "shiro", "#{pane_pid}")))
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", p.socket, "kill-server").Run()
+		exited()
+	})
 	p.waitText("shiro · custom-openai · fake", "Ask shiro")
 
 	// A custom command from .claude/commands runs with its argument.
@@ -173,6 +183,30 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 		}
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// pidExit opens a process by pid (not a child of ours: tmux started it)
+// and returns what blocks until it has exited, through a pidfd, which
+// becomes readable then.
+func pidExit(t *testing.T, pid string) func() {
+	t.Helper()
+	n, err := strconv.Atoi(pid)
+	if err != nil {
+		t.Fatalf("pane pid %q: %v", pid, err)
+	}
+	fd, err := unix.PidfdOpen(n, 0)
+	if err != nil {
+		t.Fatalf("open pid %d: %v", n, err)
+	}
+	return func() {
+		defer func() { _ = unix.Close(fd) }()
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		for {
+			if _, err := unix.Poll(fds, -1); err != unix.EINTR {
+				return
+			}
 		}
 	}
 }
