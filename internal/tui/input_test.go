@@ -205,3 +205,29 @@ func TestAtPickerAsksAgainAfterATurn(t *testing.T) {
 		t.Fatalf("the picker's answers reached the transcript:\n%s", frame)
 	}
 }
+
+// A turn that ends while the picker shows keeps it open on what it had
+// until the fresh answer comes: a tab pressed in between completes rather
+// than falling through to a closed picker (TestShiroInTmux lost its tab
+// that way when the turn's end reached the view after its text).
+func TestAtPickerStaysOpenWhileItAsksAgain(t *testing.T) {
+	s := newFakeSession(t)
+	s.emit(protocol.CommandsEvent{Commands: append(testCommands(), protocol.CommandInfo{Name: "files", Args: "[QUERY]", Summary: "paths", Immediate: true})})
+	d := startDriver(t, s, Options{})
+	d.waitText("shiro · Test")
+	s.emit(protocol.TurnStartEvent{Turn: 1, Text: "review"})
+	d.typeText("@s")
+	for _, q := range []string{"/files", "/files s"} {
+		if op := s.nextOp(t); op != (protocol.Command{Line: q}) {
+			t.Fatalf("op = %#v, want %s", op, q)
+		}
+	}
+	s.emit(protocol.CommandResultEvent{Command: "files", Line: "/files s", Output: "src/"})
+	d.waitText(" @src/", "tab or enter completes")
+	s.emit(protocol.DoneEvent{})
+	if op := s.nextOp(t); op != (protocol.Command{Line: "/files s"}) {
+		t.Fatalf("op = %#v, want /files s again", op)
+	}
+	d.press("tab")
+	d.waitText("› @src/")
+}

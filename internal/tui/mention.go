@@ -104,16 +104,19 @@ func (m *model) askFiles(line string) {
 	ms.asked[line]++
 }
 
-// refreshMention forgets the paths the picker holds when a turn ends (it
+// refreshMention asks again for the @word being typed when a turn ends (it
 // may have written files; the session lists the workspace again after
-// such a turn) and asks again for the @word being typed, if any. An answer
-// still on its way is taken too, and the new one replaces it.
+// such a turn). An open picker keeps what it shows until the fresh answer
+// replaces it: closing it in between would let a tab typed meanwhile fall
+// through to nothing. With no @word, the paths are forgotten, so the next
+// one asks.
 func (m *model) refreshMention() {
 	ms := &m.mention
-	ms.results, ms.resultsLine = nil, ""
-	if ms.active && !strings.HasPrefix(m.input.Value(), "/") {
-		m.askFiles(filesLine(ms.word))
+	if !ms.active || strings.HasPrefix(m.input.Value(), "/") {
+		ms.results, ms.resultsLine = nil, ""
+		return
 	}
+	m.askFiles(filesLine(ms.word))
 }
 
 // mentionResult takes the session's answer to a /files line the picker
@@ -126,8 +129,10 @@ func (m *model) mentionResult(e protocol.CommandResultEvent) bool {
 	if ms.asked[e.Line]--; ms.asked[e.Line] == 0 {
 		delete(ms.asked, e.Line)
 	}
+	if e.Line != ms.resultsLine {
+		ms.sel = 0 // a fresh answer to the same query keeps the highlight
+	}
 	ms.results, ms.resultsLine = splitLines(e.Output), e.Line
-	ms.sel = 0
 	m.layout()
 	return true
 }
