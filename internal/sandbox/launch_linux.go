@@ -152,7 +152,7 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 		env = os.Environ()
 	}
 	p, rules := s.planFor(pr.mounts)
-	helper, err := s.helperExec(p, rules)
+	helper, err := s.helperExec(pr.helper, p, rules)
 	if err != nil {
 		return proc.Exec{}, err
 	}
@@ -178,7 +178,7 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 // the plan and the ruleset's key, which names the files the rules grant
 // as well as their paths (a ruleset holds files: a folder replaced since
 // needs another one).
-func (s *Sandbox) helperExec(p plan, rules fsRules) (proc.Exec, error) {
+func (s *Sandbox) helperExec(program string, p plan, rules fsRules) (proc.Exec, error) {
 	encoded, err := json.Marshal(p)
 	if err != nil {
 		return proc.Exec{}, fmt.Errorf("encode the sandbox plan: %w", err)
@@ -195,7 +195,7 @@ func (s *Sandbox) helperExec(p plan, rules fsRules) (proc.Exec, error) {
 	}
 	env := append(withoutVar(os.Environ(), planVar), planVar+"="+string(encoded))
 	return proc.Exec{
-		Argv:          []string{selfExe, helperArg},
+		Argv:          []string{program, helperArg},
 		Dir:           s.policy.Workspace,
 		Env:           env,
 		Supervised:    !p.Probe,
@@ -251,35 +251,51 @@ func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
 	return p, rules
 }
 
-// runProbe starts the helper with what commands will need, twice at
-// most: with private mounts, and without them if that failed.
+// runProbe finds the helper program that runs here (helperCandidates),
+// then whether private mounts work through it.
 func (s *Sandbox) runProbe() probeResult {
 	if os.Getenv(planVar) != "" {
 		return probeResult{err: errors.New("the sandbox helper is not running in this program: its main (or TestMain) must call sandbox.MaybeRunHelper first")}
 	}
+	programs := s.helpers
+	if programs == nil {
+		programs = helperCandidates()
+	}
+	var pr probeResult
+	for _, program := range programs {
+		if pr = s.probeWith(program); pr.err == nil {
+			break
+		}
+	}
+	return pr
+}
+
+// probeWith starts program as the helper with what commands will need,
+// twice at most: with private mounts, and without them if that failed.
+func (s *Sandbox) probeWith(program string) probeResult {
 	base, _ := s.planFor(false)
 	base.Probe = true
 	rules := fsRules{Read: []string{"/"}, Network: s.policy.Network}
-	wantMounts := s.policy.Mode != Off
-	if wantMounts {
-		withMounts := base
-		withMounts.Mounts = []protection{{pin, s.policy.Workspace}, {readOnly, s.policy.Workspace}}
-		withMounts.DropCaps = true
-		mountsErr := s.runProbePlan(withMounts, rules)
-		if mountsErr == nil {
-			return probeResult{mounts: true}
-		}
-		if err := s.runProbePlan(base, rules); err != nil {
-			return probeResult{err: err}
-		}
-		return probeResult{mountsErr: mountsErr}
+	if s.policy.Mode == Off {
+		return probeResult{helper: program, err: s.runProbePlan(program, base, rules)}
 	}
-	return probeResult{err: s.runProbePlan(base, rules)}
+	withMounts := base
+	withMounts.Mounts = []protection{{pin, s.policy.Workspace}, {readOnly, s.policy.Workspace}}
+	withMounts.DropCaps = true
+	mountsErr := s.runProbePlan(program, withMounts, rules)
+	if mountsErr == nil {
+		return probeResult{helper: program, mounts: true}
+	}
+	if err := s.runProbePlan(program, base, rules); err != nil {
+		return probeResult{helper: program, err: err}
+	}
+	return probeResult{helper: program, mountsErr: mountsErr}
 }
 
-// runProbePlan runs the helper once with p and checks its answer.
-func (s *Sandbox) runProbePlan(p plan, rules fsRules) error {
-	x, err := s.helperExec(p, rules)
+// runProbePlan runs program as the helper once with p and checks its
+// answer.
+func (s *Sandbox) runProbePlan(program string, p plan, rules fsRules) error {
+	x, err := s.helperExec(program, p, rules)
 	if err != nil {
 		return err
 	}

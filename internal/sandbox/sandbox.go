@@ -40,6 +40,8 @@ type Sandbox struct {
 	guard *gitGuard
 	// tmp is the session's private temp folder (Linux).
 	tmp *privateTemp
+	// helpers, when set, replace helperCandidates (tests).
+	helpers []string
 }
 
 var (
@@ -49,6 +51,8 @@ var (
 
 // probeResult is what the probe learnt.
 type probeResult struct {
+	// helper is the program that ran as the helper (Linux).
+	helper string
 	// err: the helper does not run; commands cannot be confined.
 	err error
 	// mounts: private mounts work, so paths inside writable folders can
