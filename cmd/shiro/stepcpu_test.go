@@ -37,9 +37,9 @@ func BenchmarkSessionCPU(b *testing.B) {
 		b.Run(preset, func(b *testing.B) {
 			var base, at10, at200 time.Duration
 			for b.Loop() {
-				base += sessionCPU(b, bin, preset, 2)
-				at10 += sessionCPU(b, bin, preset, 10)
-				at200 += sessionCPU(b, bin, preset, 200)
+				base += sessionCPU(b, bin, preset, 2, readNotes)
+				at10 += sessionCPU(b, bin, preset, 10, readNotes)
+				at200 += sessionCPU(b, bin, preset, 200, readNotes)
 			}
 			n := time.Duration(b.N)
 			per10 := perStep(at10/n, base/n, 10)
@@ -56,23 +56,54 @@ func perStep(session, base time.Duration, steps int) float64 {
 	return float64((session - base).Microseconds()) / 1000 / float64(steps-2)
 }
 
-// buildBinary builds the shiro under test, or returns $SHIRO_BENCH_BIN:
-// a binary built from another commit, for before/after figures.
+// BenchmarkStepKindCPU compares what a step that runs a command costs
+// with one that reads a file, in sessions of 60 steps, helper and all
+// (the child's rusage counts the helpers it waited for):
+//
+//	ratio = (CPU of 60 steps running `true` - base) / (CPU of 60 steps reading a file - base)
+//
+// where base is a 2-step session reading the file. Issue 27 asks for a
+// ratio of 1.1 or less.
+func BenchmarkStepKindCPU(b *testing.B) {
+	bin := buildBinary(b)
+	runTrue := toolCall{name: "bash", input: `{"command":"true"}`}
+	var base, reads, commands time.Duration
+	for b.Loop() {
+		base += sessionCPU(b, bin, "custom-anthropic", 2, readNotes)
+		reads += sessionCPU(b, bin, "custom-anthropic", 60, readNotes)
+		commands += sessionCPU(b, bin, "custom-anthropic", 60, runTrue)
+	}
+	n := time.Duration(b.N)
+	perRead, perCommand := perStep(reads/n, base/n, 60), perStep(commands/n, base/n, 60)
+	b.ReportMetric(perRead, "cpu-ms/read-step")
+	b.ReportMetric(perCommand, "cpu-ms/bash-step")
+	b.ReportMetric(perCommand/perRead, "ratio-bash/read")
+}
+
+// toolCall is the call each turn's first step makes.
+type toolCall struct{ name, input string }
+
+var readNotes = toolCall{name: "read_file", input: `{"path":"notes.txt"}`}
+
+// buildBinary builds the shiro under test, with the lean sandbox helper
+// beside it as `go install ./cmd/...` puts it, or returns
+// $SHIRO_BENCH_BIN: a binary built from another commit, for before/after
+// figures.
 func buildBinary(b *testing.B) string {
 	b.Helper()
 	if bin := os.Getenv("SHIRO_BENCH_BIN"); bin != "" {
 		return bin
 	}
-	bin := filepath.Join(b.TempDir(), "shiro")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	dir := b.TempDir()
+	if out, err := exec.Command("go", "build", "-o", dir+"/", ".", "../shiro-sandbox").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	return bin
+	return filepath.Join(dir, "shiro")
 }
 
 // sessionCPU runs a session of steps model calls (steps/2 turns) and
 // returns the user+system CPU time the shiro process used.
-func sessionCPU(b *testing.B, bin, preset string, steps int) time.Duration {
+func sessionCPU(b *testing.B, bin, preset string, steps int, call toolCall) time.Duration {
 	b.Helper()
 	work := b.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte(strings.Repeat("a line of notes about the code\n", 66)), 0o644); err != nil {
@@ -83,7 +114,7 @@ func sessionCPU(b *testing.B, bin, preset string, steps int) time.Duration {
 	var input strings.Builder
 	for i := range turns {
 		replies = append(replies,
-			llmtest.Reply{Text: "Reading the notes.", ToolCalls: []llmtest.ToolCall{{ID: fmt.Sprintf("call_%d", i), Name: "read_file", Input: `{"path":"notes.txt"}`}},
+			llmtest.Reply{Text: "Reading the notes.", ToolCalls: []llmtest.ToolCall{{ID: fmt.Sprintf("call_%d", i), Name: call.name, Input: call.input}},
 				Usage: llmtest.Usage{InputTokens: 100, CacheReadTokens: 1000, OutputTokens: 20}},
 			llmtest.Reply{Text: fmt.Sprintf("Turn %d done: the notes say nothing new.", i),
 				Usage: llmtest.Usage{InputTokens: 100, CacheReadTokens: 1000, OutputTokens: 12}},
@@ -91,7 +122,7 @@ func sessionCPU(b *testing.B, bin, preset string, steps int) time.Duration {
 		fmt.Fprintf(&input, `{"type":"user","text":"turn %d: read notes.txt again"}`+"\n", i)
 	}
 	srv := llmtest.New(b, replies...)
-	cmd := exec.Command(bin, "-p", "--input-format", "stream-json", "--json",
+	cmd := exec.Command(bin, "-p", "--input-format", "stream-json", "--json", "--yolo",
 		"--provider", preset, "--base-url", srv.URL, "--model", "m")
 	cmd.Dir = work
 	cmd.Stdin = strings.NewReader(input.String())
