@@ -47,6 +47,20 @@ func ManifestSignedBytes(manifest []byte) ([]byte, error) {
 	return append([]byte(SignaturePrefix), m.canonical...), nil
 }
 
+// OriginalSignedBytes is what a plugin manifest's signature covered in
+// shiro-neko's TypeScript original: JSON.stringify of the manifest
+// without "signer" and "signature", its keys sorted recursively. For the
+// JSON a manifest holds, that is exactly the JCS canonical form (RFC 8785
+// was written to match JSON.stringify's numbers and strings, and sorts
+// keys in the same UTF-16 order), only without SignaturePrefix. Registry
+// entries signed for the original therefore verify under the same pinned
+// key; what the prefix adds (a signature that cannot be taken for one
+// over something else the key signed) they never had.
+func OriginalSignedBytes(manifest []byte) ([]byte, error) {
+	m, err := splitManifest(manifest)
+	return m.canonical, err
+}
+
 // splitManifestResult is a manifest split into what its signature covers
 // and the signature fields. has* record presence: a present but empty field
 // is a broken signature, not an absent one.
@@ -115,6 +129,9 @@ type Verdict struct {
 	Signer string
 	// Fingerprint is that key's Fingerprint.
 	Fingerprint string
+	// Original says the signature is in the TypeScript original's form
+	// (OriginalSignedBytes), which carries no prefix.
+	Original bool
 }
 
 // Signed reports whether a pinned key verified the entry.
@@ -185,6 +202,9 @@ func (t Trust) verify(c signedContent) (Verdict, error) {
 	}
 	msg := append([]byte(SignaturePrefix), c.content...)
 	if !ed25519.Verify(pub, msg, sig) {
+		if c.kind == KindPlugin && ed25519.Verify(pub, c.content, sig) {
+			return Verdict{Signer: c.signer, Fingerprint: fingerprint, Original: true}, nil
+		}
 		return refuse("signature check failed for publisher %q with the key configured as %s (%s): the %s was changed after it was signed, or signed with another key",
 			c.signer, PublisherConfigKey(c.signer), fingerprint, c.kind)
 	}

@@ -203,8 +203,12 @@ func (s *Staged) Preview() string {
 	}
 	b.WriteString("\n")
 	if s.verdict.Signed() {
-		fmt.Fprintf(&b, "signed by %s, verified with your pinned key %s (%s)\n",
+		fmt.Fprintf(&b, "signed by %s, verified with your pinned key %s (%s)",
 			s.verdict.Signer, s.verdict.Fingerprint, PublisherConfigKey(s.verdict.Signer))
+		if s.verdict.Original {
+			b.WriteString(", in the TypeScript original's form")
+		}
+		b.WriteString("\n")
 	} else {
 		b.WriteString("UNSIGNED: allowed only because registry.allowUnsigned is true in your config\n")
 	}
