@@ -41,6 +41,15 @@ func (a *App) openUX() {
 	a.ux.diag = diagnostics.New(a.Env, func(r diagnostics.Report) {
 		a.publish(protocol.CommandResultEvent{Command: "diagnostics", Output: commands.DiagnosticsReport(r)})
 	})
+	if d := a.Loaded.Settings.Diagnostics; d != nil && strings.TrimSpace(d.Command) != "" {
+		// The check config names starts with the session, as
+		// /diagnostics run would; a failure to start is a notice, not a
+		// reason to refuse the session.
+		a.ux.diag.SetAuto(d.Auto)
+		if err := a.ux.diag.Run(d.Command); err != nil {
+			a.publish(protocol.NoticeEvent{Text: "diagnostics: " + err.Error()})
+		}
+	}
 }
 
 // settings are the provider settings in use: those loaded at start, or

@@ -273,3 +273,25 @@ func TestAHomeImportReachesTheModelAsContextSays(t *testing.T) {
 		t.Errorf("/context: %q, %v", out, err)
 	}
 }
+
+// The check named by config's `diagnostics` (the TypeScript original's
+// key) starts with the session, without /diagnostics run.
+func TestConfigsDiagnosticsCheckStartsWithTheSession(t *testing.T) {
+	work, home := t.TempDir(), t.TempDir()
+	mkfile(t, filepath.Join(home, ".shiro-neko", "config.json"), `{"diagnostics": {"command": "echo started-$((6*7))", "auto": true}}`)
+	a := openIn(t, work, home, llmtest.New(t), false)
+	deadline := time.After(waitLimit)
+	for shown := false; !shown; {
+		select {
+		case e := <-a.Session.Events():
+			if r, ok := e.(protocol.CommandResultEvent); ok && r.Command == "diagnostics" {
+				shown = strings.Contains(r.Output, "started-42")
+			}
+		case <-deadline:
+			t.Fatal("the configured check never reported")
+		}
+	}
+	if out, err := commandOutput(t, a, "/diagnostics status"); err != nil || !strings.Contains(out, "echo started") {
+		t.Fatalf("/diagnostics status: %q, %v", out, err)
+	}
+}

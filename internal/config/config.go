@@ -51,6 +51,9 @@ type File struct {
 	// ProviderOptions holds the object form of "provider" (see
 	// ProviderOptions); Provider then holds its id.
 	ProviderOptions ProviderOptions `json:"-"`
+	// OriginalKeys are the keys in the TypeScript original's spelling
+	// (original.go).
+	OriginalKeys
 }
 
 // HooksConfig is the `hooks` object.
@@ -77,7 +80,8 @@ func knownKeys() []string {
 	return []string{"provider", "model", "baseURL", "apiKey", "maxRetries", "subagentModel", "agent", "thinking",
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
 		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
-		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env"}
+		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env",
+		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics"}
 }
 
 // ReadFile parses a config file. A missing file is an empty config. Unknown

@@ -68,6 +68,10 @@ type Settings struct {
 	WorkflowEnabled bool
 	DocsDir         string
 
+	// Diagnostics is the background check started with the session; nil
+	// when config names none.
+	Diagnostics *DiagnosticsConfig
+
 	MCPServers json.RawMessage
 
 	MCP      MCPConfig
@@ -149,8 +153,8 @@ func (s *Settings) resolveProvider(f File, getenv func(string) string, flags Fla
 		id = flags.Provider
 	case getenv("SHIRO_PROVIDER") != "":
 		id = getenv("SHIRO_PROVIDER")
-	case f.Provider != "":
-		id = f.Provider
+	case f.presetID() != "":
+		id = f.presetID()
 	}
 	preset, err := llm.PresetByID(id)
 	if err != nil {
@@ -173,6 +177,12 @@ func (s *Settings) resolveProvider(f File, getenv func(string) string, flags Fla
 		s.KeyVar = preset.EnvKey
 		if s.KeyVar == "" {
 			s.KeyVar = "SHIRO_API_KEY"
+		}
+	}
+	if preset.ID == ClaudeCodePreset {
+		explicitURL := flags.BaseURL != "" || getenv("SHIRO_BASE_URL") != "" || f.BaseURL != ""
+		if err := s.applyClaudeCode(getenv, explicitURL); err != nil {
+			return err
 		}
 	}
 	if s.Model == "" {
@@ -222,6 +232,8 @@ func (s *Settings) applyUser(f File) {
 			s.RegistryAllowUnsigned = *r.AllowUnsigned
 		}
 	}
+	s.applyOriginalRegistry(f)
+	s.Diagnostics = f.Diagnostics
 	s.applyWorkflow(f.Workflow)
 	s.MCPServers = f.MCPServers
 	if f.MCP != nil {
@@ -259,8 +271,11 @@ func (s *Settings) applyProject(f File) {
 	if f.Provider != "" || f.BaseURL != "" || f.APIKey != "" || f.Model != "" || f.ProviderOptions != (ProviderOptions{}) {
 		ignored = append(ignored, "provider/baseURL/apiKey/model")
 	}
-	if f.Registry != nil {
+	if f.Registry != nil || f.RegistryURL != "" || f.OriginalKeys.RegistryPublishers != nil || f.OriginalKeys.RegistryAllowUnsigned != nil {
 		ignored = append(ignored, "registry")
+	}
+	if f.Diagnostics != nil {
+		ignored = append(ignored, "diagnostics (it runs a program)")
 	}
 	if f.Hooks != nil || f.HookTimeoutMs != nil {
 		ignored = append(ignored, "hooks")

@@ -38,6 +38,8 @@ func Presets() []Preset {
 	return []Preset{
 		{ID: "anthropic", Label: "Anthropic", Protocol: ProtocolAnthropic, BaseURL: "https://api.anthropic.com/v1", EnvKey: "ANTHROPIC_API_KEY",
 			DefaultModel: "claude-sonnet-4-5", FallbackModels: []string{"claude-sonnet-5", "claude-opus-5", "claude-haiku-4-5-20251001"}},
+		{ID: "claude-code", Label: "Claude Code (via ~/.claude/settings.json)", Protocol: ProtocolAnthropic, BaseURL: "https://api.anthropic.com/v1", EnvKey: "ANTHROPIC_API_KEY",
+			DefaultModel: "claude-sonnet-4-5", FallbackModels: []string{"claude-sonnet-5", "claude-opus-5", "claude-haiku-4-5-20251001"}},
 		{ID: "openai", Label: "OpenAI", Protocol: ProtocolOpenAI, BaseURL: "https://api.openai.com/v1", EnvKey: "OPENAI_API_KEY",
 			DefaultModel: "gpt-5", FallbackModels: []string{"gpt-5", "gpt-5-mini", "o4-mini"}},
 		{ID: "openrouter", Label: "OpenRouter", Protocol: ProtocolOpenAI, BaseURL: "https://openrouter.ai/api/v1", EnvKey: "OPENROUTER_API_KEY"},
