@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/config"
@@ -20,6 +21,13 @@ func (a *App) openHooks(opts Options, sessionID string) {
 	trust, err := hooks.OpenTrust(opts.Paths.HookTrust())
 	if err != nil {
 		a.startup = append(a.startup, Problem{Kind: "hook", Where: opts.Paths.HookTrust(), Err: err.Error() + " (every hook blocks until this is fixed)"})
+	} else if names, err := trust.MigrateOriginal(set); err != nil {
+		a.startup = append(a.startup, Problem{Kind: "hook", Where: opts.Paths.HookTrust(), Err: err.Error()})
+	} else if len(names) > 0 {
+		// Not a failure, but trust that changed hands: said once, where
+		// start-up problems are said.
+		a.startup = append(a.startup, Problem{Kind: "hook", Where: opts.Paths.HookTrust() + ".original",
+			Err: fmt.Sprintf("the TypeScript original's approval carried over to %s (review with shiro hooks list)", strings.Join(names, ", "))})
 	}
 	a.Hooks = hooks.NewRunner(set, trust, hooks.Options{
 		DefaultTimeout: opts.Settings.HookTimeout, CacheDir: opts.Paths.HookCache(),

@@ -56,14 +56,29 @@ type copyTarget func(rel string, perm fs.FileMode) (io.WriteCloser, error)
 // symlinks leading out, special files, and bundles over the size limits
 // are refused: the digest must cover everything the hook can read of its
 // own folder.
+//
+// A hook in the original's flat layout (flat.go) has the path of its
+// executable in place of a folder: its bundle is that file as `run` and
+// `<name>.json` beside it as manifest.json, so it hashes, copies and runs
+// like the folder holding those two files.
 func scanBundle(dir, identity string, copyTo copyTarget) (bundle, error) {
-	root, err := os.OpenRoot(dir)
+	flat := isFlat(dir)
+	rootDir := dir
+	if flat {
+		rootDir = filepath.Dir(dir)
+	}
+	root, err := os.OpenRoot(rootDir)
 	if err != nil {
 		return bundle{}, &locatedError{Path: dir, Msg: fmt.Sprintf("cannot open the hook folder (%v)", unwrapPathError(err))}
 	}
 	defer root.Close()
-	s := &scan{root: root, dir: dir, copyTo: copyTo, buf: make([]byte, 16<<10)}
-	if err := fs.WalkDir(root.FS(), ".", s.visit); err != nil {
+	s := &scan{root: root, dir: rootDir, copyTo: copyTo, buf: make([]byte, 16<<10)}
+	if flat {
+		err = s.flatPair(filepath.Base(dir))
+	} else {
+		err = fs.WalkDir(root.FS(), ".", s.visit)
+	}
+	if err != nil {
 		return bundle{}, err
 	}
 	slices.SortFunc(s.files, func(a, b bundleFile) int { return strings.Compare(a.rel, b.rel) })
@@ -109,20 +124,22 @@ func (s *scan) visit(rel string, d fs.DirEntry, walkErr error) error {
 	if len(s.files) == maxBundleFiles {
 		return s.fail(".", "holds more than %d files; keep only what the hook needs in its folder", maxBundleFiles)
 	}
-	return s.hashFile(rel)
+	return s.hashFile(rel, rel)
 }
 
-func (s *scan) hashFile(rel string) error {
+// hashFile hashes the file name (inside the root) as the bundle's file
+// rel: the same path, but for a flat hook's two files.
+func (s *scan) hashFile(name, rel string) error {
 	// O_NONBLOCK: if the file was swapped for a FIFO since the walk saw
 	// it, opening must not hang; fstat below refuses it anyway.
-	f, err := s.root.OpenFile(rel, os.O_RDONLY|openNoBlock, 0)
+	f, err := s.root.OpenFile(name, os.O_RDONLY|openNoBlock, 0)
 	if err != nil {
-		return s.fail(rel, "cannot be opened (%v)", unwrapPathError(err))
+		return s.fail(name, "cannot be opened (%v)", unwrapPathError(err))
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil || !info.Mode().IsRegular() {
-		return s.fail(rel, "is not a regular file; remove it from the hook folder")
+		return s.fail(name, "is not a regular file; remove it from the hook folder")
 	}
 	h := sha256.New()
 	var w io.Writer = h
@@ -141,7 +158,7 @@ func (s *scan) hashFile(rel string) error {
 	}
 	n, err := io.CopyBuffer(w, io.LimitReader(f, maxBundleBytes-s.total+1), s.buf)
 	if err != nil {
-		return s.fail(rel, "cannot be read or copied (%v)", unwrapPathError(err))
+		return s.fail(name, "cannot be read or copied (%v)", unwrapPathError(err))
 	}
 	if s.total += n; s.total > maxBundleBytes {
 		return s.fail(".", "is larger than %d MiB; keep only what the hook needs in its folder", maxBundleBytes>>20)

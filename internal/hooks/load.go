@@ -84,8 +84,11 @@ func Load(projectHooksDir, userHooksDir string) (*Set, []Problem) {
 			problems = append(problems, problemOf(err))
 			continue
 		}
-		for _, path := range notFolders {
-			p := Problem{Path: path, Err: "not a hook folder: each hook is a folder <name>/ holding manifest.json and an executable named run; move this into one, or remove it"}
+		flat, notHooks := flatHooks(notFolders)
+		folders = append(folders, flat...)
+		slices.Sort(folders)
+		for _, path := range notHooks {
+			p := Problem{Path: path, Err: "not a hook folder: each hook is a folder <name>/ holding manifest.json and an executable named run, or an executable <name> with <name>.json beside it; move this into one, or remove it"}
 			set.unlisted = append(set.unlisted, p)
 			problems = append(problems, p)
 		}
@@ -143,7 +146,13 @@ func inspect(path, name string, origin Origin) entry {
 	dir := path
 	if abs, err := filepath.Abs(path); err == nil {
 		dir = abs
-		if canonical, err := filepath.EvalSymlinks(abs); err == nil {
+		if isFlat(abs) {
+			// A flat hook's files are those beside it in its hooks
+			// folder: only the folder is resolved.
+			if parent, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+				dir = filepath.Join(parent, name)
+			}
+		} else if canonical, err := filepath.EvalSymlinks(abs); err == nil {
 			dir = canonical
 		}
 	}
@@ -161,7 +170,7 @@ func inspectAt(dir, name string, origin Origin) entry {
 		return e
 	}
 	e.hook.Digest, e.manifest = b.digest, b.manifest
-	manifestPath := filepath.Join(dir, manifestFile)
+	manifestPath, runPath := hookPaths(dir)
 	if b.manifest == nil {
 		e.err = &locatedError{Path: manifestPath, Msg: `missing; create it, for example {"name":"` + name + `","hook":"pre_tool","tools":["bash"]}`}
 		return e
@@ -173,7 +182,6 @@ func inspectAt(dir, name string, origin Origin) entry {
 	}
 	e.hook.Kind, e.hook.Tools, e.hook.Timeout = m.Hook, m.Tools, m.TimeoutDuration()
 	e.scoped = true
-	runPath := filepath.Join(dir, runFile)
 	switch {
 	case m.Name != name:
 		e.err = &locatedError{Path: manifestPath, Msg: fmt.Sprintf("field \"name\": is %q but the folder is named %q; they must match", m.Name, name)}

@@ -192,6 +192,14 @@ func readTrustFile(path string) (map[string]Record, error) {
 	if len(data) > maxTrustBytes {
 		return nil, trustErr(path, "", "is larger than %d MiB", maxTrustBytes>>20)
 	}
+	if _, original := originalApprovals(data); original {
+		// The TypeScript original's approvals (original.go): kept aside
+		// for MigrateOriginal; none in this shape yet.
+		if err := moveOriginalAside(path, data); err != nil {
+			return nil, err
+		}
+		return map[string]Record{}, nil
+	}
 	return parseTrust(path, data)
 }
 
