@@ -109,7 +109,7 @@ func Builtins(deps BuiltinDeps) []Plugin {
 // Resolve builds the builtins that names enable, in registry order rather
 // than the order of names, so the guard always runs first. A name given
 // twice is enabled once; names that are not builtins come back in unknown,
-// in the order given (see UnknownPlugin for the message).
+// in the order given.
 func Resolve(names []string, deps BuiltinDeps) (enabled []Plugin, unknown []string) {
 	deps = deps.withDefaults()
 	wanted := make(map[string]bool, len(names))
@@ -133,7 +133,3 @@ func Resolve(names []string, deps BuiltinDeps) (enabled []Plugin, unknown []stri
 	}
 	return enabled, unknown
 }
-
-// UnknownPlugin is the message for a configured name that is not a
-// plugin: `no such plugin "x"`.
-func UnknownPlugin(name string) string { return `no such plugin "` + name + `"` }

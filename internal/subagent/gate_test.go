@@ -117,7 +117,7 @@ func TestApprovedWorkerWriteShowsInTheParentsTurn(t *testing.T) {
 }
 
 // Without an approval channel the worker kind is not offered, so a call
-// for one is refused by the schema before anything starts.
+// for one is refused before anything starts, saying why.
 func TestWorkerNeedsAnApprovalChannel(t *testing.T) {
 	srv, provider := wire(t,
 		call("p1", "task", `{"description":"edit","prompt":"Change a.go","kind":"worker"}`),
@@ -127,7 +127,7 @@ func TestWorkerNeedsAnApprovalChannel(t *testing.T) {
 	evs := p.send(t, t.Context(), "go")
 
 	e, ok := find[protocol.ToolErrorEvent](evs)
-	if !ok || e.Error != "invalid arguments: kind: enum: worker does not equal any of: [explore review]" {
+	if !ok || e.Error != "invalid arguments: The worker kind needs an approval channel, which this session has not provided." {
 		t.Fatalf("tool error = %+v", e)
 	}
 	if n := len(srv.ModelCalls()); n != 2 {

@@ -104,6 +104,14 @@ func checkBrief(b brief, where string) (brief, error) {
 // kindInBatch explains the commonest malformed batch, a kind given inside
 // a task, which the schema can only call an unexpected member. It returns
 // nil when input has no such task.
+// askedFor reports whether a call that failed to decode asks for kind.
+func askedFor(input json.RawMessage, kind Kind) bool {
+	var probe struct {
+		Kind string `json:"kind"`
+	}
+	return json.Unmarshal(input, &probe) == nil && Kind(probe.Kind) == kind
+}
+
 func kindInBatch(input json.RawMessage) error {
 	var probe struct {
 		Tasks []map[string]json.RawMessage `json:"tasks"`

@@ -85,6 +85,11 @@ func (t *Tool) Prepare(input json.RawMessage) (tool.Prepared, error) {
 		if hint := kindInBatch(input); hint != nil {
 			return nil, hint
 		}
+		if !t.cfg.ApprovalChannel && askedFor(input, Worker) {
+			// The schema offers no worker here, and its enum error
+			// would not say why.
+			return nil, &tool.InputError{Err: tool.Failf(errNoApprovalChannel)}
+		}
 		return nil, err
 	}
 	// The decoded input is read once more for the request: tool.Def keeps
