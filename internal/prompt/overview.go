@@ -34,6 +34,7 @@ const (
 // left out is counted, not silently dropped.
 func Overview(ctx context.Context, env *workspace.Env, budget int) string {
 	var levels [][]string // entries by depth, each level in lexical order
+	langs := languageTally{}
 	scanned := 0
 	err := workspace.Walk(ctx, env, ".", workspace.WalkOptions{MaxDepth: overviewDepth}, func(rel string, d fs.DirEntry) error {
 		if d.IsDir() {
@@ -44,6 +45,9 @@ func Overview(ctx context.Context, env *workspace.Env, budget int) string {
 			levels = append(levels, nil)
 		}
 		levels[depth] = append(levels[depth], rel)
+		if !d.IsDir() {
+			langs.add(rel)
+		}
 		if scanned++; scanned >= overviewScan {
 			return fs.SkipAll
 		}
@@ -59,6 +63,9 @@ func Overview(ctx context.Context, env *workspace.Env, budget int) string {
 	b.WriteString(strings.Join(chosen, "\n"))
 	if rest := scanned - len(chosen); rest > 0 {
 		fmt.Fprintf(&b, "\n… and %s more entries below the levels shown; use glob, grep or list_dir to look further.", roughCount(rest, scanned >= overviewScan))
+	}
+	if line := langs.line(); line != "" {
+		b.WriteString("\n" + line)
 	}
 	return b.String()
 }
