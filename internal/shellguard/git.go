@@ -54,8 +54,8 @@ func gitRule(args []arg) rule {
 		}
 	case "read-tree":
 		// -u --reset: the index and the work tree become the tree given.
-		update := anyOption(rest, func(t string) bool { return t == "-u" })
-		reset := anyOption(rest, func(t string) bool { return t == "--reset" })
+		update := anyOption(rest, func(t string) bool { return clusterHas(t, "u", "") })
+		reset := anyOption(rest, func(t string) bool { return longPrefix(t, "--reset", 5) })
 		if update && reset {
 			return rule{category: CategoryGitReset, why: whyReset}
 		}
@@ -65,7 +65,7 @@ func gitRule(args []arg) rule {
 			return rule{category: CategoryGitReset, why: whyReset}
 		}
 	case "update-ref":
-		if anyOption(rest, func(t string) bool { return t == "-d" }) {
+		if anyOption(rest, func(t string) bool { return clusterHas(t, "d", "m") }) {
 			return rule{category: CategoryGitBranch, why: whyRef}
 		}
 	case "push", "send-pack":
