@@ -42,9 +42,7 @@ func gitRule(args []arg) rule {
 		}
 	case "clean":
 		force := cleanUnforced || anyOption(rest, func(t string) bool { return clusterHas(t, "f", "e") || longPrefix(t, "--force", 3) })
-		dry := anyOption(rest, func(t string) bool {
-			return clusterHas(t, "n", "e") || clusterHas(t, "i", "e") || longPrefix(t, "--dry-run", 3) || longPrefix(t, "--interactive", 3)
-		})
+		dry := anyOption(rest, func(t string) bool { return clusterHas(t, "n", "e") || longPrefix(t, "--dry-run", 3) })
 		if force && !dry {
 			return rule{category: CategoryGitClean, why: whyClean}
 		}
