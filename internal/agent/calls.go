@@ -13,6 +13,10 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
+// notRunAfterRefusal answers the calls that came after the one whose repeated
+// refusal ended the turn.
+const notRunAfterRefusal = "Not run: the turn stopped because an identical refused call was repeated."
+
 // runCalls passes each call through the gate and runs the allowed ones, in
 // order. Every call gets exactly one result, so the history stays valid.
 func (t *turn) runCalls(calls []llm.ToolCall) []llm.Part {
@@ -20,6 +24,12 @@ func (t *turn) runCalls(calls []llm.ToolCall) []llm.Part {
 	for _, c := range calls {
 		if t.ctx.Err() != nil {
 			results = append(results, llm.ToolResult{CallID: c.ID, Name: c.Name, Output: interruptedResult, IsError: true})
+			continue
+		}
+		if t.stop == protocol.StopRefused {
+			// The turn ends on a repeated refusal: what the model asked
+			// for after it is not run, but still answered.
+			results = append(results, llm.ToolResult{CallID: c.ID, Name: c.Name, Output: notRunAfterRefusal, IsError: true})
 			continue
 		}
 		results = append(results, t.runCall(c))
@@ -55,6 +65,10 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	v := t.gate.Decide(t.ctx, GateCall{Tool: tl, ID: c.ID, Call: prepared, Repeats: t.s.repeats, Subagent: t.s.cfg.Subagent, Approver: t.s.broker})
 	if !v.Allowed {
 		t.emit(protocol.ToolDeniedEvent{ID: c.ID, Name: c.Name, By: v.By, Reason: v.Reason})
+		if v.EndTurn {
+			t.stop = protocol.StopRefused
+			t.emit(protocol.NoticeEvent{Text: fmt.Sprintf("turn stopped: the model made the same refused %s call %d times (refused by %s). Run it yourself if it is really needed, or send another message to go on differently.", c.Name, repeatThreshold, v.By)})
+		}
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: v.Reason, IsError: true}
 	}
 	t.toolsCalled = append(t.toolsCalled, info.Name)

@@ -114,6 +114,10 @@ type Verdict struct {
 	Reason  string
 	// Pattern is the permission rule that decided, if any.
 	Pattern string
+	// EndTurn is set on the third identical call refused this turn: the
+	// model is looping on something that will not pass, so the turn stops
+	// rather than running to the step limit.
+	EndTurn bool
 }
 
 // Explanation is what the gate would do with a call before anyone is
@@ -234,6 +238,18 @@ func blocked(e Explanation, b *plugin.Block) Explanation {
 
 // Decide runs every layer in order and, when needed, asks the person.
 func (g *Gate) Decide(ctx context.Context, c GateCall) Verdict {
+	v := g.decide(ctx, c)
+	// A refusal by a layer (guard, plugin, hook, rule, or the policy when
+	// no one can be asked) is counted against the call as the model sent
+	// it. The person's own "no" is not: they are there, and can stop the
+	// turn themselves.
+	if !v.Allowed && v.By != "user" {
+		v.EndTurn = c.Repeats.Refused(c.Tool.Info().Name, c.Call.Input())
+	}
+	return v
+}
+
+func (g *Gate) decide(ctx context.Context, c GateCall) Verdict {
 	e := g.Explain(ctx, c.Tool, c.ID, c.Call)
 	switch e.Decision {
 	case "block":

@@ -130,6 +130,9 @@ func (s *Session) runTurn(ctx context.Context, seq int, text, model string) {
 			t.interrupted = true
 			return
 		}
+		if t.stop == protocol.StopRefused {
+			return
+		}
 	}
 }
 

@@ -19,7 +19,7 @@ func foreignFlags() map[string]string {
 		gitTools = "an option the git tools pass to git (docs/tools.md)"
 	)
 	return map[string]string{
-		"force": guardGit, "forc": guardGit, "force-with-lease": guardGit, "force-if-includes": guardGit,
+		"force": guardGit, "forc": guardGit, "force-with-lease": guardGit, "force-if-includes": guardGit, "discard-changes": guardGit,
 		"mirror": guardGit, "delete": guardGit, "prune": guardGit, "dry-run": guardGit, "all": guardGit,
 		"global": guardGit, "system": guardGit, "get": guardGit, "list": guardGit, "config-env": guardGit,
 		"recursive": guardRm, "rec": guardRm, "no-preserve-root": guardRm,

@@ -49,7 +49,7 @@ const adversarialRules = `{"bash": {"*": "ask", "git *": "allow", "make *": "all
 // labelled, which this test requires.
 func TestAdversarialSet(t *testing.T) {
 	fx := newAdversarialFixture(t)
-	cases := loadAdversarial(t)
+	cases := loadCases(t, "adversarial.jsonl")
 	rules, err := permission.Parse(json.RawMessage(adversarialRules))
 	if err != nil {
 		t.Fatal(err)
@@ -114,9 +114,10 @@ func TestAdversarialSet(t *testing.T) {
 	}
 }
 
-func loadAdversarial(t *testing.T) []adversarialCase {
+// loadCases reads a JSON-lines set of cases from testdata.
+func loadCases(t *testing.T, name string) []adversarialCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "adversarial.jsonl"))
+	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func loadAdversarial(t *testing.T) []adversarialCase {
 		}
 		var c adversarialCase
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("testdata/adversarial.jsonl:%d: %v", line, err)
+			t.Fatalf("testdata/%s:%d: %v", name, line, err)
 		}
 		out = append(out, c)
 	}

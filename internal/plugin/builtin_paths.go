@@ -10,12 +10,16 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/secrets"
+	"github.com/shiro-neko/shiro/internal/shellguard"
 )
 
 // pathKind says why a path is protected: what it is and what to do instead.
 type pathKind struct {
 	what   string
 	advice string
+	// regenerable: a tool makes what is there again (build output, a
+	// cache), so removing a file from it loses nothing.
+	regenerable bool
 }
 
 // target is one file, normalised for matching.
@@ -23,6 +27,7 @@ type target struct {
 	shown string   // as given, for the refusal
 	parts []string // lower-cased components, relative to the workspace when inside it
 	abs   string   // absolute and clean, "" when the workspace is unknown
+	kind  shellguard.WriteKind
 }
 
 // secretKind recognises credentials (internal/secrets decides what they
@@ -37,15 +42,15 @@ func adviseSecret(k secrets.Kind) (pathKind, bool) {
 	case secrets.None:
 		return pathKind{}, false
 	case secrets.EnvFile:
-		return pathKind{k.String(), "ask the user to add the values; .env.example may be written with placeholders"}, true
+		return pathKind{k.String(), "ask the user to add the values; .env.example may be written with placeholders", false}, true
 	case secrets.TokenFile:
-		return pathKind{k.String(), "ask the user to configure it"}, true
+		return pathKind{k.String(), "ask the user to configure it", false}, true
 	case secrets.CredentialsFile:
-		return pathKind{k.String(), "ask the user to fill it in"}, true
+		return pathKind{k.String(), "ask the user to fill it in", false}, true
 	case secrets.CredentialsDir:
-		return pathKind{k.String() + " (.ssh, .aws, .gnupg)", "keys and credentials belong to the user"}, true
+		return pathKind{k.String() + " (.ssh, .aws, .gnupg)", "keys and credentials belong to the user", false}, true
 	}
-	return pathKind{k.String(), "keys belong to the user"}, true
+	return pathKind{k.String(), "keys belong to the user", false}, true
 }
 
 func lockfiles() []string {
@@ -59,12 +64,12 @@ func lockfiles() []string {
 func generatedDir(name string) (pathKind, bool) {
 	switch name {
 	case "node_modules", "vendor", "bower_components", ".venv", "site-packages":
-		return pathKind{"installed dependencies (" + name + "/)", "change the dependency through the package manager"}, true
+		return pathKind{"installed dependencies (" + name + "/)", "change the dependency through the package manager", false}, true
 	case "dist", "build", "out", ".next", ".nuxt", ".svelte-kit", ".output", "coverage", ".turbo", ".vercel":
-		return pathKind{"generated output (" + name + "/)", "change the sources and rebuild"}, true
+		return pathKind{"generated output (" + name + "/)", "change the sources and rebuild", true}, true
 	case ".cache", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".gradle",
 		".parcel-cache", ".angular", ".eslintcache", ".terraform":
-		return pathKind{"a tool cache (" + name + "/)", "let the tool manage it"}, true
+		return pathKind{"a tool cache (" + name + "/)", "let the tool manage it", true}, true
 	}
 	return pathKind{}, false
 }
@@ -94,13 +99,13 @@ func protectKind(t target, pl places) (pathKind, bool) {
 	for i, p := range t.parts {
 		switch {
 		case p == ".git":
-			return pathKind{"git's own directory", "use git commands instead"}, true
+			return pathKind{"git's own directory", "use git commands instead", false}, true
 		case p == ".shiro-neko":
-			return pathKind{"shiro's own state", "ask the user to change it"}, true
+			return pathKind{"shiro's own state", "ask the user to change it", false}, true
 		case p == ".shiro" && i < last && t.parts[i+1] == "hooks":
-			return pathKind{"the project's hooks (.shiro/hooks)", "hooks are the user's to write and approve"}, true
+			return pathKind{"the project's hooks (.shiro/hooks)", "hooks are the user's to write and approve", false}, true
 		case p == "target" && i+1 < last && (t.parts[i+1] == "debug" || t.parts[i+1] == "release"):
-			return pathKind{"Rust build output (target/" + t.parts[i+1] + "/)", "change the sources and rebuild"}, true
+			return pathKind{"Rust build output (target/" + t.parts[i+1] + "/)", "change the sources and rebuild", false}, true
 		case i < last:
 			if k, ok := generatedDir(p); ok {
 				return k, true
@@ -108,23 +113,23 @@ func protectKind(t target, pl places) (pathKind, bool) {
 		}
 	}
 	if slices.Contains(lockfiles(), t.parts[last]) {
-		return pathKind{"a lockfile", "run the package manager to change it"}, true
+		return pathKind{"a lockfile", "run the package manager to change it", false}, true
 	}
 	for _, dir := range pl.stateDirs {
 		if t.abs != "" && fsutil.Within(dir, t.abs) {
-			return pathKind{"shiro's own state", "ask the user to change it"}, true
+			return pathKind{"shiro's own state", "ask the user to change it", false}, true
 		}
 	}
 	if pl.home != "" && t.abs != "" {
 		for _, f := range startupFiles() {
 			if fsutil.Within(filepath.Join(pl.home, f), t.abs) {
-				return pathKind{"a startup file shells or git run (~/" + f + ")", "ask the user to change it"}, true
+				return pathKind{"a startup file shells or git run (~/" + f + ")", "ask the user to change it", false}, true
 			}
 		}
 	}
 	// Last, since it asks the disk at every folder above the path.
 	if repo := enclosingGitDir(t.abs); repo != "" {
-		return pathKind{"a bare git repository's own files (" + repo + ")", "use git commands instead"}, true
+		return pathKind{"a bare git repository's own files (" + repo + ")", "use git commands instead", false}, true
 	}
 	return pathKind{}, false
 }
@@ -245,7 +250,7 @@ func protectPlugin(d BuiltinDeps) Plugin {
 			"work around the refusal.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
 			paths := c.paths(pl)
-			if r := refuseTargets(paths.writes, "protect", func(t target) (pathKind, bool) { return protectKind(t, pl) }); r != "" {
+			if r := refuseTargets(paths.writes, "protect", func(t target) (pathKind, bool) { return protectWrite(t, pl) }); r != "" {
 				return r, nil
 			}
 			if len(paths.patterns) == 0 {
@@ -254,6 +259,21 @@ func protectPlugin(d BuiltinDeps) Plugin {
 			return refusePatterns(paths.patterns, "protect", protectedPatterns(pl), "a protected path"), nil
 		},
 	}
+}
+
+// protectWrite judges one write for protect. What protect keeps safe is
+// contents: a new directory changes nothing that exists (`mkdir -p
+// out/reports`), and removing a file from build output or a cache loses
+// nothing the tool cannot make again (`rm build/one-file.js`).
+func protectWrite(t target, pl places) (pathKind, bool) {
+	if t.kind == shellguard.MakesDir {
+		return pathKind{}, false
+	}
+	k, ok := protectKind(t, pl)
+	if ok && t.kind == shellguard.Removes && k.regenerable {
+		return pathKind{}, false
+	}
+	return k, ok
 }
 
 func refuseTargets(targets []target, plugin string, classify func(target) (pathKind, bool)) string {

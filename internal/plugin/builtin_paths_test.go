@@ -163,9 +163,12 @@ func TestPathPluginsSeeShellWrites(t *testing.T) {
 			p: plugin.Protect(""),
 			block: []string{"echo x >> go.sum", "rm package-lock.json", "cp x.js node_modules/y/", "echo > .git/HEAD",
 				"mv a .git/hooks/pre-commit", "sed -i s/a/b/ yarn.lock", "touch dist/x", "truncate -s 0 Cargo.lock",
-				"bash -c 'echo x > .git/config'", "mkdir -p node_modules/x"},
+				"bash -c 'echo x > .git/config'", "rm node_modules/y/index.js", "rm .git/index", "rmdir .git/refs/tags"},
+			// A new directory changes nothing that exists, and a file removed
+			// from build output comes back with the build (issue 22).
 			pass: []string{"npm install", "go mod tidy", "go build -o bin/app ./...", "git commit -m x", "cat go.sum",
-				"rm build.log", "echo x > src/build.go", "rm -f tmp.txt"},
+				"rm build.log", "echo x > src/build.go", "rm -f tmp.txt", "mkdir -p out/reports", "mkdir -p node_modules/x",
+				"rm build/one-file.js", "rm dist/app.js .cache/x"},
 		},
 	}
 	for _, tc := range cases {

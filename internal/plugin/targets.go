@@ -71,16 +71,16 @@ func pathsOf(c Call, pl places) *callPaths {
 	ws := workspace{cwd: c.Cwd}
 	r := resolver{pl: pl, cwd: c.Cwd}
 	out := &callPaths{}
-	addWrite := func(shown, abs string) {
+	addWrite := func(shown, abs string, kind shellguard.WriteKind) {
 		t, ok := ws.target(abs)
 		if !ok {
 			return
 		}
-		t.shown = shown
+		t.shown, t.kind = shown, kind
 		out.writes = append(out.writes, t)
 		if resolved, changed := resolveLinks(t.abs); changed {
 			if rt, ok := ws.target(resolved); ok {
-				rt.shown = shown + " (" + resolved + ")"
+				rt.shown, rt.kind = shown+" ("+resolved+")", kind
 				out.writes = append(out.writes, rt)
 			}
 		}
@@ -93,7 +93,7 @@ func pathsOf(c Call, pl places) *callPaths {
 		if !filepath.IsAbs(abs) && c.Cwd != "" {
 			abs = filepath.Join(c.Cwd, abs)
 		}
-		addWrite(p, abs)
+		addWrite(p, abs, shellguard.Changes)
 	}
 	for _, a := range c.shell() {
 		r.links = r.lineLinks(a.Links())
@@ -113,7 +113,7 @@ func pathsOf(c Call, pl places) *callPaths {
 							out.patterns = append(out.patterns, pattern{shown: shown, glob: p.s})
 						}
 					case acc.Write:
-						addWrite(shown, p.s)
+						addWrite(shown, p.s, acc.Kind)
 					default:
 						out.reads = appendRead(out.reads, shown, p.s)
 					}

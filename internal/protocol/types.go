@@ -123,6 +123,9 @@ const (
 	// StopSpendLimit: the next request would have passed a spend ceiling
 	// (DoneEvent.Ceiling names it); a notice says how to raise it.
 	StopSpendLimit StopReason = "spend-limit"
+	// StopRefused: the model made the same refused call a third time in
+	// the turn; a notice says so.
+	StopRefused StopReason = "refused"
 )
 
 // Decision is the person's answer to an approval request.

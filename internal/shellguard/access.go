@@ -27,9 +27,25 @@ type Access struct {
 	// Into names the file the command writes inside Path when Path turns
 	// out to be a directory (`cp .env backup/` writes backup/.env).
 	Into string
+	// Kind says what a write does to Path.
+	Kind WriteKind
 	// Command is the command as written, for refusals.
 	Command string
 }
+
+// WriteKind says what a write does to its path.
+type WriteKind int
+
+const (
+	// Changes creates the file or changes what it holds (or does something
+	// the guard does not tell apart).
+	Changes WriteKind = iota
+	// MakesDir makes a new directory (mkdir): nothing that exists changes.
+	MakesDir
+	// Removes removes the file (rm, unlink, rmdir); its contents are not
+	// changed in place.
+	Removes
+)
 
 // Link is a link a command line makes (`ln -s TARGET NAME`): after it,
 // a path through Name leads to Target.
@@ -59,6 +75,7 @@ type accessRecorder struct {
 	dirs    []Path
 	anyDir  bool
 	command string
+	kind    WriteKind // of the writes being recorded
 }
 
 func (a *engine) recorder(sc *scope, at string) *accessRecorder {
@@ -70,6 +87,11 @@ func (r *accessRecorder) add(w arg, write bool, into string) {
 	if w.placeholder || r.a.quiet > 0 || r.a.replaying > 0 {
 		return
 	}
+	if write && w.lit && isRawDevice(w.text) {
+		// Whichever program writes it (dd of=, cp, tee, a redirection),
+		// a raw device is written under every file system on it.
+		r.a.report(Verdict{Command: r.command, Category: CategoryDisk, Why: whyDisk}, false)
+	}
 	if w.lit && !w.glob && !strings.HasPrefix(w.text, "~") {
 		// The usual word: one piece of literal text, kept without
 		// allocating a path of its own.
@@ -78,7 +100,7 @@ func (r *accessRecorder) add(w arg, write bool, into string) {
 		}
 		r.a.out.accesses = append(r.a.out.accesses, Access{
 			Path: Path{Parts: r.a.onePart(PathPart{Kind: PathText, Text: w.text})}, Dirs: r.dirs, AnyDir: r.anyDir,
-			Write: write, Into: into, Command: r.command,
+			Write: write, Into: into, Command: r.command, Kind: r.kind,
 		})
 		return
 	}
@@ -90,7 +112,7 @@ func (r *accessRecorder) add(w arg, write bool, into string) {
 			continue
 		}
 		r.a.out.accesses = append(r.a.out.accesses, Access{
-			Path: p, Dirs: r.dirs, AnyDir: r.anyDir, Write: write, Into: into, Command: r.command,
+			Path: p, Dirs: r.dirs, AnyDir: r.anyDir, Write: write, Into: into, Command: r.command, Kind: r.kind,
 		})
 	}
 }
@@ -133,7 +155,14 @@ func (a *engine) commandAccesses(sc *scope, base string, argv []arg, at string, 
 		if base == "mknod" && len(ops) > 1 {
 			ops = ops[:1]
 		}
+		switch base {
+		case "mkdir":
+			r.kind = MakesDir
+		case "rm", "unlink", "rmdir":
+			r.kind = Removes
+		}
 		r.writeAll(ops)
+		r.kind = Changes
 	case "chmod", "chown", "chgrp":
 		opts, ops := scanOptions(args, optSpec{long: []string{"reference", "from"}, permute: true})
 		if _, ref := valueOf(opts, "reference"); !ref && len(ops) > 0 {

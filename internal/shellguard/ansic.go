@@ -18,9 +18,19 @@ func singleQuoted(p *syntax.SglQuoted) string {
 // decodeANSIC returns the value of a bash $'…' string body. The guard must
 // decode it because $'\x72m' runs rm. Like bash, the value ends at a NUL.
 func decodeANSIC(s string) string {
+	out, _ := decodeEscapes(s, false)
+	return out
+}
+
+// decodeEscapes decodes backslash escapes: those of $'…' and printf's
+// format, or with echo set those of echo -e and printf %b, where \0 opens
+// up to three more octal digits and \c ends the output (stop reports it).
+// The value ends at a NUL, as the shell's strings do.
+func decodeEscapes(s string, echo bool) (string, bool) {
 	if !strings.Contains(s, `\`) {
-		return s
+		return s, false
 	}
+	stop := false
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -49,6 +59,11 @@ func decodeANSIC(s string) string {
 		case '\\', '\'', '"', '?':
 			b.WriteByte(c)
 		case 'c':
+			if echo {
+				stop = true
+				i = len(s)
+				continue
+			}
 			if i+1 < len(s) {
 				i++
 				b.WriteByte(s[i] & 0x1f)
@@ -76,8 +91,15 @@ func decodeANSIC(s string) string {
 				b.WriteRune(rune(n))
 			}
 		case '0', '1', '2', '3', '4', '5', '6', '7':
-			n, used := readDigits(s[i:], 3, 8)
-			i += used - 1
+			from := i
+			if echo && c == '0' {
+				from++
+			}
+			n, used := readDigits(s[from:], 3, 8)
+			i = from + used - 1
+			if used == 0 {
+				i = from - 1 // a lone \0
+			}
 			b.WriteByte(byte(n))
 		default:
 			b.WriteByte('\\')
@@ -88,7 +110,7 @@ func decodeANSIC(s string) string {
 	if end := strings.IndexByte(out, 0); end >= 0 {
 		out = out[:end]
 	}
-	return out
+	return out, stop
 }
 
 // readDigits reads up to limit digits of base from the start of s.

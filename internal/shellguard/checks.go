@@ -2,35 +2,57 @@ package shellguard
 
 import "mvdan.cc/sh/v3/syntax"
 
-// deviceRedirects refuses writing to a raw device through a redirection
-// (`cat img > /dev/sda`).
-func (a *engine) deviceRedirects(sc *scope, st *syntax.Stmt) {
-	for _, r := range st.Redirs {
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
-			syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.DplOut:
-		default:
-			continue
-		}
-		if r.Word == nil || !isRawDevice(sc.evalWord(r.Word).text) {
-			continue
-		}
-		a.report(Verdict{Command: sc.slice(st.Pos(), r.Word.End()), Category: CategoryDisk, Why: whyDisk}, false)
-		return
-	}
-}
-
-// forkBomb refuses a function that calls itself in a pipeline or in the
-// background (`:(){ :|:& };:`), whatever its name.
+// forkBomb refuses a function that starts copies of itself in a pipeline
+// or in the background, directly or through other functions the line
+// declares (`:(){ :|:& };:`, `a(){ b|b& }; b(){ a|a& }`), whatever the
+// names: the structure is a cycle of calls with a spawning call in it. It
+// runs once fn is declared, so a cycle closed by fn's body is found.
 func (a *engine) forkBomb(sc *scope, fn *syntax.FuncDecl) {
 	if fn.Name == nil || fn.Body == nil {
 		return
 	}
 	self := fn.Name.Value
+	type state struct {
+		name    string
+		spawned bool
+	}
+	seen := map[state]bool{}
+	stack := []state{{name: self}}
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		f := a.funcs[cur.name]
+		if f == nil || seen[cur] {
+			continue
+		}
+		seen[cur] = true
+		for _, c := range a.calls(f.sc, f.body) {
+			next := state{name: c.name, spawned: cur.spawned || c.spawned}
+			if next.name == self && next.spawned {
+				a.report(Verdict{Command: sc.slice(fn.Pos(), fn.End()), Category: CategoryForkBomb, Why: "fork bomb"}, false)
+				return
+			}
+			stack = append(stack, next)
+		}
+		if a.stopped {
+			return
+		}
+	}
+}
+
+// call is a command a function body runs by name; spawned marks one in a
+// pipeline or in the background, which runs as a process of its own.
+type call struct {
+	name    string
+	spawned bool
+}
+
+// calls lists the commands body runs by name.
+func (a *engine) calls(sc *scope, body syntax.Node) []call {
+	var out []call
 	var spawning []bool // per open node: inside a pipeline or background job
-	found := false
-	syntax.Walk(fn.Body, func(n syntax.Node) bool {
-		if found || a.stopped || !a.charge(1) {
+	syntax.Walk(body, func(n syntax.Node) bool {
+		if a.stopped || !a.charge(1) {
 			return false
 		}
 		if n == nil {
@@ -44,15 +66,12 @@ func (a *engine) forkBomb(sc *scope, fn *syntax.FuncDecl) {
 		case *syntax.Stmt:
 			in = in || n.Background || n.Coprocess
 		case *syntax.CallExpr:
-			if in && len(n.Args) > 0 && sc.evalWord(n.Args[0]).text == self {
-				found = true
-				return false
+			if len(n.Args) > 0 {
+				out = append(out, call{name: sc.evalWord(n.Args[0]).text, spawned: in})
 			}
 		}
 		spawning = append(spawning, in)
 		return true
 	})
-	if found {
-		a.report(Verdict{Command: sc.slice(fn.Pos(), fn.End()), Category: CategoryForkBomb, Why: "fork bomb"}, false)
-	}
+	return out
 }

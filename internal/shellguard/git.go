@@ -1,15 +1,30 @@
 package shellguard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
+
+// whyRef is the reason for deleting a ref outright.
+const whyRef = "deletes a branch or ref without a merge check"
 
 // gitRule finds git's subcommand past the global options (-C dir,
-// -c key=value, --git-dir …) and applies the rule for it.
+// -c key=value, --git-dir …) and applies the rule for it. Plumbing that
+// does what a porcelain rule refuses is judged as that porcelain: the
+// guard refuses what a command does to work, not its spelling.
 func gitRule(args []arg) rule {
 	i := 1
+	cleanUnforced := false
 	for i < len(args) {
 		t := args[i].text
 		if !args[i].lit || !strings.HasPrefix(t, "-") {
 			break
+		}
+		if setting, ok := strings.CutPrefix(t, "-c"); ok {
+			if setting == "" && i+1 < len(args) {
+				setting = args[i+1].text
+			}
+			cleanUnforced = cleanUnforced || noForceNeeded(setting)
 		}
 		if oneOf(t, gitValued...) {
 			i++
@@ -26,12 +41,32 @@ func gitRule(args []arg) rule {
 			return rule{category: CategoryGitReset, why: whyReset}
 		}
 	case "clean":
-		force := anyOption(rest, func(t string) bool { return clusterHas(t, "f", "e") || longPrefix(t, "--force", 3) })
+		force := cleanUnforced || anyOption(rest, func(t string) bool { return clusterHas(t, "f", "e") || longPrefix(t, "--force", 3) })
 		dry := anyOption(rest, func(t string) bool { return clusterHas(t, "n", "e") || longPrefix(t, "--dry-run", 3) })
 		if force && !dry {
 			return rule{category: CategoryGitClean, why: whyClean}
 		}
-	case "push":
+	case "checkout", "restore", "switch":
+		if overwritesWorkTree(args[i].text, rest) {
+			return rule{category: CategoryGitReset, why: whyReset}
+		}
+	case "read-tree":
+		// -u --reset: the index and the work tree become the tree given.
+		update := anyOption(rest, func(t string) bool { return clusterHas(t, "u", "") })
+		reset := anyOption(rest, func(t string) bool { return longPrefix(t, "--reset", 5) })
+		if update && reset {
+			return rule{category: CategoryGitReset, why: whyReset}
+		}
+	case "checkout-index":
+		// -f overwrites files that exist; with -a (or names) it is checkout -- .
+		if anyOption(rest, func(t string) bool { return clusterHas(t, "f", "") || longPrefix(t, "--force", 3) }) {
+			return rule{category: CategoryGitReset, why: whyReset}
+		}
+	case "update-ref":
+		if anyOption(rest, func(t string) bool { return clusterHas(t, "d", "m") }) {
+			return rule{category: CategoryGitBranch, why: whyRef}
+		}
+	case "push", "send-pack":
 		return pushRule(rest)
 	case "branch":
 		if anyOption(rest, func(t string) bool { return clusterHas(t, "D", "ut") }) {
@@ -44,6 +79,52 @@ func gitRule(args []arg) rule {
 		}
 	}
 	return rule{}
+}
+
+// noForceNeeded reports a `-c clean.requireForce=<false>` setting, with
+// which git clean deletes without -f.
+func noForceNeeded(setting string) bool {
+	key, value, ok := strings.Cut(setting, "=")
+	if !ok || !strings.EqualFold(key, "clean.requireForce") {
+		return false
+	}
+	return oneOf(strings.ToLower(value), "", "false", "no", "off", "0")
+}
+
+// overwritesWorkTree reports a checkout, restore or switch that replaces
+// uncommitted changes: forced (-f, --force, --discard-changes), or given a
+// pathspec that covers many files (`.`, `:/`, a glob, pathspec magic). A
+// single file named is let through, as `rm` of one file is. restore
+// --staged without --worktree changes only the index.
+func overwritesWorkTree(sub string, rest []arg) bool {
+	forced := anyOption(rest, func(t string) bool {
+		return sub != "restore" && (clusterHas(t, "f", "bBcC") || longPrefix(t, "--force", 3)) || longPrefix(t, "--discard-changes", 3)
+	})
+	if forced {
+		return true
+	}
+	if sub == "switch" {
+		return false
+	}
+	if sub == "restore" {
+		staged := anyOption(rest, func(t string) bool { return clusterHas(t, "S", "s") || longPrefix(t, "--staged", 4) })
+		worktree := anyOption(rest, func(t string) bool { return clusterHas(t, "W", "s") || longPrefix(t, "--worktree", 3) })
+		if staged && !worktree {
+			return false
+		}
+	}
+	for _, a := range rest {
+		if a.lit && !strings.HasPrefix(a.text, "-") && broadPathspec(a.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// broadPathspec reports a pathspec that stands for many files: the current
+// or top directory, a glob, or pathspec magic (`:(top)`, `:!x`).
+func broadPathspec(t string) bool {
+	return path.Clean(t) == "." || path.Clean(t) == ".." || strings.HasPrefix(t, ":") || strings.ContainsAny(t, "*?[")
 }
 
 // pushRule: --force, -f, --force-with-lease[=…], --force-if-includes and

@@ -197,21 +197,21 @@ func (a *engine) output(sc *scope, st *syntax.Stmt, feed, up *input) {
 	if !ok || !argv[0].lit {
 		return
 	}
-	var words []arg
-	switch programName(argv[0].text) {
+	switch prog := programName(argv[0].text); prog {
 	case ":", "true", "false":
 		feed.known, feed.lit = true, true
 		return
-	case "echo":
-		words = argv[1:]
-		for len(words) > 0 && words[0].lit && isEchoFlags(words[0].text) {
-			words = words[1:]
+	case "echo", "printf":
+		text, lit, ok := printed(prog, argv[1:])
+		if !ok {
+			// A format the guard does not run: its words stand in for
+			// what it prints, as an approximation.
+			text, _ = joinArgs(argv[1:])
+			lit = false
 		}
-	case "printf":
-		words = argv[1:]
-		if len(words) > 0 && words[0].lit && words[0].text == "--" {
-			words = words[1:]
-		}
+		feed.text, feed.lit = text, lit
+		feed.known, feed.node = true, call
+		return
 	case "cat", "tee":
 		_, ops := scanOptions(argv[1:], optSpec{})
 		if programName(argv[0].text) == "cat" && len(ops) > 0 && !(len(ops) == 1 && ops[0].text == "-") {
@@ -220,12 +220,7 @@ func (a *engine) output(sc *scope, st *syntax.Stmt, feed, up *input) {
 		if up != nil && up.known {
 			feed.text, feed.known, feed.lit, feed.node = up.text, true, up.lit, up.node
 		}
-		return
-	default:
-		return
 	}
-	feed.text, feed.lit = joinArgs(words)
-	feed.known, feed.node = true, call
 }
 
 // isEchoFlags reports echo's own options (-n, -e, -E and clusters).

@@ -1,6 +1,7 @@
 package shellguard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -71,6 +72,8 @@ func ruleFor(base string, args []arg, in *input) rule {
 	case oneOf(base, "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkdosfs", "mkntfs"):
 		return rule{category: CategoryDisk, why: whyDisk}
 	case base == "dd":
+		// Also a write access (see accessRecorder.add); the rule is what
+		// judges the values a variable may hold (`dd $target`).
 		for _, a := range args[1:] {
 			if target, ok := strings.CutPrefix(a.text, "of="); ok && isRawDevice(target) {
 				return rule{category: CategoryDisk, why: whyDisk}
@@ -125,9 +128,14 @@ func rmForcedOrRecursive(args []arg) bool {
 }
 
 // isRawDevice reports a path under /dev that is not one of the harmless
-// pseudo-devices (null, the standard streams, ttys, shared memory).
+// pseudo-devices (null, the standard streams, ttys, shared memory). The
+// path is cleaned first, so that //dev/sda, /dev/./sda and /dev/fd/../sda
+// are /dev/sda.
 func isRawDevice(p string) bool {
-	rest, ok := strings.CutPrefix(p, "/dev/")
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	rest, ok := strings.CutPrefix(path.Clean(p), "/dev/")
 	if !ok || rest == "" {
 		return false
 	}
@@ -169,8 +177,13 @@ func chmodWorldWritable(args []arg) bool {
 
 func modeWorldWritable(t string) bool { return octalWorldWritable(t) || symbolicWorldWritable(t) }
 
+// octalWorldWritable reads an octal mode; chmod takes any number of leading
+// zeros (000777 is 777), so they are dropped before the mode is judged.
 func octalWorldWritable(t string) bool {
-	if len(t) == 0 || len(t) > 5 {
+	if len(t) == 0 {
+		return false
+	}
+	if t = strings.TrimLeft(t, "0"); t == "" || len(t) > 4 {
 		return false
 	}
 	for i := 0; i < len(t); i++ {

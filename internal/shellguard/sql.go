@@ -7,6 +7,10 @@ import (
 
 // destructiveSQL matches DROP of a database object and TRUNCATE of a table
 // (not the TRUNCATE() number function).
+// sqlKeyword is the cheap first look: text without either word holds no
+// destructive statement, however its comments are written.
+var sqlKeyword = regexp.MustCompile(`(?i)drop|truncate`)
+
 var destructiveSQL = regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+)?(?:table|database|schema|index|view|materialized\s+view|sequence|function|procedure|trigger|owned|user|role|type|extension|keyspace|collection)\b|\btruncate\s+(?:table\s+)?[\w"` + "`" + `\[]`)
 
 // hasDestructiveSQL reports a DROP or TRUNCATE statement in s, outside
@@ -19,9 +23,10 @@ func hasDestructiveSQL(s string) bool { return sqlFor("", s) }
 
 // sqlFor is hasDestructiveSQL for text a known client reads: MySQL's
 // clients read it MySQL's way only; the others both ways, since
-// PostgreSQL's E'…' strings take backslash escapes too.
+// PostgreSQL's E'…' strings take backslash escapes too. The statement is
+// looked for once comments are removed, since `DROP/**/TABLE` is DROP TABLE.
 func sqlFor(client, s string) bool {
-	if len(s) < 8 || !destructiveSQL.MatchString(s) {
+	if len(s) < 8 || !sqlKeyword.MatchString(s) {
 		return false
 	}
 	mysql := destructiveSQL.MatchString(sqlCode(s, true))

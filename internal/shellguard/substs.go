@@ -43,79 +43,14 @@ func substValue(sc *scope, cs *syntax.CmdSubst) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	var out string
-	switch argv[0].text {
-	case "echo":
-		words := argv[1:]
-		for len(words) > 0 && isEchoFlags(words[0].text) {
-			if strings.ContainsRune(words[0].text, 'e') {
-				return "", false // escapes: not worth decoding here
-			}
-			words = words[1:]
-		}
-		texts := make([]string, len(words))
-		for i, w := range words {
-			texts[i] = w.text
-		}
-		out = strings.Join(texts, " ")
-	case "printf":
-		words := argv[1:]
-		if len(words) > 0 && words[0].text == "--" {
-			words = words[1:]
-		}
-		if len(words) == 0 {
-			return "", false
-		}
-		v, ok := printfPlain(words[0].text, words[1:])
-		if !ok {
-			return "", false
-		}
-		out = v
-	default:
+	if argv[0].text != "echo" && argv[0].text != "printf" {
+		return "", false
+	}
+	out, lit, ok := printed(argv[0].text, argv[1:])
+	if !ok || !lit {
 		return "", false
 	}
 	return strings.TrimRight(out, "\n"), true
-}
-
-// printfPlain runs printf for a format whose only directives are %s and
-// %%, and which has no backslash escapes: the format repeats while
-// arguments remain, as printf does.
-func printfPlain(format string, args []arg) (string, bool) {
-	if strings.Contains(format, `\`) {
-		return "", false
-	}
-	var b strings.Builder
-	next := 0
-	for {
-		used := false
-		for i := 0; i < len(format); i++ {
-			c := format[i]
-			if c != '%' {
-				b.WriteByte(c)
-				continue
-			}
-			if i+1 >= len(format) {
-				return "", false
-			}
-			i++
-			switch format[i] {
-			case '%':
-				b.WriteByte('%')
-			case 's':
-				if next < len(args) {
-					b.WriteString(args[next].text)
-					next++
-				}
-				used = true
-			default:
-				return "", false
-			}
-		}
-		if !used || next >= len(args) || b.Len() > maxSketched*64 {
-			break
-		}
-	}
-	return b.String(), true
 }
 
 // substTrusted reports a command substitution whose output the line does

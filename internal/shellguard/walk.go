@@ -68,8 +68,8 @@ func (a *engine) scanNode(sc *scope, n syntax.Node) {
 				a.pipeline(sc, n, inherited)
 			}
 		case *syntax.FuncDecl:
-			a.forkBomb(sc, n)
 			a.declare(sc, n)
+			a.forkBomb(sc, n)
 			f.in = nil // the body reads its caller's input, not this one
 			isolate()
 		case *syntax.ForClause:
@@ -119,7 +119,6 @@ func (a *engine) loopDirs(sc *scope, loop syntax.Node) {
 // it is one. It returns what the statement reads, which the commands
 // inside it (a block, a loop, a substitution) read too.
 func (a *engine) stmt(sc *scope, st *syntax.Stmt, inherited *input) *input {
-	a.deviceRedirects(sc, st)
 	own := a.ownInput(sc, st)
 	in := own
 	if in == nil && a.feeds != nil {
