@@ -32,8 +32,7 @@ type tempMount struct {
 }
 
 // tempFor is the temp mount for the policy, or why there is none.
-func (s *Sandbox) tempFor() (*tempMount, error) {
-	p := s.policy
+func (s *Sandbox) tempFor(p Policy) (*tempMount, error) {
 	switch {
 	case p.Mode == Off:
 		return nil, errors.New("the sandbox is off")
