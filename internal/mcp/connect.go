@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -63,8 +65,17 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 		closeLog()
 		return nil, fmt.Errorf("MCP server %s: %w", s.def.Name, err)
 	}
-	if st, ok := t.(*stdioTransport); ok {
+	st, _ := t.(*stdioTransport)
+	if st != nil {
 		st.exited = s.exited
+	}
+	// gone stops a server whose start failed and waits until its end is
+	// recorded (with what the sandbox says of it), so the error can tell.
+	gone := func() {
+		end()
+		if st != nil {
+			st.wait()
+		}
 	}
 	timeout := s.m.startTimeout
 	if s.def.StartTimeout > 0 {
@@ -91,7 +102,7 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 	conn := &connection{lost: make(chan struct{}), settled: make(chan struct{}), closeLog: closeLog, end: end}
 	cs, err := client.Connect(life, t, nil)
 	if err != nil {
-		end()
+		gone()
 		closeLog()
 		return nil, s.startError(ctx, timedOut.Load(), timeout, err)
 	}
@@ -106,6 +117,7 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 	}
 	if err != nil {
 		conn.close()
+		gone()
 		return nil, s.startError(ctx, timedOut.Load(), timeout, err)
 	}
 	return conn, nil
@@ -161,7 +173,7 @@ func listPrompts(ctx context.Context, cs *sdk.ClientSession) ([]*sdk.Prompt, err
 // the protocol's error, with the server's last line on stderr.
 func (s *server) startError(ctx context.Context, timedOut bool, timeout time.Duration, err error) error {
 	s.mu.Lock()
-	exit, last := s.exit, s.stderr.Last()
+	exit, lines := s.exit, s.stderr.Lines()
 	s.mu.Unlock()
 	var msg string
 	switch {
@@ -176,10 +188,42 @@ func (s *server) startError(ctx context.Context, timedOut bool, timeout time.Dur
 	default:
 		msg = err.Error()
 	}
-	if last != "" {
-		msg += "; its last words on stderr: " + last
+	confinement := ""
+	if exit != nil {
+		confinement = exit.Confinement
+	}
+	if why := s.contained(confinement, timedOut); why != "" {
+		msg += "; " + why
+	}
+	// The sandbox's line is added to the server's stderr too: shown once.
+	lines = slices.DeleteFunc(lines, func(l string) bool { return confinement != "" && strings.Contains(confinement, l) })
+	if len(lines) > 0 {
+		msg += "; its stderr ends: " + strings.Join(lines, " | ")
 	}
 	return fmt.Errorf("MCP server %s did not start: %s (log: %s)", s.def.Name, msg, s.m.logs.path(s.def.Name))
+}
+
+// contained says what the sandbox may have refused a stdio server that
+// failed to start: what it said of the server's end (a path, the
+// network), and for a server without the network that hung or failed,
+// that it had none and how to give it some.
+func (s *server) contained(confinement string, timedOut bool) string {
+	if _, ok := s.def.Launch.(Stdio); !ok {
+		return confinement
+	}
+	if s.m.dialer.networked(s.def) {
+		return confinement
+	}
+	offline := "it ran without the network, as a project's servers do even when approved (one you define yourself, with `shiro mcp add`, gets it)"
+	switch {
+	case confinement != "" && strings.Contains(confinement, "network"):
+		return strings.TrimPrefix(confinement, "shiro sandbox: ") + "; " + offline
+	case confinement != "":
+		return confinement
+	case timedOut && s.m.dialer.netLauncher != nil:
+		return "if it was downloading or calling out, " + offline
+	}
+	return ""
 }
 
 // exited records how a stdio server's process ended; it runs before the
