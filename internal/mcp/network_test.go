@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/shiro-neko/shiro/internal/proc"
 	"github.com/shiro-neko/shiro/internal/sandbox"
 )
 
@@ -88,5 +90,48 @@ func TestOnlyThePersonsOwnServersGetTheNetwork(t *testing.T) {
 	case got := <-greetings:
 		t.Errorf("the API heard from a server without the network: %q", got)
 	default:
+	}
+}
+
+// direct launches a command as it is: the seam, without a sandbox.
+type direct struct{}
+
+func (direct) Launch(x proc.Exec) (proc.Exec, error) { return x, nil }
+
+// A server with the network gets no secret its definition does not name:
+// env.passthrough hands NPM_TOKEN to commands, which cannot send it
+// anywhere, not to the person's own servers, which can; the definition
+// naming it (${NPM_TOKEN}) still does.
+func TestANetworkedServerGetsOnlyTheSecretsItNames(t *testing.T) {
+	t.Setenv("NPM_TOKEN", "npm_passed")
+	t.Setenv("HF_TOKEN", "hf_passed")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	envFile := filepath.Join(t.TempDir(), "env")
+	def, _ := json.Marshal(map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{
+		"SHIRO_MCP_TEST_SERVER": "serve", "GORACE": "atexit_sleep_ms=0", "SHIRO_MCP_TEST_ENVFILE": envFile,
+		"HF_TOKEN": "${HF_TOKEN}",
+	}})
+	ds := defs(t, OriginUser, map[string]string{"mine": string(def)})
+	f := newFixture(t, ds, func(o *Options) {
+		o.Passthrough = []string{"NPM_TOKEN", "HF_TOKEN"}
+		o.Launcher, o.NetLauncher = direct{}, direct{}
+	})
+	f.m.Start(context.Background())
+	if st := f.status("mine"); st.State != StateReady {
+		t.Fatalf("status = %+v", st)
+	}
+	data, err := os.ReadFile(envFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := "\n" + string(data) + "\n"
+	if strings.Contains(env, "\nNPM_TOKEN=") {
+		t.Error("the networked server received NPM_TOKEN, which only env.passthrough named")
+	}
+	if !strings.Contains(env, "\nHF_TOKEN=hf_passed\n") {
+		t.Error("the networked server did not receive HF_TOKEN, which its definition names")
 	}
 }
