@@ -157,3 +157,87 @@ func TestGoTestRunsUnderTheDefaultSandbox(t *testing.T) {
 	assertMissing(t, filepath.Join(home, ".cache"))
 	assertFile(t, filepath.Join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=npm_cachetestsecret\n")
 }
+
+// npm test and pytest run in a fresh project under the default sandbox,
+// network off, with the home directory outside the temp dir: npm writes
+// its cache and logs in ~/.npm, which it names by default and the sandbox
+// makes writable since npm is installed. Either is skipped, saying so,
+// where the tool is missing.
+func TestNpmAndPytestRunUnderTheDefaultSandbox(t *testing.T) {
+	requireLandlock(t)
+	home := toolHome(t)
+	path := "/usr/local/bin:/usr/bin:/bin"
+	if p, err := exec.LookPath("python3"); err == nil {
+		path = filepath.Dir(p) + ":" + path
+	}
+	environ := withEnv(os.Environ(), "HOME="+home, "PATH="+path, "npm_config_cache=", "NPM_CONFIG_CACHE=",
+		"XDG_CACHE_HOME=", "PIP_CACHE_DIR=", "npm_config_update_notifier=false")
+	ws := t.TempDir()
+	sb, err := sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: ws, Home: home, CacheEnv: environ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Ready(); sb.Close() })
+	sb.Start()
+	write := func(dir string, files map[string]string) {
+		t.Helper()
+		for name, body := range files {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	t.Run("npm test", func(t *testing.T) {
+		if _, ok := lookIn(environ, "npm"); !ok {
+			t.Skip("npm is not installed")
+		}
+		dir := filepath.Join(ws, "js")
+		write(dir, map[string]string{
+			"package.json": `{"name": "fresh", "version": "1.0.0", "scripts": {"test": "node --test"}}`,
+			"double.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\n" +
+				"test('double', () => assert.strictEqual(2 * 2, 4));\n",
+		})
+		res, out := runEnv(t, sb, dir, environ, "npm test && echo NPM-PASSED")
+		if !res.Exit.Success() || !strings.Contains(out, "NPM-PASSED") {
+			t.Fatalf("npm test under the sandbox failed (%s):\n%s", res.Exit, out)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".npm")); err != nil {
+			t.Errorf("npm's default cache was not made: %v", err)
+		}
+	})
+
+	t.Run("pytest", func(t *testing.T) {
+		py, ok := lookIn(environ, "python3")
+		if !ok {
+			t.Skip("python3 is not installed")
+		}
+		if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+			t.Skipf("pytest is not installed for %s", py)
+		}
+		dir := filepath.Join(ws, "py")
+		write(dir, map[string]string{"test_double.py": "def test_double():\n    assert 2 * 2 == 4\n"})
+		res, out := runEnv(t, sb, dir, environ, "python3 -m pytest -q -p no:cacheprovider && echo PYTEST-PASSED")
+		if !res.Exit.Success() || !strings.Contains(out, "PYTEST-PASSED") {
+			t.Fatalf("pytest under the sandbox failed (%s):\n%s", res.Exit, out)
+		}
+	})
+}
+
+// lookIn finds file on the PATH of environ.
+func lookIn(environ []string, file string) (string, bool) {
+	for _, kv := range environ {
+		if dirs, ok := strings.CutPrefix(kv, "PATH="); ok {
+			for _, dir := range filepath.SplitList(dirs) {
+				p := filepath.Join(dir, file)
+				if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+					return p, true
+				}
+			}
+		}
+	}
+	return "", false
+}
