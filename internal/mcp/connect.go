@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"path/filepath"
@@ -69,6 +70,7 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 	if st != nil {
 		st.exited = s.exited
 	}
+	fmt.Fprintln(log, s.describeStart())
 	// gone stops a server whose start failed and waits until its end is
 	// recorded (with what the sandbox says of it), so the error can tell.
 	gone := func() {
@@ -103,8 +105,7 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 	cs, err := client.Connect(life, t, nil)
 	if err != nil {
 		gone()
-		closeLog()
-		return nil, s.startError(ctx, timedOut.Load(), timeout, err)
+		return nil, s.failedStart(log, closeLog, s.startError(ctx, timedOut.Load(), timeout, err))
 	}
 	conn.cs = cs
 	go func() {
@@ -116,9 +117,10 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 		err = errors.New("the start was cut short")
 	}
 	if err != nil {
-		conn.close()
+		_ = cs.Close()
+		<-conn.lost
 		gone()
-		return nil, s.startError(ctx, timedOut.Load(), timeout, err)
+		return nil, s.failedStart(log, closeLog, s.startError(ctx, timedOut.Load(), timeout, err))
 	}
 	return conn, nil
 }
@@ -167,6 +169,37 @@ func listPrompts(ctx context.Context, cs *sdk.ClientSession) ([]*sdk.Prompt, err
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// describeStart is the log's line on what is started, and how: the
+// definition as written (its ${VAR} values are not logged), and whether
+// it has the network.
+func (s *server) describeStart() string {
+	switch l := s.def.Launch.(type) {
+	case Stdio:
+		network := "network off, as for commands: a project's server"
+		if s.m.dialer.networked(s.def) {
+			network = "network on: your own server"
+		} else if s.m.dialer.netLauncher == nil {
+			network = "as commands run"
+		}
+		return fmt.Sprintf("starting %s over stdio from %s, in the sandbox (%s)", strings.Join(append([]string{l.Command}, l.Args...), " "), s.def.Source, network)
+	case HTTP:
+		return fmt.Sprintf("connecting to %s (Streamable HTTP) from %s", l.URL, s.def.Source)
+	case SSE:
+		return fmt.Sprintf("connecting to %s (SSE) from %s", l.URL, s.def.Source)
+	}
+	return "starting"
+}
+
+// failedStart writes why a start failed into the server's log, closes
+// it, and returns err.
+func (s *server) failedStart(log io.Writer, closeLog func(), err error) error {
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintln(log, err)
+	}
+	closeLog()
+	return err
 }
 
 // startError says why a start failed: the timeout, the process's exit, or

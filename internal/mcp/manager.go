@@ -301,6 +301,6 @@ func (l logs) open(name string) (io.Writer, func()) {
 	if err != nil {
 		return io.Discard, func() {}
 	}
-	fmt.Fprintf(f, "--- %s: starting\n", time.Now().Format(time.RFC3339))
+	fmt.Fprintf(f, "--- %s\n", time.Now().Format(time.RFC3339))
 	return f, sync.OnceFunc(func() { _ = f.Close() })
 }

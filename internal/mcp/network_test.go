@@ -86,6 +86,22 @@ func TestOnlyThePersonsOwnServersGetTheNetwork(t *testing.T) {
 			t.Errorf("the failure does not say %q:\n%s", want, st.Error)
 		}
 	}
+	// The log says what was started and how, and why it failed: not only
+	// "starting".
+	for name, want := range map[string][]string{
+		"mine": {"starting " + exe + " -test.run=^$ over stdio from test.json, in the sandbox (network on: your own server)"},
+		"proj": {"(network off, as for commands: a project's server)", "MCP server proj did not start: exited before it answered"},
+	} {
+		data, err := os.ReadFile(f.status(name).Log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("%s's log does not say %q:\n%s", name, w, data)
+			}
+		}
+	}
 	select {
 	case got := <-greetings:
 		t.Errorf("the API heard from a server without the network: %q", got)
