@@ -158,12 +158,12 @@ func TestGoTestRunsUnderTheDefaultSandbox(t *testing.T) {
 	assertFile(t, filepath.Join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=npm_cachetestsecret\n")
 }
 
-// npm test and pytest run in a fresh project under the default sandbox,
+// npm test, cargo test and pytest run in fresh projects under the default sandbox,
 // network off, with the home directory outside the temp dir: npm writes
 // its cache and logs in ~/.npm, which it names by default and the sandbox
 // makes writable since npm is installed. Either is skipped, saying so,
 // where the tool is missing.
-func TestNpmAndPytestRunUnderTheDefaultSandbox(t *testing.T) {
+func TestNpmCargoAndPytestRunUnderTheDefaultSandbox(t *testing.T) {
 	requireLandlock(t)
 	home := toolHome(t)
 	path := "/usr/local/bin:/usr/bin:/bin"
@@ -210,6 +210,28 @@ func TestNpmAndPytestRunUnderTheDefaultSandbox(t *testing.T) {
 		}
 	})
 
+	t.Run("cargo test", func(t *testing.T) {
+		// rustup's cargo finds its toolchains through RUSTUP_HOME, which
+		// stays the real one: toolchains are read, never written.
+		real, _ := os.UserHomeDir()
+		cargoHome, rustupHome := envOr("CARGO_HOME", filepath.Join(real, ".cargo")), envOr("RUSTUP_HOME", filepath.Join(real, ".rustup"))
+		cargo := filepath.Join(cargoHome, "bin", "cargo")
+		if _, err := os.Stat(cargo); err != nil {
+			t.Skipf("cargo is not installed in %s", cargoHome)
+		}
+		env := withEnv(environ, "CARGO_HOME="+cargoHome, "RUSTUP_HOME="+rustupHome, "CARGO_NET_OFFLINE=true",
+			"PATH="+filepath.Dir(cargo)+":"+path)
+		dir := filepath.Join(ws, "rs")
+		write(dir, map[string]string{
+			"Cargo.toml": "[package]\nname = \"fresh\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+			"src/lib.rs": "pub fn double(n: i32) -> i32 { 2 * n }\n\n#[test]\nfn doubles() { assert_eq!(double(2), 4); }\n",
+		})
+		res, out := runEnv(t, sb, dir, env, "cargo test -q && echo CARGO-PASSED")
+		if !res.Exit.Success() || !strings.Contains(out, "CARGO-PASSED") {
+			t.Fatalf("cargo test under the sandbox failed (%s):\n%s", res.Exit, out)
+		}
+	})
+
 	t.Run("pytest", func(t *testing.T) {
 		py, ok := lookIn(environ, "python3")
 		if !ok {
@@ -240,4 +262,12 @@ func lookIn(environ []string, file string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// envOr is the variable's value, or def when it is not set.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
 }
