@@ -22,9 +22,12 @@ type Sandbox struct {
 	// cacheNotes say what the search for caches left out; written by
 	// resolved, read after it.
 	cacheNotes []string
-	// networked is the same sandbox with the network on, made the first
-	// time it is asked for and closed with this one (Networked).
-	networked func() *Sandbox
+	// netMu guards networked, the same sandbox with the network on, made
+	// the first time it is asked for and closed with this one
+	// (Networked); closed says Close ran.
+	netMu     sync.Mutex
+	networked *Sandbox
+	closed    bool
 	// life ends with Close: what the sandbox runs itself stops then.
 	life  context.Context
 	stop  context.CancelFunc
@@ -85,7 +88,6 @@ func New(p Policy) (*Sandbox, error) {
 	s.probe = sync.OnceValue(s.runProbe)
 	s.resolveFn = sync.OnceValue(s.resolve)
 	s.life, s.stop = context.WithCancel(context.Background())
-	s.networked = sync.OnceValue(s.withNetwork)
 	// A sandbox dropped without Close still lets its waiting helper go.
 	runtime.AddCleanup(s, (*proc.Pool).Close, s.pool)
 	return s, nil
@@ -98,10 +100,13 @@ func New(p Policy) (*Sandbox, error) {
 func (s *Sandbox) Close() {
 	if s.stop != nil {
 		s.stop()
-		// Made now if it was not, to be closed at once: Close must not
-		// race with a first Networked.
-		s.networked().Close()
 	}
+	s.netMu.Lock()
+	s.closed = true
+	if s.networked != nil {
+		s.networked.Close()
+	}
+	s.netMu.Unlock()
 	s.pool.Close()
 	s.tmp.remove()
 	proc.RemoveCommandCgroups(s.limits, os.Getpid())
@@ -156,10 +161,15 @@ func (s *Sandbox) resolve() Policy {
 // first time it is asked for (its helper starts with its first server)
 // and closed with this sandbox.
 func (s *Sandbox) Networked() *Sandbox {
+	s.netMu.Lock()
+	defer s.netMu.Unlock()
 	if s.networked == nil {
-		return s // a Sandbox made without New (tests)
+		s.networked = s.withNetwork()
+		if s.closed {
+			s.networked.Close() // its commands start helpers of their own
+		}
 	}
-	return s.networked()
+	return s.networked
 }
 
 // withNetwork makes the networked sibling: the configured policy with
@@ -177,6 +187,7 @@ func (s *Sandbox) withNetwork() *Sandbox {
 		full.Network = true
 		return full
 	})
+	n.life, n.stop = s.life, func() {}
 	runtime.AddCleanup(n, (*proc.Pool).Close, n.pool)
 	return n
 }
