@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -46,8 +47,11 @@ func (s *Sandbox) tempFor(p Policy) (*tempMount, error) {
 		return nil, err
 	}
 	t := &tempMount{Path: p.Temp, Private: dir}
-	for _, r := range p.writeRoots() {
-		if r != p.Temp && withinOrSame(p.Temp, r) && !withinOrSame(dir, r) {
+	// The workspace stays in every mode: read-only commands must still
+	// find it (a workspace in /tmp vanished under the cover, and with it
+	// the command's folder).
+	for _, r := range append([]string{p.Workspace}, p.writeRoots()...) {
+		if r != p.Temp && withinOrSame(p.Temp, r) && !withinOrSame(dir, r) && !slices.Contains(t.Keep, r) {
 			t.Keep = append(t.Keep, r)
 		}
 	}
