@@ -127,8 +127,10 @@ func (c cacheSearch) find(ctx context.Context) found {
 		_, installed := lookPath("npm", c.env)
 		add("npm", "default", inHome(".npm"), installed)
 	}
-	// pnpm: its content-addressed store and its metadata cache.
-	fromEnv("pnpm", "npm_config_store_dir", under(xdgData, "pnpm"))
+	// pnpm: its content-addressed store and its metadata cache; never
+	// $XDG_DATA_HOME/pnpm as a whole, which holds pnpm itself and the
+	// global packages' programs on the person's PATH.
+	fromEnv("pnpm", "npm_config_store_dir", under(xdgData, "pnpm/store"))
 	add("pnpm", "default", under(xdgCache, "pnpm"), false)
 	// yarn: classic's cache, and berry's global cache.
 	fromEnv("yarn", "YARN_CACHE_FOLDER", under(xdgCache, "yarn"))
