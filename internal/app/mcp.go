@@ -39,7 +39,8 @@ func MCPDefs(l Loaded, files []string, client []mcp.Def) ([]mcp.Def, []string, e
 // tokens under the user's shiro state, stdio servers started from the
 // workspace's command environment (scrubbed, with the user's
 // env.passthrough) through its Launcher. notice hears
-// failures as they happen; authorize shows a sign-in page (nil when
+// failures as they happen; the person's own stdio servers get the
+// network (the sandbox's Networked sibling); authorize shows a sign-in page (nil when
 // nobody attends).
 func NewMCP(l Loaded, env *workspace.Env, defs []mcp.Def, notice func(string), authorize func(server, url string)) *mcp.Manager {
 	getenv := l.getenv
@@ -50,6 +51,11 @@ func NewMCP(l Loaded, env *workspace.Env, defs []mcp.Def, notice func(string), a
 		Defs: defs, Trust: mcp.NewTrust(l.Paths.MCPTrust()), Root: env.Root,
 		Environ: env.CommandEnviron, Getenv: getenv, Passthrough: l.Settings.EnvPassthrough, Launcher: env.Launcher,
 		LogDir: l.Paths.MCPLogs(), AuthDir: l.Paths.MCPAuth(), Authorize: authorize, Notice: notice,
+	}
+	// The person's own servers get the network, in the same sandbox
+	// (issue 28 §3); a project's run as commands do.
+	if sb, ok := env.Launcher.(*sandbox.Sandbox); ok {
+		opts.NetLauncher = sb.Networked()
 	}
 	if b := l.Settings.MCP.DirectToolBudgetBytes; b != nil {
 		opts.Budget = *b

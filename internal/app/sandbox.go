@@ -9,6 +9,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/sandbox"
+	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
 // sandboxMode is the mode that applies: --sandbox when given; otherwise
@@ -53,6 +54,9 @@ func sandboxPolicy(l Loaded, root string) (sandbox.Policy, error) {
 	p := sandbox.Policy{
 		Mode: mode, Workspace: root, Home: home, State: l.Paths.State(), Quarantine: l.Paths.Quarantine(),
 		ConfigFile: l.Paths.ConfigFile(), Network: network,
+		// The toolchains' caches are found from the settings commands
+		// run with (issue 28: the first `go test` failed on ~/.cache).
+		CacheEnv: workspace.ScrubEnv(os.Environ(), s.EnvPassthrough),
 		Resources: sandbox.Resources{
 			MaxProcesses: s.Sandbox.MaxProcesses, MaxMemoryMB: s.Sandbox.MaxMemoryMB, MaxFileMB: s.Sandbox.MaxFileMB,
 		},

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -63,8 +66,18 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 		closeLog()
 		return nil, fmt.Errorf("MCP server %s: %w", s.def.Name, err)
 	}
-	if st, ok := t.(*stdioTransport); ok {
+	st, _ := t.(*stdioTransport)
+	if st != nil {
 		st.exited = s.exited
+	}
+	fmt.Fprintln(log, s.describeStart())
+	// gone stops a server whose start failed and waits until its end is
+	// recorded (with what the sandbox says of it), so the error can tell.
+	gone := func() {
+		end()
+		if st != nil {
+			st.wait()
+		}
 	}
 	timeout := s.m.startTimeout
 	if s.def.StartTimeout > 0 {
@@ -91,9 +104,8 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 	conn := &connection{lost: make(chan struct{}), settled: make(chan struct{}), closeLog: closeLog, end: end}
 	cs, err := client.Connect(life, t, nil)
 	if err != nil {
-		end()
-		closeLog()
-		return nil, s.startError(ctx, timedOut.Load(), timeout, err)
+		gone()
+		return nil, s.failedStart(log, closeLog, s.startError(ctx, timedOut.Load(), timeout, err))
 	}
 	conn.cs = cs
 	go func() {
@@ -105,8 +117,10 @@ func (s *server) connect(ctx context.Context) (*connection, error) {
 		err = errors.New("the start was cut short")
 	}
 	if err != nil {
-		conn.close()
-		return nil, s.startError(ctx, timedOut.Load(), timeout, err)
+		_ = cs.Close()
+		<-conn.lost
+		gone()
+		return nil, s.failedStart(log, closeLog, s.startError(ctx, timedOut.Load(), timeout, err))
 	}
 	return conn, nil
 }
@@ -157,11 +171,42 @@ func listPrompts(ctx context.Context, cs *sdk.ClientSession) ([]*sdk.Prompt, err
 	return out, nil
 }
 
+// describeStart is the log's line on what is started, and how: the
+// definition as written (its ${VAR} values are not logged), and whether
+// it has the network.
+func (s *server) describeStart() string {
+	switch l := s.def.Launch.(type) {
+	case Stdio:
+		network := "network off, as for commands: a project's server"
+		if s.m.dialer.networked(s.def) {
+			network = "network on: your own server"
+		} else if s.m.dialer.netLauncher == nil {
+			network = "as commands run"
+		}
+		return fmt.Sprintf("starting %s over stdio from %s, in the sandbox (%s)", strings.Join(append([]string{l.Command}, l.Args...), " "), s.def.Source, network)
+	case HTTP:
+		return fmt.Sprintf("connecting to %s (Streamable HTTP) from %s", l.URL, s.def.Source)
+	case SSE:
+		return fmt.Sprintf("connecting to %s (SSE) from %s", l.URL, s.def.Source)
+	}
+	return "starting"
+}
+
+// failedStart writes why a start failed into the server's log, closes
+// it, and returns err.
+func (s *server) failedStart(log io.Writer, closeLog func(), err error) error {
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintln(log, err)
+	}
+	closeLog()
+	return err
+}
+
 // startError says why a start failed: the timeout, the process's exit, or
 // the protocol's error, with the server's last line on stderr.
 func (s *server) startError(ctx context.Context, timedOut bool, timeout time.Duration, err error) error {
 	s.mu.Lock()
-	exit, last := s.exit, s.stderr.Last()
+	exit, lines := s.exit, s.stderr.Lines()
 	s.mu.Unlock()
 	var msg string
 	switch {
@@ -176,10 +221,42 @@ func (s *server) startError(ctx context.Context, timedOut bool, timeout time.Dur
 	default:
 		msg = err.Error()
 	}
-	if last != "" {
-		msg += "; its last words on stderr: " + last
+	confinement := ""
+	if exit != nil {
+		confinement = exit.Confinement
+	}
+	if why := s.contained(confinement, timedOut); why != "" {
+		msg += "; " + why
+	}
+	// The sandbox's line is added to the server's stderr too: shown once.
+	lines = slices.DeleteFunc(lines, func(l string) bool { return confinement != "" && strings.Contains(confinement, l) })
+	if len(lines) > 0 {
+		msg += "; its stderr ends: " + strings.Join(lines, " | ")
 	}
 	return fmt.Errorf("MCP server %s did not start: %s (log: %s)", s.def.Name, msg, s.m.logs.path(s.def.Name))
+}
+
+// contained says what the sandbox may have refused a stdio server that
+// failed to start: what it said of the server's end (a path, the
+// network), and for a server without the network that hung or failed,
+// that it had none and how to give it some.
+func (s *server) contained(confinement string, timedOut bool) string {
+	if _, ok := s.def.Launch.(Stdio); !ok {
+		return confinement
+	}
+	if s.m.dialer.networked(s.def) {
+		return confinement
+	}
+	offline := "it ran without the network, as a project's servers do even when approved (one you define yourself, with `shiro mcp add`, gets it)"
+	switch {
+	case confinement != "" && strings.Contains(confinement, "network"):
+		return strings.TrimPrefix(confinement, "shiro sandbox: ") + "; " + offline
+	case confinement != "":
+		return confinement
+	case timedOut && s.m.dialer.netLauncher != nil:
+		return "if it was downloading or calling out, " + offline
+	}
+	return ""
 }
 
 // exited records how a stdio server's process ended; it runs before the

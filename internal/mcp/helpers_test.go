@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/shiro-neko/shiro/internal/sandbox"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
@@ -23,11 +25,14 @@ import (
 //	serve  a server with the tools, prompt and resource of testServer
 //	hang   a process that never answers (it reads stdin until it ends)
 //	exit   a process that says why on stderr and exits with status 3
+//	dial   a server that first connects to SHIRO_MCP_TEST_DIAL (a TCP
+//	       address) and, when it cannot, says why on stderr and exits 1
 //
 // With SHIRO_MCP_TEST_MARKER set, each writes its pid there first, so a
 // test can tell whether it was started and whether it is gone; with
 // SHIRO_MCP_TEST_ENVFILE set, its whole environment, one entry a line.
 func TestMain(m *testing.M) {
+	sandbox.MaybeRunHelper()
 	mode := os.Getenv("SHIRO_MCP_TEST_SERVER")
 	if mode == "" {
 		os.Exit(m.Run())
@@ -42,6 +47,18 @@ func TestMain(m *testing.M) {
 	case "serve":
 		if err := testServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "test server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "dial":
+		conn, err := net.Dial("tcp", os.Getenv("SHIRO_MCP_TEST_DIAL"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "cannot reach the API:", err)
+			os.Exit(1)
+		}
+		_, _ = conn.Write([]byte("hello from the server\n"))
+		_ = conn.Close()
+		if err := testServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)

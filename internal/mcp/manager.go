@@ -42,7 +42,13 @@ type Options struct {
 	// Passthrough is the user's env.passthrough: variables servers get,
 	// and a project's definitions may expand, although they look secret.
 	Passthrough []string
-	Launcher    proc.Launcher
+	// Launcher starts a project's stdio servers, as every command: the
+	// sandbox, network off.
+	Launcher proc.Launcher
+	// NetLauncher starts the person's own stdio servers (their config,
+	// --mcp-config, their editor): the same sandbox with the network on
+	// (issue 28 §3). Nil starts them through Launcher.
+	NetLauncher proc.Launcher
 	// LogDir receives one <server>.log per server: its stderr and the
 	// client's warnings, never the screen.
 	LogDir string
@@ -116,7 +122,7 @@ func New(opts Options) *Manager {
 	if environ == nil {
 		environ = os.Environ
 	}
-	m.dialer = dialer{root: opts.Root, environ: environ, passthrough: opts.Passthrough, launcher: opts.Launcher}
+	m.dialer = dialer{root: opts.Root, environ: environ, passthrough: opts.Passthrough, launcher: opts.Launcher, netLauncher: opts.NetLauncher}
 	if opts.AuthDir != "" || opts.Authorize != nil {
 		m.dialer.auth = &authStore{dir: opts.AuthDir, authorize: opts.Authorize, notice: m.notice}
 	}
@@ -295,6 +301,6 @@ func (l logs) open(name string) (io.Writer, func()) {
 	if err != nil {
 		return io.Discard, func() {}
 	}
-	fmt.Fprintf(f, "--- %s: starting\n", time.Now().Format(time.RFC3339))
+	fmt.Fprintf(f, "--- %s\n", time.Now().Format(time.RFC3339))
 	return f, sync.OnceFunc(func() { _ = f.Close() })
 }

@@ -1,14 +1,15 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,7 +28,26 @@ type dialer struct {
 	environ     func() []string
 	passthrough []string
 	launcher    proc.Launcher
+	netLauncher proc.Launcher
 	auth        *authStore
+}
+
+// networked reports whether a stdio server of def gets the network: the
+// person's own do (they wrote the definition, and chose the program it
+// runs); a project's never do, approved or not, since an approval binds
+// the definition but not the code it runs (`node ./server.js` from the
+// repository can change under it), and the network is what turns reading
+// the disk into sending it away.
+func (d dialer) networked(def Def) bool {
+	return d.netLauncher != nil && !def.Origin.NeedsApproval()
+}
+
+// launcherFor is how a stdio server of def is started.
+func (d dialer) launcherFor(def Def) proc.Launcher {
+	if d.networked(def) {
+		return d.netLauncher
+	}
+	return d.launcher
 }
 
 // transport returns how to reach a server whose definition was expanded
@@ -43,12 +63,19 @@ func (d dialer) transport(life context.Context, def Def, l Launch, stderr io.Wri
 				dir = filepath.Join(d.root, dir)
 			}
 		}
-		env := secrets.ScrubEnviron(d.environ(), d.passthrough)
+		// A server with the network gets no secret but those its own
+		// definition names: env.passthrough hands variables to commands,
+		// which cannot send them anywhere.
+		passthrough := d.passthrough
+		if d.networked(def) {
+			passthrough = nil
+		}
+		env := secrets.ScrubEnviron(d.environ(), passthrough)
 		for k, v := range l.Env {
 			env = append(env, k+"="+v)
 		}
 		return &stdioTransport{
-			life: life, stderr: stderr, launcher: d.launcher,
+			life: life, stderr: stderr, launcher: d.launcherFor(def), done: make(chan struct{}),
 			argv: append([]string{l.Command}, l.Args...), dir: dir, env: env,
 		}, nil
 	case HTTP:
@@ -114,6 +141,18 @@ type stdioTransport struct {
 	stderr   io.Writer
 	// exited receives how the process ended, once.
 	exited func(proc.Result)
+	// done is closed once the process has ended and exited has run;
+	// started says Connect started it.
+	done    chan struct{}
+	started atomic.Bool
+}
+
+// wait waits for the process, once stopped, to be gone and its end
+// recorded; at once when it never started.
+func (t *stdioTransport) wait() {
+	if t.started.Load() {
+		<-t.done
+	}
 }
 
 func (t *stdioTransport) Connect(context.Context) (sdk.Connection, error) {
@@ -131,6 +170,7 @@ func (t *stdioTransport) Connect(context.Context) (sdk.Connection, error) {
 		cancel()
 		return nil, fmt.Errorf("starting %s: %w", t.argv[0], err)
 	}
+	t.started.Store(true)
 	go func() {
 		res := p.Wait()
 		// How it ended is recorded before the connection sees the end of
@@ -138,6 +178,7 @@ func (t *stdioTransport) Connect(context.Context) (sdk.Connection, error) {
 		if t.exited != nil {
 			t.exited(res)
 		}
+		close(t.done)
 		_ = stdoutW.CloseWithError(io.EOF)
 		_ = stdinR.Close()
 		cancel()
@@ -173,13 +214,17 @@ func (s *stdinCloser) Close() error {
 	return nil
 }
 
-// tail keeps the last line a server wrote to stderr, so that a crash can
-// be reported with the server's own last words.
+// tailLines is how many of a server's last lines on stderr a failure
+// shows: enough for an error and the lines that explain it.
+const tailLines = 6
+
+// tail keeps the last lines a server wrote to stderr, so that a crash or
+// a failed start can be reported with the server's own last words.
 type tail struct {
-	mu   sync.Mutex
-	out  io.Writer
-	last []byte
-	cur  []byte
+	mu    sync.Mutex
+	out   io.Writer
+	lines []string
+	cur   []byte
 }
 
 func (t *tail) Write(b []byte) (int, error) {
@@ -187,8 +232,11 @@ func (t *tail) Write(b []byte) (int, error) {
 	defer t.mu.Unlock()
 	for _, c := range b {
 		if c == '\n' {
-			if len(bytes.TrimSpace(t.cur)) > 0 {
-				t.last = append(t.last[:0], t.cur...)
+			if line := strings.TrimSpace(string(t.cur)); line != "" {
+				t.lines = append(t.lines, line)
+				if len(t.lines) > tailLines {
+					t.lines = t.lines[1:]
+				}
 			}
 			t.cur = t.cur[:0]
 			continue
@@ -203,16 +251,31 @@ func (t *tail) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// Last is the last complete non-blank line, at most 200 bytes.
-func (t *tail) Last() string {
+// Lines are the last non-blank lines (tailLines at most, the one still
+// unfinished included), each cut at 200 bytes.
+func (t *tail) Lines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	line := strings.TrimSpace(string(t.last))
-	if len(bytes.TrimSpace(t.cur)) > 0 {
-		line = strings.TrimSpace(string(t.cur))
+	lines := slices.Clone(t.lines)
+	if line := strings.TrimSpace(string(t.cur)); line != "" {
+		lines = append(lines, line)
+		if len(lines) > tailLines {
+			lines = lines[1:]
+		}
 	}
-	if len(line) > 200 {
-		line = line[:200] + "…"
+	for i, l := range lines {
+		if len(l) > 200 {
+			lines[i] = l[:200] + "…"
+		}
 	}
-	return line
+	return lines
+}
+
+// Last is the last complete non-blank line, at most 200 bytes.
+func (t *tail) Last() string {
+	lines := t.Lines()
+	if len(lines) == 0 {
+		return ""
+	}
+	return lines[len(lines)-1]
 }

@@ -20,10 +20,10 @@ func BenchmarkPlanParts(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, rules := s.planFor(false)
+	_, rules := s.planFor(s.policy, false)
 	b.Run("launcher: plan", func(b *testing.B) {
 		for b.Loop() {
-			s.planFor(false)
+			s.planFor(s.policy, false)
 		}
 	})
 	b.Run("launcher: new Landlock ruleset", func(b *testing.B) {

@@ -45,7 +45,7 @@ func (s *Sandbox) Explain(exit proc.Exit, output []byte) string {
 // a command that ended so, with that output; "" when nothing points at
 // the sandbox.
 func (s *Sandbox) hint(exit proc.Exit, output []byte) string {
-	p := s.policy
+	p := s.resolved()
 	if !s.Confines() || exit.Success() || len(output) == 0 {
 		return ""
 	}
@@ -203,7 +203,7 @@ func (s *Sandbox) absolute(path string) string {
 // pathHint explains a refusal that named path, or returns "" when the
 // sandbox does not keep path from commands.
 func (s *Sandbox) pathHint(path string, kind denialKind) string {
-	p := s.policy
+	p := s.resolved()
 	shown := s.display(path)
 	switch {
 	case p.isSecret(path):
@@ -215,7 +215,7 @@ func (s *Sandbox) pathHint(path string, kind denialKind) string {
 	case kind == readOnlyFS:
 		return ""
 	case !p.writable(path):
-		return fmt.Sprintf("shiro sandbox: %s may have been denied: commands may write only the workspace, the temp dir and sandbox.writable; to allow it, add %s to sandbox.writable in %s, or run shiro with --sandbox off", shown, s.display(s.suggestFolder(path)), p.configName())
+		return fmt.Sprintf("shiro sandbox: %s may have been denied: commands may write only the workspace, the temp dir, the toolchains' caches and sandbox.writable; to allow it, add %s to sandbox.writable in %s, or run shiro with --sandbox off", shown, s.display(s.suggestFolder(path)), p.configName())
 	}
 	return ""
 }
@@ -304,6 +304,9 @@ func (p Policy) isSecret(path string) bool {
 				return true
 			}
 		}
+	}
+	if slices.ContainsFunc(p.ToolSecrets, func(s string) bool { return fsutil.Within(s, path) }) {
+		return true
 	}
 	if p.State != "" && fsutil.Within(p.State, path) && path != p.State {
 		rel, _ := filepath.Rel(p.State, path)

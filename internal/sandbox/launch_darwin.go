@@ -31,6 +31,20 @@ func (s *Sandbox) runProbe() probeResult { return probeResult{} }
 // process group, as without a sandbox, and processes that leave it
 // outlive the command.
 func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
+	return s.launch(x, s.resolved())
+}
+
+// readOnly is the launcher of what shiro runs to learn about the
+// toolchains (caches.go): the policy in read-only mode.
+func (s *Sandbox) readOnly() proc.Launcher {
+	return launcherFunc(func(x proc.Exec) (proc.Exec, error) {
+		p := s.policy
+		p.Mode = ReadOnly
+		return s.launch(x, p)
+	})
+}
+
+func (s *Sandbox) launch(x proc.Exec, p Policy) (proc.Exec, error) {
 	if !s.Confines() {
 		return x, nil // off, or no sandbox-exec here (Notice said so at start)
 	}
@@ -42,7 +56,7 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 		}
 		argv0 = path
 	}
-	profile := s.policy.seatbeltProfile(s.policy.secrets())
+	profile := p.seatbeltProfile(p.secrets())
 	argv := append([]string{sandboxExec, "-p", profile, argv0}, x.Argv[1:]...)
 	return proc.Exec{Argv: argv, Dir: x.Dir, Env: x.Env, Grace: x.Grace}, nil
 }

@@ -123,9 +123,26 @@ func userNamespacesBlocked() string {
 // The helper takes the command by handoff, so proc may give it to one
 // started, mounted and confined ahead (s.pool).
 func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
+	return s.launch(x, s.resolved(), s.pool)
+}
+
+// readOnly is the launcher of what shiro runs to learn about the
+// toolchains (caches.go): the policy in read-only mode, with no helper
+// kept waiting for it.
+func (s *Sandbox) readOnly() proc.Launcher {
+	return launcherFunc(func(x proc.Exec) (proc.Exec, error) {
+		p := s.policy
+		p.Mode = ReadOnly
+		return s.launch(x, p, nil)
+	})
+}
+
+// launch is Launch under pol, handing the command to a helper waiting in
+// pool when there is one.
+func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *proc.Pool) (proc.Exec, error) {
 	pr := s.probe()
 	if pr.err != nil {
-		if s.policy.Mode == Off {
+		if pol.Mode == Off {
 			return x, nil
 		}
 		return proc.Exec{}, pr.err
@@ -151,7 +168,7 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	p, rules := s.planFor(pr.mounts)
+	p, rules := s.planFor(pol, pr.mounts)
 	helper, err := s.helperExec(pr.helper, p, rules)
 	if err != nil {
 		return proc.Exec{}, err
@@ -166,8 +183,8 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 		Env:   env,
 		Grace: x.Grace,
 	}
-	helper.Pool = s.pool
-	if s.policy.Mode != Off {
+	helper.Pool = pool
+	if pol.Mode != Off {
 		s.guard.started()
 	}
 	return helper, nil
@@ -208,43 +225,43 @@ func (s *Sandbox) helperExec(program string, p plan, rules fsRules) (proc.Exec, 
 // planFor computes what the helper applies, from the policy and the
 // filesystem as it is now: the plan (the network filter, the mounts), and
 // the Landlock rules when p.Landlock.
-func (s *Sandbox) planFor(mounts bool) (plan, fsRules) {
+func (s *Sandbox) planFor(pol Policy, mounts bool) (plan, fsRules) {
 	p := plan{Version: planVersion, Parent: os.Getpid()}
 	if s.limits != (proc.Limits{}) {
 		limits := s.limits
 		p.Limits = &limits
 	}
 	var rules fsRules
-	if s.policy.Mode == Off {
+	if pol.Mode == Off {
 		return p, rules
 	}
 	// Root's capabilities would let a command undo any confinement.
 	p.DropCaps = os.Getuid() == 0
 	// Looked up once for both the rules and the mounts: it is most of
 	// the plan's cost, paid before every command.
-	secrets := s.policy.secrets()
+	secrets := pol.secrets()
 	if s.abi > 0 {
 		p.Landlock = true
 		rules = fsRules{
 			List:    []string{"/"},
-			Read:    s.policy.readGrants(secrets),
-			Write:   s.policy.writeRoots(),
+			Read:    pol.readGrants(secrets),
+			Write:   pol.writeRoots(),
 			Devices: devices(),
-			Sockets: s.policy.UnixSockets,
-			Network: s.policy.Network,
+			Sockets: pol.UnixSockets,
+			Network: pol.Network,
 		}
 	}
 	if s.seccomp {
 		p.Seccomp = s.seccompFilter()
 	}
 	if mounts {
-		p.Mounts = s.policy.protections(secrets)
-		p.Temp, _ = s.tempFor() // without it, the shared one stays (Status says why)
+		p.Mounts = pol.protections(secrets)
+		p.Temp, _ = s.tempFor(pol) // without it, the shared one stays (Status says why)
 		if len(p.Mounts) > 0 || p.Temp != nil {
 			p.DropCaps = true
 		}
 		// Landlock looks at the folder mounted over /tmp, not at /tmp.
-		if p.Temp != nil && p.Landlock && s.policy.Mode == WorkspaceWrite {
+		if p.Temp != nil && p.Landlock && pol.Mode == WorkspaceWrite {
 			rules.Write = append(rules.Write, p.Temp.Private)
 		}
 	}
@@ -273,7 +290,7 @@ func (s *Sandbox) runProbe() probeResult {
 // probeWith starts program as the helper with what commands will need,
 // twice at most: with private mounts, and without them if that failed.
 func (s *Sandbox) probeWith(program string) probeResult {
-	base, _ := s.planFor(false)
+	base, _ := s.planFor(s.policy, false)
 	base.Probe = true
 	rules := fsRules{Read: []string{"/"}, Network: s.policy.Network}
 	if s.policy.Mode == Off {

@@ -25,6 +25,10 @@ func (s *Sandbox) runProbe() probeResult { return probeResult{} }
 // Launch runs the command as it is: there is nothing to confine it with.
 func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) { return x, nil }
 
+// readOnly is the launcher of what shiro runs to learn about the
+// toolchains (caches.go): here, like every command, unconfined.
+func (s *Sandbox) readOnly() proc.Launcher { return s }
+
 // Status reports that nothing is enforced.
 func (s *Sandbox) Status() Status {
 	st := s.commonStatus()

@@ -35,6 +35,18 @@ type Policy struct {
 	// Writable are more paths that are writable in WorkspaceWrite
 	// (sandbox.writable), absolute. Paths that do not exist are left out.
 	Writable []string
+	// CacheEnv, when not nil, is the environment commands start from:
+	// the caches and stores of the common toolchains that it (or `go
+	// env`) names, or that exist where the tools keep them by default,
+	// become writable in WorkspaceWrite (caches.go). They are looked for
+	// once, in the background, from Start.
+	CacheEnv []string
+	// Caches are the toolchains' caches found (filled in by the sandbox).
+	Caches []Cache
+	// ToolSecrets are more secret locations the toolchains' settings name
+	// (CARGO_HOME's credentials when it is not ~/.cargo, say); filled in
+	// by the sandbox.
+	ToolSecrets []string
 	// Network lets commands connect out (sandbox.network).
 	Network bool
 	// UnixSockets are the pathname Unix sockets outside the writable
@@ -54,6 +66,10 @@ func homeSecrets() []string {
 		".docker/config.json", ".netrc", ".git-credentials", ".config/git/credentials",
 		".pgpass", ".pypirc", ".vault-token",
 		".cargo/credentials", ".cargo/credentials.toml", ".terraform.d/credentials.tfrc.json",
+		// The package managers' own files that hold registry tokens:
+		// their caches are writable (caches.go), their credentials not.
+		".npmrc", ".yarnrc", ".yarnrc.yml", ".m2/settings.xml", ".m2/settings-security.xml",
+		".gradle/gradle.properties",
 	}
 }
 
@@ -163,6 +179,11 @@ func (p Policy) writeRoots() []string {
 			roots = append(roots, w)
 		}
 	}
+	for _, c := range p.Caches {
+		if !slices.Contains(roots, c.Path) {
+			roots = append(roots, c.Path)
+		}
+	}
 	return roots
 }
 
@@ -176,6 +197,11 @@ func (p Policy) secrets() []string {
 			if _, err := os.Lstat(path); err == nil {
 				out = append(out, path)
 			}
+		}
+	}
+	for _, path := range p.ToolSecrets {
+		if _, err := os.Lstat(path); err == nil && !slices.Contains(out, path) {
+			out = append(out, path)
 		}
 	}
 	if p.State != "" {

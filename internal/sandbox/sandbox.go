@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -14,8 +15,23 @@ import (
 // run_checks, git tools) and on hooks.Options, and a proc.Explainer, so a
 // command that fails because of it says so.
 type Sandbox struct {
-	policy Policy
-	notes  []string
+	// policy is as configured, its paths resolved; resolved adds the
+	// toolchains' caches, found once (caches.go).
+	policy    Policy
+	resolveFn func() Policy
+	// cacheNotes say what the search for caches left out; written by
+	// resolved, read after it.
+	cacheNotes []string
+	// netMu guards networked, the same sandbox with the network on, made
+	// the first time it is asked for and closed with this one
+	// (Networked); closed says Close ran.
+	netMu     sync.Mutex
+	networked *Sandbox
+	closed    bool
+	// life ends with Close: what the sandbox runs itself stops then.
+	life  context.Context
+	stop  context.CancelFunc
+	notes []string
 	// available: this machine has an OS sandbox shiro can use;
 	// unavailable says why not.
 	available   bool
@@ -74,6 +90,8 @@ func New(p Policy) (*Sandbox, error) {
 	s.available, s.unavailable = Available()
 	s.detect()
 	s.probe = sync.OnceValue(s.runProbe)
+	s.resolveFn = sync.OnceValue(s.resolve)
+	s.life, s.stop = context.WithCancel(context.Background())
 	// A sandbox dropped without Close still lets its waiting helper go.
 	runtime.AddCleanup(s, (*proc.Pool).Close, s.pool)
 	return s, nil
@@ -84,6 +102,15 @@ func New(p Policy) (*Sandbox, error) {
 // a command launched afterwards starts a helper of its own (without a
 // private temp folder).
 func (s *Sandbox) Close() {
+	if s.stop != nil {
+		s.stop()
+	}
+	s.netMu.Lock()
+	s.closed = true
+	if s.networked != nil {
+		s.networked.Close()
+	}
+	s.netMu.Unlock()
 	s.pool.Close()
 	s.tmp.remove()
 	proc.RemoveCommandCgroups(s.limits, os.Getpid())
@@ -93,8 +120,86 @@ func (s *Sandbox) Close() {
 // started, is waiting: benchmarks measure the command that finds it.
 func (s *Sandbox) Ready() { s.pool.Ready() }
 
-// Policy is the sandbox's policy, with its paths resolved.
-func (s *Sandbox) Policy() Policy { return s.policy }
+// Policy is the sandbox's policy, with its paths resolved and the
+// toolchains' caches found (which may wait for `go env`).
+func (s *Sandbox) Policy() Policy { return s.resolved() }
+
+// resolved is the policy with the toolchains' caches, found the first
+// time it is asked for (Start asks in the background).
+func (s *Sandbox) resolved() Policy {
+	if s.resolveFn == nil {
+		return s.policy // a Sandbox made without New (tests)
+	}
+	return s.resolveFn()
+}
+
+// resolve is the policy with the toolchains' caches (caches.go): in
+// workspace-write, when the policy has the commands' environment to look
+// in. `go env` runs confined, read-only, since the go on the commands'
+// PATH may be the workspace's.
+func (s *Sandbox) resolve() Policy {
+	p := s.policy
+	if p.CacheEnv == nil || p.Mode != WorkspaceWrite {
+		return p
+	}
+	env := envMap(p.CacheEnv)
+	search := cacheSearch{env: env, home: p.Home}
+	if goPath, ok := lookPath("go", env); ok {
+		search.goEnv = func(ctx context.Context, names ...string) (map[string]string, error) {
+			// From /: outside any module, whose go.mod could make go
+			// switch toolchains (a download) or read a go.work.
+			return runGoEnv(ctx, s.readOnly(), goPath, "/", p.CacheEnv, names...)
+		}
+	}
+	f := search.find(s.life)
+	p.Caches, p.ToolSecrets = f.caches, f.secrets
+	s.cacheNotes = f.notes
+	return p
+}
+
+// Networked is this sandbox with the network on, for the person's own
+// MCP servers (issue 28 §3): a server started with `npx -y` downloads
+// itself, and one that talks to a web API needs the network to work at
+// all. Everything else is as for commands: the same files readable and
+// writable, the same protections, limits and supervision. It is made the
+// first time it is asked for (its helper starts with its first server)
+// and closed with this sandbox.
+func (s *Sandbox) Networked() *Sandbox {
+	s.netMu.Lock()
+	defer s.netMu.Unlock()
+	if s.networked == nil {
+		s.networked = s.withNetwork()
+		if s.closed {
+			s.networked.Close() // its commands start helpers of their own
+		}
+	}
+	return s.networked
+}
+
+// withNetwork makes the networked sibling: the configured policy with
+// the network on, and the toolchains' caches this sandbox finds.
+func (s *Sandbox) withNetwork() *Sandbox {
+	p := s.policy
+	p.Network = true
+	n := &Sandbox{policy: p, notes: s.notes, pool: proc.NewPool(), guard: newGitGuard(p),
+		tmp: &privateTemp{parent: p.Temp}}
+	n.available, n.unavailable = s.available, s.unavailable
+	n.detect()
+	n.probe = sync.OnceValue(n.runProbe)
+	n.resolveFn = sync.OnceValue(func() Policy {
+		full := s.resolved()
+		full.Network = true
+		return full
+	})
+	n.life, n.stop = s.life, func() {}
+	runtime.AddCleanup(n, (*proc.Pool).Close, n.pool)
+	return n
+}
+
+// launcherFunc is a proc.Launcher made of a function.
+type launcherFunc func(proc.Exec) (proc.Exec, error)
+
+func (f launcherFunc) Launch(x proc.Exec) (proc.Exec, error) { return f(x) }
 
 // Confines reports whether commands are confined on this machine: the
 // mode is not off and the OS has a sandbox shiro can use (Landlock on
@@ -102,9 +207,15 @@ func (s *Sandbox) Policy() Policy { return s.policy }
 func (s *Sandbox) Confines() bool { return s.policy.Mode != Off && s.available }
 
 // Start finds out, in the background, what this machine enforces (on
-// Linux it starts the helper once, which takes milliseconds), so that
-// Notice, Status and the first command find the answer ready.
-func (s *Sandbox) Start() { go s.probe() }
+// Linux it starts the helper once, which takes milliseconds), and where
+// the toolchains keep their caches (`go env`, tens of milliseconds), so
+// that Notice, Status and the first command find the answers ready.
+func (s *Sandbox) Start() {
+	go func() {
+		s.probe()
+		s.resolved()
+	}()
+}
 
 // Notice is the one line to show at start-up when the sandbox is on but
 // this machine cannot confine commands, or cannot keep part of what it

@@ -18,6 +18,9 @@ type Status struct {
 	Readable string
 	// Writable are the folders commands may write.
 	Writable []string
+	// Caches are the toolchains' caches among them, each with the tool
+	// and the setting that named it.
+	Caches []string
 	// Secret are the secret locations found on this machine.
 	Secret []string
 	// Protected says how the read-only paths inside writable folders are
@@ -70,6 +73,12 @@ func (st Status) String() string {
 	if st.Resources != "" {
 		line("resources", st.Resources)
 	}
+	if len(st.Caches) > 0 && st.Mode == WorkspaceWrite {
+		b.WriteString("toolchain caches here (writable, found from each tool's settings):\n")
+		for _, c := range st.Caches {
+			fmt.Fprintf(&b, "  %s\n", c)
+		}
+	}
 	if len(st.Secret) > 0 && st.Mode != Off {
 		b.WriteString("secret locations here (neither readable nor writable):\n")
 		for _, s := range st.Secret {
@@ -87,12 +96,15 @@ func (st Status) String() string {
 
 // commonStatus fills in what does not depend on the platform.
 func (s *Sandbox) commonStatus() Status {
-	p := s.policy
+	p := s.resolved()
 	st := Status{
 		Mode:     p.Mode,
 		Readable: "everything but the secret locations (~/.ssh, cloud and cluster credentials, key and token files, shiro's own config and trust stores)",
 		Writable: p.writeRoots(),
-		Notes:    append([]string(nil), s.notes...),
+		Notes:    append(append([]string(nil), s.notes...), s.cacheNotes...),
+	}
+	for _, c := range p.Caches {
+		st.Caches = append(st.Caches, fmt.Sprintf("%-6s %s (%s)", c.Tool, s.display(c.Path), c.From))
 	}
 	for _, secret := range p.secrets() {
 		st.Secret = append(st.Secret, s.display(secret))

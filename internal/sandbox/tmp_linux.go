@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -32,8 +33,7 @@ type tempMount struct {
 }
 
 // tempFor is the temp mount for the policy, or why there is none.
-func (s *Sandbox) tempFor() (*tempMount, error) {
-	p := s.policy
+func (s *Sandbox) tempFor(p Policy) (*tempMount, error) {
 	switch {
 	case p.Mode == Off:
 		return nil, errors.New("the sandbox is off")
@@ -47,8 +47,11 @@ func (s *Sandbox) tempFor() (*tempMount, error) {
 		return nil, err
 	}
 	t := &tempMount{Path: p.Temp, Private: dir}
-	for _, r := range p.writeRoots() {
-		if r != p.Temp && withinOrSame(p.Temp, r) && !withinOrSame(dir, r) {
+	// The workspace stays in every mode: read-only commands must still
+	// find it (a workspace in /tmp vanished under the cover, and with it
+	// the command's folder).
+	for _, r := range append([]string{p.Workspace}, p.writeRoots()...) {
+		if r != p.Temp && withinOrSame(p.Temp, r) && !withinOrSame(dir, r) && !slices.Contains(t.Keep, r) {
 			t.Keep = append(t.Keep, r)
 		}
 	}

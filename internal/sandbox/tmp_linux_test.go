@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/sandbox"
 )
 
 func TestCommandsGetAPrivateTemp(t *testing.T) {
@@ -80,4 +82,20 @@ func TestAWorkspaceInTheTempFolderStaysReachable(t *testing.T) {
 	// What protects the workspace still holds there.
 	f.mustFail(t, `echo x >> .git/hooks/pre-commit`)
 	assertFile(t, filepath.Join(f.ws, ".git", "hooks", "pre-commit"), hookBody)
+}
+
+// In read-only mode too a workspace inside the temp folder stays where it
+// is, readable and not writable: before, only writable folders were kept
+// beneath the cover, so a read-only command found no folder to start in.
+func TestAReadOnlyWorkspaceInTheTempFolderStaysReachable(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.policy.Temp = filepath.Dir(f.ws)
+	f.policy.Mode = sandbox.ReadOnly
+	out := f.mustPass(t, `cat README.md`)
+	if !strings.Contains(out, "hello\n") {
+		t.Errorf("the workspace is not readable:\n%s", out)
+	}
+	f.mustFail(t, `echo new > new.txt`)
+	assertMissing(t, filepath.Join(f.ws, "new.txt"))
 }
