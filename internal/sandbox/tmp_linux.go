@@ -49,8 +49,17 @@ func (s *Sandbox) tempFor(p Policy) (*tempMount, error) {
 	t := &tempMount{Path: p.Temp, Private: dir}
 	// The workspace stays in every mode: read-only commands must still
 	// find it (a workspace in /tmp vanished under the cover, and with it
-	// the command's folder).
-	for _, r := range append([]string{p.Workspace}, p.writeRoots()...) {
+	// the command's folder). So do the parts of shiro's own folder that
+	// commands may read, hooks above all, which run from their verified
+	// copies there: a state folder under /tmp (SHIRO_HOME in a test, or
+	// on CI) lost them, and every hook failed to start.
+	keep := append([]string{p.Workspace}, p.writeRoots()...)
+	if p.State != "" {
+		for _, name := range stateReadable() {
+			keep = append(keep, filepath.Join(p.State, name))
+		}
+	}
+	for _, r := range keep {
 		if r != p.Temp && withinOrSame(p.Temp, r) && !withinOrSame(dir, r) && !slices.Contains(t.Keep, r) {
 			t.Keep = append(t.Keep, r)
 		}

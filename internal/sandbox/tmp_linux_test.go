@@ -99,3 +99,20 @@ func TestAReadOnlyWorkspaceInTheTempFolderStaysReachable(t *testing.T) {
 	f.mustFail(t, `echo new > new.txt`)
 	assertMissing(t, filepath.Join(f.ws, "new.txt"))
 }
+
+// shiro's own folder under the temp folder (SHIRO_HOME in a test or on
+// CI) keeps, beneath the private /tmp, what commands may read there: a
+// hook runs from its verified copy in hook-cache. The rest of it, the
+// config with the key above all, stays out of reach.
+func TestShirosReadableStateInTheTempFolderStaysReachable(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.policy.Temp = filepath.Dir(f.ws) // holds ws and home, with the state folder
+	out := f.mustPass(t, fmt.Sprintf(`sh %q`, filepath.Join(f.state, "hook-cache", "h1")))
+	if !strings.Contains(out, "from-hook-cache") {
+		t.Errorf("the hook cache is not reachable:\n%s", out)
+	}
+	f.mustFail(t, fmt.Sprintf(`cat %q`, filepath.Join(f.state, "config.json")))
+	f.mustFail(t, fmt.Sprintf(`echo x >> %q`, filepath.Join(f.state, "hook-cache", "h1")))
+	f.mustFail(t, fmt.Sprintf(`cat %q`, filepath.Join(f.home, ".ssh", "id_ed25519")))
+}
