@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/shiro-neko/shiro/internal/contain"
 	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/plugin"
 	"github.com/shiro-neko/shiro/internal/protocol"
@@ -92,6 +93,14 @@ type Gate struct {
 	// hook block, a deny rule or the repeat guard.
 	Yolo bool
 	Cwd  string
+	// Approval is when commands ask (permission.OnRequest by default).
+	// Under OnRequest a command the rules leave open runs without asking
+	// when Box says it stays inside the sandbox; under Never what would
+	// ask is refused instead.
+	Approval permission.Approval
+	// Box is the session's sandbox as the containment check sees it; nil
+	// contains nothing, so every command asks as the rules say.
+	Box contain.Box
 }
 
 // GateCall is one call to decide.
@@ -209,6 +218,9 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 		e.By = fmt.Sprintf("rule %q", e.pattern)
 	}
 	e.Decision, e.Reason = string(res.Decision), res.Reason
+	if res.Decision == permission.Ask && g.contained(info, facts, res) {
+		e.Decision, e.Reason = string(permission.Allow), "runs inside the sandbox, which holds every protection here (approval on-request)"
+	}
 	if res.Decision == permission.Ask && g.Plugins.AutoApproved(info.Name) {
 		e.Decision, e.Reason = string(permission.Allow), "auto-approved by a plugin"
 	}
@@ -221,6 +233,22 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 		}
 	}
 	return e
+}
+
+// contained reports whether an ask the rules left open may be lifted
+// because the call runs commands that stay inside the sandbox. Only an
+// ask nobody wrote is lifted: the fallback of a tool that runs programs,
+// or a table of yours that no rule of matched. Your own ask rule, a
+// project's ask and the causes that make an allow ask (a redirection, a
+// command that runs other code) are left to the person, who wrote them
+// or needs to see them.
+func (g *Gate) contained(info *tool.Info, f *Facts, res permission.Result) bool {
+	if g.Approval == permission.Untrusted || info.Effect != tool.Runs || len(f.Shell) == 0 {
+		return false
+	}
+	open := res.Source == permission.SourceFallback ||
+		(res.Source == permission.SourceConfig && res.Cause == permission.CauseNoMatch)
+	return open && contain.Check(g.Box, f.Shell) == ""
 }
 
 func blocked(e Explanation, b *plugin.Block) Explanation {
@@ -248,6 +276,10 @@ func (g *Gate) Decide(ctx context.Context, c GateCall) Verdict {
 	}
 	if e.Decision == string(permission.Ask) && !repeated && g.Yolo {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
+	}
+	if g.Approval == permission.Never {
+		return Verdict{By: "policy", Pattern: e.pattern, Reason: fmt.Sprintf(
+			"Refused: %s would need approval, and the approval policy is never, so nobody is asked. Do it another way, inside the sandbox.", info.Name)}
 	}
 	return g.ask(ctx, c, e, repeated)
 }
