@@ -46,6 +46,8 @@ const (
 	AnswerDeny Answer = iota
 	AnswerOnce
 	AnswerAlways
+	// AnswerProject answers a sandbox offer: allow it for the project.
+	AnswerProject
 )
 
 // ApprovalRequest is what the person is asked about.
@@ -63,6 +65,9 @@ type ApprovalRequest struct {
 	Subagent string
 	// Preview is the change the call will make, when the tool can say.
 	Preview *protocol.Diff
+	// Sandbox makes the request an offer: the call ran, the sandbox
+	// refused it this, and allowing it runs the call again.
+	Sandbox *protocol.SandboxRefusal
 }
 
 func (r ApprovalRequest) event() protocol.ApprovalRequestEvent {
@@ -70,7 +75,7 @@ func (r ApprovalRequest) event() protocol.ApprovalRequestEvent {
 	return protocol.ApprovalRequestEvent{
 		CallID: r.CallID, Name: r.Tool.Name, Input: eventInput(r.Call.Input()),
 		Title: plan.Title, Kind: r.Tool.Kind, Pattern: r.Pattern, Repeated: r.Repeated,
-		Grants: r.Grants, Subagent: r.Subagent, Preview: r.Preview,
+		Grants: r.Grants, Subagent: r.Subagent, Preview: r.Preview, Sandbox: r.Sandbox,
 	}
 }
 
@@ -101,6 +106,9 @@ type Gate struct {
 	// Box is the session's sandbox as the containment check sees it; nil
 	// contains nothing, so every command asks as the rules say.
 	Box contain.Box
+	// Widen lets the sandbox allow what it refused a call, offered to the
+	// person after the call failed; nil offers nothing.
+	Widen Widener
 }
 
 // GateCall is one call to decide.
@@ -302,7 +310,7 @@ func (g *Gate) ask(ctx context.Context, c GateCall, e Explanation, repeated bool
 	}
 	answer, by, reason := c.Approver.Approve(ctx, req)
 	switch answer {
-	case AnswerAlways:
+	case AnswerAlways, AnswerProject:
 		if g.Rules != nil {
 			g.Rules.Grant(e.query)
 		}

@@ -15,6 +15,8 @@ type Refusal struct {
 	Network bool
 	// Denied is the path the command was refused, absolute (within Path).
 	Denied string
+	// Shown is Path as messages show it (~/… under the home directory).
+	Shown string
 }
 
 // Refuser is an Explainer that can also say what it refused as data. It

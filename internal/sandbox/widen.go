@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -29,8 +30,13 @@ func (s *Sandbox) Holds() (bool, string) {
 	case s.policy.Network:
 		return false, "sandbox.network is true, so the sandbox does not keep commands off the network"
 	}
-	if n := s.Notice(); n != "" {
-		return false, strings.TrimPrefix(n, "sandbox: ")
+	if !s.available {
+		return false, s.unavailable
+	}
+	// Not Notice: an unlimited process count (root without a pids
+	// cgroup) bounds no resource, but keeps nothing less inside.
+	if why := s.partial(); why != "" {
+		return false, why
 	}
 	return true, ""
 }
@@ -76,7 +82,8 @@ func (s *Sandbox) Refused(exit proc.Exit, output []byte) *proc.Refusal {
 		}
 		abs := s.absolute(path)
 		if s.widenable(abs) {
-			return &proc.Refusal{Path: s.suggestFolder(abs), Denied: abs}
+			folder := s.suggestFolder(abs)
+			return &proc.Refusal{Path: folder, Denied: abs, Shown: s.display(folder)}
 		}
 	}
 	if netOff && mentionsNetworkFailure(strings.ToLower(string(output))) {
@@ -175,4 +182,37 @@ func (w *Switch) Explain(exit proc.Exit, output []byte) string {
 // Refused implements proc.Refuser.
 func (w *Switch) Refused(exit proc.Exit, output []byte) *proc.Refusal {
 	return w.Current().Refused(exit, output)
+}
+
+// Holds, Writable, Workspace and Home answer for the current sandbox, so
+// a Switch is what the gate's containment check asks.
+func (w *Switch) Holds() (bool, string)     { return w.Current().Holds() }
+func (w *Switch) Writable(path string) bool { return w.Current().Writable(path) }
+func (w *Switch) Workspace() string         { return w.Current().Workspace() }
+func (w *Switch) Home() string              { return w.Current().Home() }
+
+// Once returns a context under which the commands of one call launch in
+// a sandbox that also allows writing beneath path, or the network
+// (proc.WithLauncher); the session's sandbox stays as it is.
+func (w *Switch) Once(ctx context.Context, path string, network bool) (context.Context, error) {
+	wide, err := w.Current().Widened(proc.Refusal{Path: path, Network: network})
+	if err != nil {
+		return ctx, err
+	}
+	return proc.WithLauncher(ctx, w, wide), nil
+}
+
+// Widen makes every command launched from now on also allowed to write
+// beneath path, or to reach the network.
+func (w *Switch) Widen(path string, network bool) error {
+	for {
+		cur := w.Current()
+		wide, err := cur.Widened(proc.Refusal{Path: path, Network: network})
+		if err != nil {
+			return err
+		}
+		if w.cur.CompareAndSwap(cur, wide) {
+			return nil
+		}
+	}
 }
