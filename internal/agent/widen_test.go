@@ -48,7 +48,9 @@ func refusedTool(w *fakeWidener, runs *atomic.Int32) tool.Tool {
 	}
 	return tool.New(tool.Def[in]{
 		Info: tool.Info{Name: "bash", Description: "test bash", Set: tool.SetCore, Effect: tool.Runs, Kind: protocol.KindExecute, Subject: tool.CommandSubject},
-		Plan: func(i *in) tool.Plan { return tool.Plan{Title: i.Command, Commands: []string{i.Command}, Subjects: []string{i.Command}} },
+		Plan: func(i *in) tool.Plan {
+			return tool.Plan{Title: i.Command, Commands: []string{i.Command}, Subjects: []string{i.Command}}
+		},
 		Run: func(ctx context.Context, _ tool.Runtime, i *in) (tool.Result, error) {
 			runs.Add(1)
 			if ctx.Value(allowedKey{}) != nil || w.wide.Load() {

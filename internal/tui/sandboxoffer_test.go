@@ -35,7 +35,9 @@ func (w *projectWidener) Allow(ctx context.Context, r protocol.SandboxRefusal, s
 	return ctx, nil
 }
 
-func (w *projectWidener) HowToAllow(r protocol.SandboxRefusal) string { return "add it to sandbox.writable" }
+func (w *projectWidener) HowToAllow(r protocol.SandboxRefusal) string {
+	return "add it to sandbox.writable"
+}
 
 func (w *projectWidener) isAllowed() bool {
 	w.mu.Lock()
@@ -51,7 +53,9 @@ func cacheTool(w *projectWidener, cache string) tool.Tool {
 	}
 	return tool.New(tool.Def[in]{
 		Info: tool.Info{Name: "bash", Description: "run", Set: tool.SetCore, Effect: tool.Runs, Kind: protocol.KindExecute, Subject: tool.CommandSubject},
-		Plan: func(i *in) tool.Plan { return tool.Plan{Title: i.Command, Commands: []string{i.Command}, Subjects: []string{i.Command}} },
+		Plan: func(i *in) tool.Plan {
+			return tool.Plan{Title: i.Command, Commands: []string{i.Command}, Subjects: []string{i.Command}}
+		},
 		Run: func(_ context.Context, _ tool.Runtime, i *in) (tool.Result, error) {
 			if !w.isAllowed() {
 				return tool.Result{Output: "exit: 1\nmkdir " + cache + ": permission denied",
