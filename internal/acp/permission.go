@@ -57,6 +57,9 @@ func approvalCall(cwd string, e protocol.ApprovalRequestEvent) acp.ToolCallUpdat
 	if e.Sandbox != nil {
 		notes = append(notes, fmt.Sprintf("The sandbox refused this command %s. Allowing it runs the command again.", e.Sandbox))
 	}
+	if e.Leaves != "" {
+		notes = append(notes, "Asked because "+e.Leaves+".")
+	}
 	call.Content = textContent(strings.Join(notes, "\n"))
 	if e.Preview != nil {
 		call.Content = append(call.Content, diffContent(cwd, e.Preview)...)

@@ -96,3 +96,16 @@ func TestNeverRefusesWhatWouldAskAndRunsWhatIsContained(t *testing.T) {
 		t.Fatalf("runs = %d, want only ls", bash.runs.Load())
 	}
 }
+
+// A command that asks only because it would leave the sandbox says how.
+func TestTheAskSaysHowTheCommandWouldLeaveTheSandbox(t *testing.T) {
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	g := &agent.Gate{Plugins: plugin.NewHost(), Rules: permission.NewPolicy(nil, nil), Box: holdingBox{holds: true}}
+	h := newHarness(t, options{gate: g, attended: true}, []*fakeTool{bash},
+		resp(toolCall("c1", "bash", `{"command":"git push origin main"}`)), resp(llm.TextDelta{Text: "ok"}))
+	h.collect(t.Context(), "go")
+	reqs := h.answers.seen()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Leaves, `"git push origin main" reaches the network`) {
+		t.Fatalf("requests = %+v", reqs)
+	}
+}

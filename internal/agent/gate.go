@@ -68,6 +68,10 @@ type ApprovalRequest struct {
 	// Sandbox makes the request an offer: the call ran, the sandbox
 	// refused it this, and allowing it runs the call again.
 	Sandbox *protocol.SandboxRefusal
+	// Leaves says why a command asks although the sandbox could have
+	// let it run: how it would leave the sandbox, or why the sandbox
+	// does not hold here.
+	Leaves string
 }
 
 func (r ApprovalRequest) event() protocol.ApprovalRequestEvent {
@@ -75,7 +79,7 @@ func (r ApprovalRequest) event() protocol.ApprovalRequestEvent {
 	return protocol.ApprovalRequestEvent{
 		CallID: r.CallID, Name: r.Tool.Name, Input: eventInput(r.Call.Input()),
 		Title: plan.Title, Kind: r.Tool.Kind, Pattern: r.Pattern, Repeated: r.Repeated,
-		Grants: r.Grants, Subagent: r.Subagent, Preview: r.Preview, Sandbox: r.Sandbox,
+		Grants: r.Grants, Subagent: r.Subagent, Preview: r.Preview, Sandbox: r.Sandbox, Leaves: r.Leaves,
 	}
 }
 
@@ -144,6 +148,7 @@ type Explanation struct {
 	// Call is the call as it would run (after a hook's rewrite).
 	Call    tool.Prepared `json:"-"`
 	pattern string
+	leaves  string // why an ask the sandbox could have lifted was not
 	blocker string
 	query   permission.Query
 }
@@ -226,8 +231,12 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 		e.By = fmt.Sprintf("rule %q", e.pattern)
 	}
 	e.Decision, e.Reason = string(res.Decision), res.Reason
-	if res.Decision == permission.Ask && g.contained(info, facts, res) {
-		e.Decision, e.Reason = string(permission.Allow), "runs inside the sandbox, which holds every protection here (approval on-request)"
+	if res.Decision == permission.Ask {
+		if inside, why := g.contained(info, facts, res); inside {
+			e.Decision, e.Reason = string(permission.Allow), "runs inside the sandbox, which holds every protection here (approval on-request)"
+		} else {
+			e.leaves = why
+		}
 	}
 	if res.Decision == permission.Ask && g.Plugins.AutoApproved(info.Name) {
 		e.Decision, e.Reason = string(permission.Allow), "auto-approved by a plugin"
@@ -250,13 +259,19 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 // project's ask and the causes that make an allow ask (a redirection, a
 // command that runs other code) are left to the person, who wrote them
 // or needs to see them.
-func (g *Gate) contained(info *tool.Info, f *Facts, res permission.Result) bool {
+// When it is not lifted only because the command would leave the
+// sandbox, why says how, for the person asked.
+func (g *Gate) contained(info *tool.Info, f *Facts, res permission.Result) (inside bool, why string) {
 	if g.Approval == permission.Untrusted || info.Effect != tool.Runs || len(f.Shell) == 0 {
-		return false
+		return false, ""
 	}
 	open := res.Source == permission.SourceFallback ||
 		(res.Source == permission.SourceConfig && res.Cause == permission.CauseNoMatch)
-	return open && contain.Check(g.Box, f.Shell) == ""
+	if !open {
+		return false, ""
+	}
+	why = contain.Check(g.Box, f.Shell)
+	return why == "", why
 }
 
 func blocked(e Explanation, b *plugin.Block) Explanation {
@@ -296,7 +311,7 @@ func (g *Gate) ask(ctx context.Context, c GateCall, e Explanation, repeated bool
 	if c.Approver == nil {
 		return Verdict{By: "user", Reason: "No one is there to approve this call, so it was denied.", Pattern: e.pattern}
 	}
-	req := ApprovalRequest{Tool: c.Tool.Info(), CallID: c.ID, Call: e.Call, Pattern: e.pattern, Repeated: repeated, Subagent: c.Subagent}
+	req := ApprovalRequest{Tool: c.Tool.Info(), CallID: c.ID, Call: e.Call, Pattern: e.pattern, Repeated: repeated, Subagent: c.Subagent, Leaves: e.leaves}
 	if g.Rules != nil {
 		req.Grants = g.Rules.GrantPreview(e.query)
 	}

@@ -127,6 +127,11 @@ type ApprovalRequestEvent struct {
 	// "project" for every session in this project; the call then runs
 	// again. "no" leaves the failure as it was.
 	Sandbox *SandboxRefusal `json:"sandbox,omitempty"`
+	// Leaves says why a command is asked about although the sandbox
+	// could have let it run without asking: how it would leave the
+	// sandbox ("curl … reaches the network"), or why the sandbox does not
+	// hold here.
+	Leaves string `json:"leaves,omitempty"`
 }
 
 // SandboxRefusal is what the sandbox refused a command: writing beneath

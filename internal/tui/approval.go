@@ -44,6 +44,9 @@ func newApprovalPrompt(e protocol.ApprovalRequestEvent) *approvalPrompt {
 	if e.Pattern != "" {
 		p.notes = append(p.notes, fmt.Sprintf("matched %s: %q", name, e.Pattern))
 	}
+	if e.Leaves != "" {
+		p.notes = append(p.notes, "asked because "+e.Leaves)
+	}
 	return p
 }
 
