@@ -247,6 +247,9 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 			e.Reason = "allowed without asking"
 		case permission.Ask:
 			e.Reason = "the person is asked to approve"
+			if e.leaves != "" {
+				e.Reason += ", because " + e.leaves
+			}
 		}
 	}
 	return e
