@@ -27,7 +27,11 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		// listen PORTFILE HITFILE: a loopback listener a script's model
 		// must not reach (sandbox scripts).
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"listen": listenCmd},
+		// homeoutside: HOME in /var/tmp, outside the temp dir; gocache:
+		// GOCACHE is the test runner's build cache.
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"listen": listenCmd, "homeoutside": homeOutsideCmd, "gocache": goCacheCmd,
+		},
 		// [landlock]: this machine can confine commands; [userns]: a user
 		// namespace can be made here (sandbox scripts). With
 		// SHIRO_REQUIRE_SANDBOX set (CI), a missing one fails the script

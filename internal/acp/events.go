@@ -59,6 +59,8 @@ func (s *session) handle(e protocol.Event) {
 		s.send(acp.UpdatePlan(planEntries(e.Tasks)...))
 	case protocol.ApprovalRequestEvent:
 		s.askApproval(e)
+	case protocol.SandboxRefusedEvent:
+		s.toolOutput(e.CallID, fmt.Sprintf("\n[sandbox] %s was refused %s; to allow it: %s\n", e.Name, e.Refusal, e.Allow))
 	case protocol.QuestionEvent:
 		s.askQuestion(e)
 	case protocol.WithdrawnEvent:

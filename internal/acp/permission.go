@@ -15,6 +15,7 @@ import (
 const (
 	optionAllowOnce   = "allow-once"
 	optionAllowAlways = "allow-always"
+	optionAllowProj   = "allow-project"
 	optionReject      = "reject"
 	optionDismiss     = "dismiss"
 	choicePrefix      = "choice-"
@@ -27,6 +28,9 @@ func (s *session) askApproval(e protocol.ApprovalRequestEvent) {
 		SessionId: s.id,
 		ToolCall:  approvalCall(s.cwd, e),
 		Options:   approvalOptions(e.Grants),
+	}
+	if e.Sandbox != nil {
+		req.Options = sandboxOptions(*e.Sandbox)
 	}
 	s.ask(e.ID, req, func(resp acp.RequestPermissionResponse, err error) protocol.Op {
 		return approvalAnswer(e.ID, resp, err)
@@ -50,6 +54,12 @@ func approvalCall(cwd string, e protocol.ApprovalRequestEvent) acp.ToolCallUpdat
 	if e.Repeated {
 		notes = append(notes, "This is the third identical call this turn: the agent may be going in circles.")
 	}
+	if e.Sandbox != nil {
+		notes = append(notes, fmt.Sprintf("The sandbox refused this command %s. Allowing it runs the command again.", e.Sandbox))
+	}
+	if e.Leaves != "" {
+		notes = append(notes, "Asked because "+e.Leaves+".")
+	}
 	call.Content = textContent(strings.Join(notes, "\n"))
 	if e.Preview != nil {
 		call.Content = append(call.Content, diffContent(cwd, e.Preview)...)
@@ -70,6 +80,17 @@ func approvalOptions(grants []string) []acp.PermissionOption {
 	}
 }
 
+// sandboxOptions are the answers to an offer to allow what the sandbox
+// refused: once, for the session, for the project, or not.
+func sandboxOptions(r protocol.SandboxRefusal) []acp.PermissionOption {
+	return []acp.PermissionOption{
+		{OptionId: optionAllowOnce, Name: fmt.Sprintf("Allow %s once and run again", r), Kind: acp.PermissionOptionKindAllowOnce},
+		{OptionId: optionAllowAlways, Name: fmt.Sprintf("Allow %s for this session", r), Kind: acp.PermissionOptionKindAllowAlways},
+		{OptionId: optionAllowProj, Name: fmt.Sprintf("Allow %s for this project", r), Kind: acp.PermissionOptionKindAllowAlways},
+		{OptionId: optionReject, Name: "Keep it refused", Kind: acp.PermissionOptionKindRejectOnce},
+	}
+}
+
 func approvalAnswer(id string, resp acp.RequestPermissionResponse, err error) protocol.Approval {
 	a := protocol.Approval{ID: id, Decision: protocol.No}
 	switch {
@@ -81,6 +102,8 @@ func approvalAnswer(id string, resp acp.RequestPermissionResponse, err error) pr
 			a.Decision = protocol.Yes
 		case optionAllowAlways:
 			a.Decision = protocol.Always
+		case optionAllowProj:
+			a.Decision = protocol.Project
 		case optionReject:
 		default:
 			a.Reason = fmt.Sprintf("The editor answered with an option shiro did not offer (%q), so the call was denied.", id)

@@ -77,6 +77,11 @@ func (b *broker) Approve(ctx context.Context, req ApprovalRequest) (Answer, stri
 			return AnswerDeny, "user", "No one is left to approve this call (the session is closing), so it was denied."
 		}
 		switch a.Decision {
+		case protocol.Project:
+			if req.Sandbox != nil {
+				return AnswerProject, "", ""
+			}
+			return AnswerAlways, "", ""
 		case protocol.Always:
 			return AnswerAlways, "", ""
 		case protocol.Yes:

@@ -75,13 +75,16 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	t.written = append(t.written, v.Call.Plan().Writes...)
 	t.ranCommands = t.ranCommands || info.Effect == tool.Runs
 	t.beforeChange(info)
-	res, alone, err := t.execute(c.ID, info, v.Call)
+	res, alone, err := t.execute(t.ctx, c.ID, info, v.Call)
 	if err != nil {
 		// A call stopped on its own (InterruptTool) leaves the turn going.
 		if !alone && (isCancel(err) || t.ctx.Err() != nil) {
 			t.interrupted = true
 		}
 		return fail(tool.Cap(err.Error()))
+	}
+	if res.Refused != nil {
+		res = t.offerWider(callRef{id: c.ID, info: info, call: v.Call}, res)
 	}
 	out := tool.Cap(res.Output)
 	t.emit(protocol.ToolResultEvent{ID: c.ID, Name: c.Name, Output: out, Diff: res.Diff})
@@ -143,10 +146,11 @@ func eventInput(in json.RawMessage) json.RawMessage {
 	return b
 }
 
-// execute runs one allowed call. alone is true when InterruptTool stopped
+// execute runs one allowed call under base (the turn's context, or one
+// that carries a sandbox widened for this call). alone is true when InterruptTool stopped
 // this call while the turn goes on.
-func (t *turn) execute(id string, info *tool.Info, call tool.Prepared) (res tool.Result, alone bool, err error) {
-	ctx, cancelCause := context.WithCancelCause(t.ctx)
+func (t *turn) execute(base context.Context, id string, info *tool.Info, call tool.Prepared) (res tool.Result, alone bool, err error) {
+	ctx, cancelCause := context.WithCancelCause(base)
 	defer cancelCause(nil)
 	if !t.s.startCall(id, cancelCause) {
 		return tool.Result{}, true, toolNotStartedError{}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/shiro-neko/shiro/internal/contain"
 	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/plugin"
 	"github.com/shiro-neko/shiro/internal/protocol"
@@ -45,6 +46,8 @@ const (
 	AnswerDeny Answer = iota
 	AnswerOnce
 	AnswerAlways
+	// AnswerProject answers a sandbox offer: allow it for the project.
+	AnswerProject
 )
 
 // ApprovalRequest is what the person is asked about.
@@ -62,6 +65,13 @@ type ApprovalRequest struct {
 	Subagent string
 	// Preview is the change the call will make, when the tool can say.
 	Preview *protocol.Diff
+	// Sandbox makes the request an offer: the call ran, the sandbox
+	// refused it this, and allowing it runs the call again.
+	Sandbox *protocol.SandboxRefusal
+	// Leaves says why a command asks although the sandbox could have
+	// let it run: how it would leave the sandbox, or why the sandbox
+	// does not hold here.
+	Leaves string
 }
 
 func (r ApprovalRequest) event() protocol.ApprovalRequestEvent {
@@ -69,7 +79,7 @@ func (r ApprovalRequest) event() protocol.ApprovalRequestEvent {
 	return protocol.ApprovalRequestEvent{
 		CallID: r.CallID, Name: r.Tool.Name, Input: eventInput(r.Call.Input()),
 		Title: plan.Title, Kind: r.Tool.Kind, Pattern: r.Pattern, Repeated: r.Repeated,
-		Grants: r.Grants, Subagent: r.Subagent, Preview: r.Preview,
+		Grants: r.Grants, Subagent: r.Subagent, Preview: r.Preview, Sandbox: r.Sandbox, Leaves: r.Leaves,
 	}
 }
 
@@ -92,6 +102,17 @@ type Gate struct {
 	// hook block, a deny rule or the repeat guard.
 	Yolo bool
 	Cwd  string
+	// Approval is when commands ask (permission.OnRequest by default).
+	// Under OnRequest a command the rules leave open runs without asking
+	// when Box says it stays inside the sandbox; under Never what would
+	// ask is refused instead.
+	Approval permission.Approval
+	// Box is the session's sandbox as the containment check sees it; nil
+	// contains nothing, so every command asks as the rules say.
+	Box contain.Box
+	// Widen lets the sandbox allow what it refused a call, offered to the
+	// person after the call failed; nil offers nothing.
+	Widen Widener
 }
 
 // GateCall is one call to decide.
@@ -131,6 +152,7 @@ type Explanation struct {
 	// Call is the call as it would run (after a hook's rewrite).
 	Call    tool.Prepared `json:"-"`
 	pattern string
+	leaves  string // why an ask the sandbox could have lifted was not
 	blocker string
 	query   permission.Query
 }
@@ -213,6 +235,13 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 		e.By = fmt.Sprintf("rule %q", e.pattern)
 	}
 	e.Decision, e.Reason = string(res.Decision), res.Reason
+	if res.Decision == permission.Ask {
+		if inside, why := g.contained(info, facts, res); inside {
+			e.Decision, e.Reason = string(permission.Allow), "runs inside the sandbox, which holds every protection here (approval on-request)"
+		} else {
+			e.leaves = why
+		}
+	}
 	if res.Decision == permission.Ask && g.Plugins.AutoApproved(info.Name) {
 		e.Decision, e.Reason = string(permission.Allow), "auto-approved by a plugin"
 	}
@@ -222,9 +251,34 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 			e.Reason = "allowed without asking"
 		case permission.Ask:
 			e.Reason = "the person is asked to approve"
+			if e.leaves != "" {
+				e.Reason += ", because " + e.leaves
+			}
 		}
 	}
 	return e
+}
+
+// contained reports whether an ask the rules left open may be lifted
+// because the call runs commands that stay inside the sandbox. Only an
+// ask nobody wrote is lifted: the fallback of a tool that runs programs,
+// or a table of yours that no rule of matched. Your own ask rule, a
+// project's ask and the causes that make an allow ask (a redirection, a
+// command that runs other code) are left to the person, who wrote them
+// or needs to see them.
+// When it is not lifted only because the command would leave the
+// sandbox, why says how, for the person asked.
+func (g *Gate) contained(info *tool.Info, f *Facts, res permission.Result) (inside bool, why string) {
+	if g.Approval == permission.Untrusted || info.Effect != tool.Runs || len(f.Shell) == 0 {
+		return false, ""
+	}
+	open := res.Source == permission.SourceFallback ||
+		(res.Source == permission.SourceConfig && res.Cause == permission.CauseNoMatch)
+	if !open {
+		return false, ""
+	}
+	why = contain.Check(g.Box, f.Shell)
+	return why == "", why
 }
 
 func blocked(e Explanation, b *plugin.Block) Explanation {
@@ -265,6 +319,10 @@ func (g *Gate) decide(ctx context.Context, c GateCall) Verdict {
 	if e.Decision == string(permission.Ask) && !repeated && g.Yolo {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
+	if g.Approval == permission.Never {
+		return Verdict{By: "policy", Pattern: e.pattern, Reason: fmt.Sprintf(
+			"Refused: %s would need approval, and the approval policy is never, so nobody is asked. Do it another way, inside the sandbox.", info.Name)}
+	}
 	return g.ask(ctx, c, e, repeated)
 }
 
@@ -272,7 +330,7 @@ func (g *Gate) ask(ctx context.Context, c GateCall, e Explanation, repeated bool
 	if c.Approver == nil {
 		return Verdict{By: "user", Reason: "No one is there to approve this call, so it was denied.", Pattern: e.pattern}
 	}
-	req := ApprovalRequest{Tool: c.Tool.Info(), CallID: c.ID, Call: e.Call, Pattern: e.pattern, Repeated: repeated, Subagent: c.Subagent}
+	req := ApprovalRequest{Tool: c.Tool.Info(), CallID: c.ID, Call: e.Call, Pattern: e.pattern, Repeated: repeated, Subagent: c.Subagent, Leaves: e.leaves}
 	if g.Rules != nil {
 		req.Grants = g.Rules.GrantPreview(e.query)
 	}
@@ -286,7 +344,7 @@ func (g *Gate) ask(ctx context.Context, c GateCall, e Explanation, repeated bool
 	}
 	answer, by, reason := c.Approver.Approve(ctx, req)
 	switch answer {
-	case AnswerAlways:
+	case AnswerAlways, AnswerProject:
 		if g.Rules != nil {
 			g.Rules.Grant(e.query)
 		}

@@ -73,8 +73,11 @@ type App struct {
 	// workflow policy, refreshed after every turn.
 	Workspace *prompt.Workspace
 	Loaded    Loaded
-	// Sandbox confines every command the session runs (Env.Launcher).
-	Sandbox *sandbox.Sandbox
+	// Sandbox confines every command the session runs; sandboxSwitch
+	// (Env.Launcher) launches them in it, or in the wider copy a grant
+	// made for the session (widen.go).
+	Sandbox       *sandbox.Sandbox
+	sandboxSwitch *sandbox.Switch
 	// MCP runs the session's MCP servers; nil under --no-mcp.
 	MCP        *mcp.Manager
 	mcpPrompts string // the prompt commands last announced

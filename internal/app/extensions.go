@@ -123,7 +123,8 @@ func (a *App) beforeTurn(ctx context.Context) agent.TurnSetup {
 // gate builds the gate over a set of extensions: the same rules, hooks
 // and settings every time, only the plugins change.
 func (a *App) gate(ext *extensions) *agent.Gate {
-	g := &agent.Gate{Plugins: ext.plugins, Rules: a.Loaded.Policy, Yolo: a.opts.Yolo, Cwd: a.Env.Root}
+	g := &agent.Gate{Plugins: ext.plugins, Rules: a.Loaded.Policy, Yolo: a.opts.Yolo, Cwd: a.Env.Root,
+		Approval: a.Loaded.Approval, Box: a.sandboxSwitch, Widen: a.widener()}
 	if a.Hooks != nil {
 		g.Hooks = hookGate{runner: a.Hooks, cwd: a.Env.Root}
 	}

@@ -29,6 +29,8 @@ type Loaded struct {
 	// Policy is the permission policy: your rules, the project's rules
 	// (which only tighten) and the session's grants.
 	Policy *permission.Policy
+	// Approval is when commands ask (the approval key, --approval).
+	Approval permission.Approval
 	// Sets are the tool sets to offer.
 	Sets []tool.Set
 	// Project is what the project's config asks for that needs the
@@ -89,6 +91,12 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 	l := Loaded{Settings: s, Paths: paths, Cwd: cwd, Project: review, problems: problems, warnings: append(warns, pwarns...), getenv: getenv}
 	if w := looserSandboxWarning(s); w != "" {
 		l.warnings = append(l.warnings, w)
+	}
+	if l.Approval, err = permission.ParseApproval(s.Approval); err != nil {
+		if flags.Approval != "" {
+			return Loaded{}, fmt.Errorf("--approval: %w", err)
+		}
+		return Loaded{}, fmt.Errorf("%s: field %q: %w", userPath, "approval", err)
 	}
 	l.Policy = permission.NewPolicy(userRules, projectRules, permission.WithPathResolver(permission.WorkspaceResolver(cwd)))
 	l.Sets = tool.DefaultSets()

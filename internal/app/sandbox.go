@@ -47,7 +47,14 @@ func sandboxPolicy(l Loaded, root string) (sandbox.Policy, error) {
 		return sandbox.Policy{}, err
 	}
 	home, _ := os.UserHomeDir()
-	network := s.Sandbox.Network != nil && *s.Sandbox.Network
+	// What the person allowed for this project when the sandbox refused
+	// a command counts as their own config; the project's network: false
+	// still wins, as it does over their sandbox.network.
+	grant, err := config.ProjectSandboxGrant(l.Paths.SandboxGrants(), root)
+	if err != nil {
+		return sandbox.Policy{}, err
+	}
+	network := (s.Sandbox.Network != nil && *s.Sandbox.Network) || grant.Network
 	if n := s.ProjectSandbox.Network; n != nil && !*n {
 		network = false
 	}
@@ -72,6 +79,7 @@ func sandboxPolicy(l Loaded, root string) (sandbox.Policy, error) {
 		}
 		p.Writable = append(p.Writable, w)
 	}
+	p.Writable = append(p.Writable, grant.Writable...)
 	for _, sock := range s.Sandbox.UnixSockets {
 		if rest, ok := strings.CutPrefix(sock, "~/"); ok {
 			sock = filepath.Join(home, rest)
@@ -95,7 +103,8 @@ func (a *App) openSandbox() error {
 		return err
 	}
 	a.Sandbox = sb
-	a.Env.Launcher = sb
+	a.sandboxSwitch = sandbox.NewSwitch(sb)
+	a.Env.Launcher = a.sandboxSwitch
 	sb.Start()
 	for _, note := range sb.Notes() {
 		a.startup = append(a.startup, Problem{Kind: "sandbox", Err: note})

@@ -126,7 +126,7 @@ func TestOpenPutsEveryCommandBehindTheSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if a.Sandbox == nil || a.Env.Launcher != a.Sandbox || a.Sandbox.Policy().Mode != sandbox.ReadOnly {
+	if a.Sandbox == nil || a.Env.Launcher != a.sandboxSwitch || a.sandboxSwitch.Current() != a.Sandbox || a.Sandbox.Policy().Mode != sandbox.ReadOnly {
 		t.Errorf("sandbox %v, launcher %v", a.Sandbox, a.Env.Launcher)
 	}
 	if _, err := Load(func(k string) string { return env[k] }, work, config.Flags{Provider: "replay", Sandbox: "danger"}); err == nil || !strings.Contains(err.Error(), "--sandbox") {

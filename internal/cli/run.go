@@ -29,11 +29,12 @@ type runOptions struct {
 	cont                                                     bool   // -c
 	resume                                                   string // -r
 	sandbox                                                  string // --sandbox
+	approval                                                 string // --approval
 	maxSteps                                                 int    // --max-steps
 }
 
 func (o runOptions) flags() config.Flags {
-	return config.Flags{Provider: o.provider, Model: o.model, BaseURL: o.baseURL, Agent: o.agent, Think: o.think, Cassette: o.cassette, Sandbox: o.sandbox, MaxSteps: o.maxSteps}
+	return config.Flags{Provider: o.provider, Model: o.model, BaseURL: o.baseURL, Agent: o.agent, Think: o.think, Cassette: o.cassette, Sandbox: o.sandbox, MaxSteps: o.maxSteps, Approval: o.approval}
 }
 
 func (o runOptions) appOptions(s app.Loaded) app.Options {

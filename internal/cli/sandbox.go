@@ -13,6 +13,7 @@ import (
 // sandboxFlag adds --sandbox, which overrides sandbox.mode.
 func sandboxFlag(f *pflag.FlagSet, o *runOptions) {
 	f.StringVar(&o.sandbox, "sandbox", "", "confine the commands run for the model: read-only, workspace-write (the default) or off")
+	f.StringVar(&o.approval, "approval", "", "when commands ask: on-request (the default: only to leave the sandbox), untrusted (always) or never (refuse instead)")
 }
 
 // newSandboxCommand is `shiro sandbox`: what the sandbox enforces on this

@@ -38,6 +38,10 @@ type File struct {
 	Sandbox           *SandboxConfig  `json:"sandbox,omitempty"`
 	MCP               *MCPConfig      `json:"mcp,omitempty"`
 	Env               *EnvConfig      `json:"env,omitempty"`
+	// Approval is when commands ask: untrusted, on-request (the default)
+	// or never (permission.ParseApproval). A project may only choose
+	// untrusted.
+	Approval string `json:"approval,omitempty"`
 	// MaxSpendUSD and MaxSpendPerTurn are the spend ceilings, MaxSteps the
 	// step cap of a turn, Models the model catalogue's additions
 	// (cost.go).
@@ -80,7 +84,7 @@ func knownKeys() []string {
 	return []string{"provider", "model", "baseURL", "apiKey", "maxRetries", "subagentModel", "agent", "thinking",
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
 		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
-		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env",
+		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env", "approval",
 		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics"}
 }
 

@@ -19,6 +19,8 @@ type Flags struct {
 	Sandbox string
 	// MaxSteps is --max-steps: the step cap of a turn; zero keeps config's.
 	MaxSteps int
+	// Approval is --approval: untrusted, on-request or never.
+	Approval string
 }
 
 // DefaultPlugins are the builtin plugins enabled when config names none.
@@ -84,6 +86,11 @@ type Settings struct {
 	ProjectSandbox SandboxConfig
 	SandboxFlag    string
 
+	// Approval is the approval policy as written: --approval, else the
+	// user's, or the project's untrusted (a project may only ask more).
+	// app parses it (permission.ParseApproval).
+	Approval string
+
 	// EnvPassthrough is the user's env.passthrough: variables handed on to
 	// commands, hooks and MCP servers although they look secret.
 	EnvPassthrough []string
@@ -124,6 +131,7 @@ func Resolve(user, project File, getenv func(string) string, flags Flags) (Setti
 	s.applySandbox(user, project)
 	s.applyEnv(user, project)
 	s.SandboxFlag = flags.Sandbox
+	s.applyApproval(user, project, flags)
 	s.applyCost(user, project)
 	s.applyCompact(user, project)
 	if flags.MaxSteps < 0 || flags.MaxSteps > 1000 {
@@ -295,4 +303,21 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// applyApproval picks the approval policy: --approval wins; otherwise
+// the user's, unless the project asks for untrusted. A project cannot
+// choose on-request or never, which would ask less than you chose.
+func (s *Settings) applyApproval(user, project File, flags Flags) {
+	s.Approval = user.Approval
+	switch project.Approval {
+	case "":
+	case "untrusted":
+		s.Approval = "untrusted"
+	default:
+		s.Warnings = append(s.Warnings, fmt.Sprintf("project config: approval %q ignored; a project may only choose \"untrusted\" (your own config sets the rest)", project.Approval))
+	}
+	if flags.Approval != "" {
+		s.Approval = flags.Approval
+	}
 }

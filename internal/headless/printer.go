@@ -28,9 +28,18 @@ func (p *printer) print(e protocol.Event) {
 			b, _ = protocol.Marshal(protocol.ErrorEvent{Error: err.Error()})
 		}
 		fmt.Fprintf(p.opts.Out, "%s\n", b)
+		if r, ok := e.(protocol.SandboxRefusedEvent); ok {
+			// Whoever reads only stderr learns it too, as the text mode says it.
+			fmt.Fprintln(p.opts.Err, refusedLine(r))
+		}
 		return
 	}
 	p.text(e)
+}
+
+// refusedLine says what the sandbox refused a call and how to allow it.
+func refusedLine(r protocol.SandboxRefusedEvent) string {
+	return fmt.Sprintf("[sandbox] %s was refused %s; to allow it: %s", r.Name, r.Refusal, r.Allow)
 }
 
 // fail reports an error that happened outside a turn.
@@ -70,7 +79,13 @@ func (p *printer) text(e protocol.Event) {
 		}
 	case protocol.ToolErrorEvent:
 		p.line("[tool-error] %s: %s", e.Name, oneLine(e.Error, 400))
+	case protocol.SandboxRefusedEvent:
+		p.line("%s", refusedLine(e))
 	case protocol.ApprovalRequestEvent:
+		if e.Sandbox != nil {
+			p.line(`[approval] %s was refused %s: answer {"type":"approval","id":%q,"answer":"yes|always|project|no"} to allow it and run it again`, e.Name, e.Sandbox, e.ID)
+			break
+		}
 		p.line(`[approval] %s %s: answer {"type":"approval","id":%q,"answer":"yes|always|no"}`, e.Name, oneLine(e.Title, 200), e.ID)
 	case protocol.QuestionEvent:
 		p.line(`[question] %s: answer {"type":"answer","id":%q,"text":"…"}`, oneLine(e.Question, 300), e.ID)

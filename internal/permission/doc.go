@@ -97,6 +97,15 @@
 // your rules, never a deny and never the project's ask, and is never
 // written to disk.
 //
+// # Approval policy
+//
+// Approval (untrusted, on-request, never) says when commands ask. The
+// rules here do not apply it: under on-request the gate lifts an ask
+// nobody wrote (the fallback, or a table of yours no rule of matched)
+// when internal/contain says the command stays inside a sandbox that
+// holds; under never it refuses what would still ask. A project's ask
+// replaces the fallback's in Policy.Check, so it is never lifted.
+//
 // # Not here
 //
 // --yolo and auto-approved tools are the gate's business: it calls

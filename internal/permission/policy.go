@@ -35,7 +35,14 @@ func (p *Policy) Check(q Query) Result {
 	if p.project == nil || res.Decision == Deny {
 		return res
 	}
-	if pres, ok := p.project.tightening(q); ok && pres.Decision.rank() > res.Decision.rank() {
+	pres, ok := p.project.tightening(q)
+	if !ok {
+		return res
+	}
+	// A project's ask also replaces an ask of the fallback: both ask, but
+	// only the project's was written, and an ask nobody wrote is one the
+	// sandbox may lift (the on-request approval policy).
+	if pres.Decision.rank() > res.Decision.rank() || (pres.Decision == Ask && res.Decision == Ask && res.Source == SourceFallback) {
 		return pres
 	}
 	return res

@@ -48,8 +48,12 @@ func tapOutput(spec *Spec, ex Explainer) *outputTap {
 // explain asks the Explainer about a command whose output has ended (no
 // stream calls a sink any more, so the tails are settled and the sink may
 // be called from here) and passes its line on.
-func (t *outputTap) explain(exit Exit) string {
+func (t *outputTap) explain(exit Exit) (string, *Refusal) {
 	output := append(append([]byte(nil), t.stderr.bytes()...), t.stdout.bytes()...)
+	var refusal *Refusal
+	if r, ok := t.explainer.(Refuser); ok {
+		refusal = r.Refused(exit, output)
+	}
 	line := t.explainer.Explain(exit, output)
 	if line != "" && t.tell != nil {
 		text := line + "\n"
@@ -58,7 +62,7 @@ func (t *outputTap) explain(exit Exit) string {
 		}
 		t.tell([]byte(text))
 	}
-	return line
+	return line, refusal
 }
 
 // tail keeps the last tailKeep bytes written to it. Each stream's tail is

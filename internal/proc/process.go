@@ -47,6 +47,7 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	if !groupsSupported && !spec.AllowWithoutGroups {
 		return nil, ErrUnsupported
 	}
+	spec.Launcher = launcherFor(ctx, spec.Launcher)
 	x, err := spec.launch()
 	if err != nil {
 		return nil, err
@@ -177,7 +178,7 @@ func (p *Process) supervise(ctx context.Context) {
 	// Asked however the command ended: a launcher may have to look at
 	// what a stopped command left behind too.
 	if p.tap != nil {
-		p.result.Confinement = p.tap.explain(p.result.Exit)
+		p.result.Confinement, p.result.Refusal = p.tap.explain(p.result.Exit)
 	}
 }
 

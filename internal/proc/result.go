@@ -30,6 +30,9 @@ type Result struct {
 	// it failed, and how to allow what was denied. The same line was
 	// appended to the command's stderr. Empty otherwise.
 	Confinement string
+	// Refusal is what the confinement refused, as data, when the
+	// Launcher is a Refuser and could tell; nil otherwise.
+	Refusal *Refusal
 }
 
 // Exit is how a process ended: by exit(Code), or by Signal.

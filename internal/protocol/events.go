@@ -121,6 +121,52 @@ type ApprovalRequestEvent struct {
 	// Subagent names the subagent kind making the call, if any.
 	Subagent string `json:"subagent,omitempty"`
 	Preview  *Diff  `json:"preview,omitempty"`
+	// Sandbox, when set, makes this an offer rather than a gate's ask:
+	// the call ran and the sandbox refused it what Sandbox names. "yes"
+	// allows it for one more run of the call, "always" for the session,
+	// "project" for every session in this project; the call then runs
+	// again. "no" leaves the failure as it was.
+	Sandbox *SandboxRefusal `json:"sandbox,omitempty"`
+	// Leaves says why a command is asked about although the sandbox
+	// could have let it run without asking: how it would leave the
+	// sandbox ("curl … reaches the network"), or why the sandbox does not
+	// hold here.
+	Leaves string `json:"leaves,omitempty"`
+}
+
+// SandboxRefusal is what the sandbox refused a command: writing beneath
+// a folder, or the network.
+type SandboxRefusal struct {
+	// Path is the folder to allow writing, absolute; empty for the
+	// network. Shown is the same for people (~/…).
+	Path  string `json:"path,omitempty"`
+	Shown string `json:"shown,omitempty"`
+	// Denied is the path the command was refused.
+	Denied string `json:"denied,omitempty"`
+	// Network: a connection out was refused.
+	Network bool `json:"network,omitempty"`
+}
+
+// String names what was refused, for people.
+func (r SandboxRefusal) String() string {
+	if r.Network {
+		return "the network"
+	}
+	if r.Shown != "" {
+		return "writing " + r.Shown
+	}
+	return "writing " + r.Path
+}
+
+// SandboxRefusedEvent reports a call the sandbox refused something that
+// nobody allowed (nobody attends, the approval policy is never, or the
+// person said no): what it was, and how to allow it (Allow names the
+// config key or flag).
+type SandboxRefusedEvent struct {
+	CallID  string         `json:"callId"`
+	Name    string         `json:"name"`
+	Refusal SandboxRefusal `json:"refusal"`
+	Allow   string         `json:"allow"`
 }
 
 // QuestionEvent puts the ask tool's question to the person. The answer is
@@ -239,6 +285,7 @@ func (ToolResultEvent) eventType() string      { return "tool-result" }
 func (ToolErrorEvent) eventType() string       { return "tool-error" }
 func (ToolDeniedEvent) eventType() string      { return "tool-denied" }
 func (ApprovalRequestEvent) eventType() string { return "approval-request" }
+func (SandboxRefusedEvent) eventType() string  { return "sandbox-refused" }
 func (QuestionEvent) eventType() string        { return "question" }
 func (WithdrawnEvent) eventType() string       { return "withdrawn" }
 func (TasksEvent) eventType() string           { return "tasks" }

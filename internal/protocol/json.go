@@ -132,9 +132,9 @@ func validateOp(op Op) error {
 			return errors.New(`"id" is missing: answer the "id" of an approval-request event`)
 		}
 		switch o.Decision {
-		case Yes, Always, No:
+		case Yes, Always, No, Project:
 		default:
-			return fmt.Errorf(`"answer" must be "yes", "always" or "no", not %q`, o.Decision)
+			return fmt.Errorf(`"answer" must be "yes", "always", "no" or, for a sandbox offer, "project", not %q`, o.Decision)
 		}
 	case Answer:
 		if o.ID == "" {
@@ -203,6 +203,8 @@ func eventDecoder(name string) (func([]byte) (Event, error), bool) {
 		return decodeEvent[ToolDeniedEvent], true
 	case "approval-request":
 		return decodeEvent[ApprovalRequestEvent], true
+	case "sandbox-refused":
+		return decodeEvent[SandboxRefusedEvent], true
 	case "question":
 		return decodeEvent[QuestionEvent], true
 	case "withdrawn":

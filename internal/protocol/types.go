@@ -139,6 +139,10 @@ const (
 	Always Decision = "always"
 	// No denies the call; the model is told.
 	No Decision = "no"
+	// Project answers a sandbox offer (ApprovalRequestEvent.Sandbox): allow
+	// what was refused in every session of this project, kept in the
+	// user's own state folder. To a gate's ask it means "always".
+	Project Decision = "project"
 )
 
 // String describes a compaction for people.

@@ -197,6 +197,10 @@ type Question struct {
 type Result struct {
 	Output string
 	Diff   *protocol.Diff
+	// Refused is what the sandbox refused the command the call ran, when
+	// it can say (a write outside the writable folders, the network); the
+	// session offers to allow it and run the call again.
+	Refused *protocol.SandboxRefusal
 }
 
 // Text is a Result with only text.

@@ -26,6 +26,10 @@ func newApprovalPrompt(e protocol.ApprovalRequestEvent) *approvalPrompt {
 	p := &approvalPrompt{ev: e, body: requestBody(e)}
 	name := e.Name
 	switch {
+	case e.Sandbox != nil:
+		// An offer: the call ran and failed; allowing runs it again.
+		p.title = fmt.Sprintf("the sandbox refused %s %s", name, e.Sandbox)
+		p.notes = append(p.notes, "allow it and run the command again?")
 	case e.Subagent != "":
 		p.title = fmt.Sprintf("%s %s subagent wants to run %s", article(e.Subagent), e.Subagent, name)
 	case e.Repeated:
@@ -40,6 +44,9 @@ func newApprovalPrompt(e protocol.ApprovalRequestEvent) *approvalPrompt {
 	if e.Pattern != "" {
 		p.notes = append(p.notes, fmt.Sprintf("matched %s: %q", name, e.Pattern))
 	}
+	if e.Leaves != "" {
+		p.notes = append(p.notes, "asked because "+e.Leaves)
+	}
 	return p
 }
 
@@ -53,6 +60,10 @@ func article(word string) string {
 
 // footer names the three answers; `always` says exactly what it grants.
 func (p *approvalPrompt) footer(st *styles) string {
+	if p.ev.Sandbox != nil {
+		return strings.Join([]string{st.keyHint.Render("y") + " allow once", st.keyHint.Render("a") + " for this session",
+			st.keyHint.Render("p") + " for this project", st.keyHint.Render("n") + " keep it refused"}, " | ")
+	}
 	parts := []string{st.keyHint.Render("y") + " allow once"}
 	if len(p.ev.Grants) > 0 {
 		parts = append(parts, st.keyHint.Render("a")+" always allow "+strings.Join(p.ev.Grants, ", "))
@@ -68,8 +79,12 @@ func (p *approvalPrompt) answer(key string) (protocol.Decision, bool) {
 	case "y", "Y", "enter":
 		return protocol.Yes, true
 	case "a", "A":
-		if len(p.ev.Grants) > 0 {
+		if len(p.ev.Grants) > 0 || p.ev.Sandbox != nil {
 			return protocol.Always, true
+		}
+	case "p", "P":
+		if p.ev.Sandbox != nil {
+			return protocol.Project, true
 		}
 	case "n", "N", "esc":
 		return protocol.No, true

@@ -88,6 +88,9 @@ func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 	case protocol.NoticeEvent:
 		tr.closeBlocks()
 		m.note(noteNotice, e.Text)
+	case protocol.SandboxRefusedEvent:
+		tr.closeBlocks()
+		m.note(noteNotice, fmt.Sprintf("the sandbox refused %s %s; to allow it: %s", e.Name, e.Refusal, e.Allow))
 	case protocol.ErrorEvent:
 		tr.closeBlocks()
 		m.note(noteError, e.Error)

@@ -95,6 +95,9 @@ func (m *model) answerApproval(d protocol.Decision) tea.Cmd {
 		m.note(noteNotice, "that request was already closed: its call or turn ended first")
 	case err != nil:
 		m.note(noteError, "the answer did not reach the session: "+err.Error())
+	case p.ev.Sandbox != nil && d != protocol.No:
+		scope := map[protocol.Decision]string{protocol.Yes: "once", protocol.Always: "for this session", protocol.Project: "for this project"}[d]
+		m.note(noteSuccess, fmt.Sprintf("allowing %s %s; running the command again", p.ev.Sandbox, scope))
 	case d == protocol.Always:
 		m.note(noteSuccess, fmt.Sprintf("always allowing %s for this session", strings.Join(p.ev.Grants, ", ")))
 	}

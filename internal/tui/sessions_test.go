@@ -35,6 +35,8 @@ type agentOpts struct {
 	commands func(s *sessionRef) agent.Commander
 	// beforeTurn runs at each turn's start, as the app's reload does.
 	beforeTurn func(ctx context.Context) agent.TurnSetup
+	// widen lets the sandbox allow what it refused a call.
+	widen agent.Widener
 }
 
 // sessionRef lets scripted commands reach the session they were built
@@ -76,7 +78,7 @@ func startAgent(t *testing.T, o agentOpts) *testAgent {
 	}
 	s, err := agent.Start(t.Context(), agent.Config{
 		Provider: provider, ProviderName: "replay", Model: "replay", SessionID: "s1", Cwd: work, Tools: reg,
-		Gate:     &agent.Gate{Rules: newTestRules(o.ask...), Plugins: plugin.NewHost(), Cwd: work},
+		Gate:     &agent.Gate{Rules: newTestRules(o.ask...), Plugins: plugin.NewHost(), Cwd: work, Widen: o.widen},
 		Prompter: staticPrompter{}, Filter: tool.Filter{Sets: tool.DefaultSets()}, Attended: true,
 		Commands: commands, BeforeTurn: o.beforeTurn,
 	})

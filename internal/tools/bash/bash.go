@@ -106,22 +106,22 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 			if in.Timeout != nil {
 				timeout = *in.Timeout
 			}
-			out, err := runForeground(ctx, env, timing, in.Command, timeout, rt.Emit)
-			return tool.Text(out), err
+			out, refused, err := runForeground(ctx, env, timing, in.Command, timeout, rt.Emit)
+			return tool.Result{Output: out, Refused: refused}, err
 		},
 	})
 }
 
 // runForeground runs a command to its end, streaming its output to emit,
 // and words the result.
-func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (string, error) {
+func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (string, *protocol.SandboxRefusal, error) {
 	out := &foregroundOutput{emit: emit}
 	out.redact = newRedaction(ctx, env, out.keep)
 	spec := shellSpec(env, command, timing, out.write)
 	spec.Timeout = time.Duration(timeoutMS) * time.Millisecond
 	res, err := proc.Run(ctx, spec)
 	if err != nil {
-		return "", fmt.Errorf("run the command: %w", err)
+		return "", nil, fmt.Errorf("run the command: %w", err)
 	}
 	out.flush()
 	var note string
@@ -131,9 +131,17 @@ func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, c
 	case errors.Is(res.Stopped, proc.ErrTimedOut):
 		note = fmt.Sprintf("timed out after %dms (killed)", timeoutMS)
 	case res.Stopped != nil:
-		return "", ErrInterrupted
+		return "", nil, ErrInterrupted
 	}
-	return out.result(res.Exit.ShellCode(), note), nil
+	return out.result(res.Exit.ShellCode(), note), refusalOf(res.Refusal), nil
+}
+
+// refusalOf is what the sandbox refused, as the session reports it.
+func refusalOf(r *proc.Refusal) *protocol.SandboxRefusal {
+	if r == nil {
+		return nil
+	}
+	return &protocol.SandboxRefusal{Path: r.Path, Shown: r.Shown, Denied: r.Denied, Network: r.Network}
 }
 
 // titleMax is the most characters a Plan's title shows of a command.
