@@ -93,9 +93,10 @@ func (k *Keeper) EndTurn(ctx context.Context, session string, info TurnInfo) (Tu
 	if changing {
 		var after Snapshot
 		after, err = k.store.Snapshot(ctx)
-		if err == nil && after.Tree != before.Tree {
+		if err == nil && (after.Tree != before.Tree || after.State != before.State) {
 			t.Before, t.After, t.Files = before.Tree, after.Tree, Kept
-			t.Skipped = mergeSkipped(before.Skipped, after.Skipped)
+			t.BeforeState, t.AfterState = before.State, after.State
+			t.Skipped, t.SkippedAfter = lost(before.Skipped, after.Skipped)
 			t.Uncovered = info.Uncovered
 		}
 	}
@@ -181,9 +182,9 @@ func (k *Keeper) step(ctx context.Context, session string, conv Conversation, r 
 		t := &j.Turns[i]
 		o := Outcome{}
 		if r.Files && t.Files == from {
-			expected, target := t.After, t.Before
+			expected, target := Point{t.After, t.AfterState}, Point{t.Before, t.BeforeState}
 			if !undo {
-				expected, target = t.Before, t.After
+				expected, target = target, expected
 			}
 			res, err := k.store.Restore(ctx, expected, target)
 			if err != nil {
@@ -256,12 +257,24 @@ func firstLine(s string) string {
 	return s
 }
 
-func mergeSkipped(a, b []string) []string {
-	out := slices.Clone(a)
-	for _, s := range b {
-		if !slices.Contains(out, s) {
-			out = append(out, s)
+// lost names the files the snapshots around a turn left out (over the
+// caps) that the turn changed: those left out before it and changed,
+// removed or replaced by it, which an undo cannot bring back, and those
+// left out after it, which a redo cannot. A file left out both times and
+// never touched is not named.
+func lost(before, after map[string]Skip) (undo, redo []string) {
+	for _, p := range unionKeys(before, after) {
+		b, inBefore := before[p]
+		a, inAfter := after[p]
+		if inBefore && inAfter && a.stamp == b.stamp {
+			continue
+		}
+		if inBefore {
+			undo = append(undo, p+" ("+b.Why+")")
+		}
+		if inAfter {
+			redo = append(redo, p+" ("+a.Why+")")
 		}
 	}
-	return out
+	return undo, redo
 }
