@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
 )
 
 // emptyTree is git's id of the tree with nothing in it.
@@ -323,7 +322,7 @@ func (s *Store) readBlobs(ctx context.Context, list []Change) (map[string][]byte
 	var in bytes.Buffer
 	var ids []string
 	for _, c := range list {
-		if c.New.exists() && c.New.Mode != "160000" {
+		if c.New.exists() && c.New.Mode != "160000" && !c.permOnly {
 			in.WriteString(c.New.Blob + "\n")
 			ids = append(ids, c.New.Blob)
 		}
