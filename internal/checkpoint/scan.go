@@ -42,14 +42,13 @@ func (s stamp) racy(scanned time.Time) bool {
 // (the kernel's coarse clock ticks every 1-10 ms).
 const racyMargin = time.Second
 
-// scan is one scan of a folder: every file (regular or symbolic link)
+// scan is one walk of a folder: every file (regular or symbolic link)
 // below it by slash-separated path, and the folders left out.
 type scan struct {
 	files map[string]stamp
 	// nested are nested repositories (a folder holding .git), not
 	// entered: they are left to their own git.
 	nested []string
-	at     time.Time
 }
 
 // scanner walks the workspace. skip says whether a folder (by its
@@ -57,18 +56,32 @@ type scan struct {
 type scanner struct {
 	root string
 	skip func(rel string) bool
+	// watch, when set, is told of every folder before it is read, so
+	// that no change after the read goes unseen.
+	watch *watcher
+}
+
+// skipped says whether rel lies in a folder left out.
+func (sc scanner) skipped(rel string) bool {
+	for d := rel; d != "." && d != "/" && d != ""; d = path.Dir(d) {
+		if sc.skip(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // walk scans the whole workspace. The workspace's own .git is not
 // entered: the repository's state is kept apart (see repo.go).
 func (sc scanner) walk() (scan, error) {
-	out := scan{files: map[string]stamp{}, at: time.Now()}
+	out := scan{files: map[string]stamp{}}
 	err := sc.dir("", &out)
 	return out, err
 }
 
 func (sc scanner) dir(rel string, out *scan) error {
 	abs := filepath.Join(sc.root, filepath.FromSlash(rel))
+	sc.watch.add(abs, rel)
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		if rel != "" && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
@@ -106,10 +119,13 @@ func (sc scanner) dir(rel string, out *scan) error {
 		if err != nil {
 			return fmt.Errorf("checkpoint: %w", err)
 		}
-		if fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0 {
+		if keepable(fi.Mode()) {
 			out.files[p] = stampOf(fi)
 		}
-		// Sockets, fifos and devices hold no bytes to keep.
 	}
 	return nil
 }
+
+// keepable says whether a snapshot keeps a file of this mode: regular
+// files and symbolic links. Sockets, fifos and devices hold no bytes.
+func keepable(m fs.FileMode) bool { return m.IsRegular() || m&fs.ModeSymlink != 0 }

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
 )
@@ -73,7 +74,10 @@ type Store struct {
 	// What the last snapshot of this process saw: the stamps of the
 	// workspace's files (nil before the first), the files left out, the
 	// tree and state written, and the repository's files.
-	seen    map[string]seenFile
+	files   map[string]stamp // nil: the next snapshot walks, as a new process's first does
+	racy    map[string]bool  // files to look at again though their stamp stays
+	nested  []string
+	watch   *watcher
 	skipped map[string]Skip
 	tree    string
 	stateID string
@@ -99,12 +103,6 @@ type Skip struct {
 	retry bool // left out for the cap of one snapshot: the next may keep it
 }
 
-// seenFile is a file as the last snapshot saw it. A racy one is looked at
-// again by the next snapshot even if its stamp did not move.
-type seenFile struct {
-	stamp stamp
-	racy  bool
-}
 
 // Open opens the private repository at opts.Dir, creating it when
 // missing.
@@ -144,6 +142,15 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// Close stops watching the workspace's folders. The store can still be
+// used: its next snapshot walks and watches them again.
+func (s *Store) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.watch.close()
+	s.watch, s.files = nil, nil
+}
+
 // Root is the workspace the store snapshots.
 func (s *Store) Root() string { return s.opts.Root }
 
@@ -167,17 +174,29 @@ func (s *Store) snapshot(ctx context.Context) (Snapshot, error) {
 	if err := s.git.pinAttributes(); err != nil {
 		return Snapshot{}, err
 	}
-	cur, err := s.scanner().walk()
+	at := time.Now()
+	look, err := s.look(ctx)
 	if err != nil {
+		s.files = nil // start over with a walk
 		return Snapshot{}, err
 	}
-	changed, err := s.changedPaths(ctx, cur)
-	if err != nil {
-		return Snapshot{}, err
-	}
+	changed := slices.Sorted(maps.Keys(look))
 	if len(changed) > s.opts.MaxChanged {
+		s.files = nil
 		return Snapshot{}, fmt.Errorf("%w: %d files (the limit is %d); is the workspace a home directory? start shiro in the project's folder", ErrTooMany, len(changed), s.opts.MaxChanged)
 	}
+	snap, err := s.store(ctx, changed, look)
+	if err != nil {
+		s.files = nil
+		return Snapshot{}, err
+	}
+	s.settle(look, at)
+	return snap, nil
+}
+
+// store writes what changed to the private repository: the files' blobs
+// and tree, and the state.
+func (s *Store) store(ctx context.Context, changed []string, moved map[string]bool) (Snapshot, error) {
 	skipped := maps.Clone(s.skipped)
 	if skipped == nil {
 		skipped = map[string]Skip{}
@@ -186,12 +205,11 @@ func (s *Store) snapshot(ctx context.Context) (Snapshot, error) {
 	var total int64
 	for _, p := range changed {
 		delete(skipped, p)
-		st, ok := cur.files[p]
+		st, ok := s.files[p]
 		// A file looked at again only because its stamp was racy is
 		// most likely what the store holds already: it does not count
 		// against the cap for one snapshot.
-		old, known := s.seen[p]
-		fresh := !known || old.stamp != st
+		fresh := moved[p]
 		switch {
 		case !ok:
 			// Gone, or now a folder, a fifo, inside a nested repository.
@@ -209,7 +227,7 @@ func (s *Store) snapshot(ctx context.Context) (Snapshot, error) {
 			update.WriteString(p + "\x00")
 		}
 	}
-	for _, n := range cur.nested {
+	for _, n := range s.nested {
 		skipped[n] = Skip{Why: "a nested repository, left to its own git"}
 	}
 	dirty := update.Len()+drop.Len() > 0 // the runs below drain the buffers
@@ -232,11 +250,12 @@ func (s *Store) snapshot(ctx context.Context) (Snapshot, error) {
 		tree = strings.TrimSpace(string(out))
 	}
 	st := state{Modes: map[string]fs.FileMode{}}
-	for p, fst := range cur.files {
+	for p, fst := range s.files {
 		if _, out := skipped[p]; !out && fst.Mode.IsRegular() && fst.Mode.Perm() != defaultPerm(fst.Mode) {
 			st.Modes[p] = fst.Mode.Perm()
 		}
 	}
+	var err error
 	if st.Repo, st.RepoNote, err = s.repoState(ctx); err != nil {
 		return Snapshot{}, err
 	}
@@ -244,53 +263,8 @@ func (s *Store) snapshot(ctx context.Context) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	// Remember what was seen, for the next snapshot to compare with.
-	seen := make(map[string]seenFile, len(cur.files))
-	for p, fst := range cur.files {
-		seen[p] = seenFile{stamp: fst, racy: fst.racy(cur.at)}
-	}
-	s.seen, s.skipped, s.tree = seen, skipped, tree
+	s.skipped, s.tree = skipped, tree
 	return Snapshot{Tree: tree, State: id, Skipped: maps.Clone(skipped)}, nil
-}
-
-// changedPaths are the files to look at again: those whose stamp moved
-// since the last snapshot of this process. The first snapshot of a
-// process asks git, whose index keeps the stamps of the files it holds.
-func (s *Store) changedPaths(ctx context.Context, cur scan) ([]string, error) {
-	set := map[string]bool{}
-	if s.seen == nil {
-		out, err := s.git.run(ctx, s.index(), nil, "ls-files", "-z", "--modified", "--deleted", "--others",
-			"--exclude-from="+filepath.Join(s.opts.Dir, "info", "exclude"))
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range nulFields(out) {
-			if !strings.HasSuffix(p, "/") {
-				set[p] = true
-			}
-		}
-		// A chmod moves no stamp git looks at, and a file skipped before
-		// is not in git's index: the permission bits are taken from the
-		// scan, and every file not in the index is listed by --others.
-	} else {
-		for p, st := range cur.files {
-			if old, ok := s.seen[p]; !ok || old.racy || old.stamp != st {
-				set[p] = true
-			}
-		}
-		// Files left out for the cap of one snapshot get another chance.
-		for p, sk := range s.skipped {
-			if sk.retry {
-				set[p] = true
-			}
-		}
-		for p := range s.seen {
-			if _, ok := cur.files[p]; !ok {
-				set[p] = true
-			}
-		}
-	}
-	return slices.Sorted(maps.Keys(set)), nil
 }
 
 func (s *Store) scanner() scanner {

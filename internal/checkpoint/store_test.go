@@ -31,6 +31,7 @@ func openStore(t *testing.T, root string, opts Options) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(s.Close)
 	return s
 }
 
