@@ -103,7 +103,6 @@ type Skip struct {
 	retry bool // left out for the cap of one snapshot: the next may keep it
 }
 
-
 // Open opens the private repository at opts.Dir, creating it when
 // missing.
 func Open(ctx context.Context, opts Options) (*Store, error) {
