@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -30,6 +31,9 @@ func (s *Store) look(ctx context.Context) (map[string]bool, error) {
 			if ok {
 				return changed, nil
 			}
+			// lookAt gave up half way through s.files: start over as a
+			// new process would, from git's index.
+			s.files, s.blobs, s.modes = nil, nil, nil
 		}
 	}
 	return s.walkAll(ctx)
@@ -104,7 +108,7 @@ func (s *Store) lookAt(touched []string) (map[string]bool, bool) {
 		}
 		fi, err := os.Lstat(filepath.Join(s.opts.Root, filepath.FromSlash(p)))
 		switch {
-		case errors.Is(err, fs.ErrNotExist) || (err == nil && !fi.IsDir() && !keepable(fi.Mode())):
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || (err == nil && !fi.IsDir() && !keepable(fi.Mode())):
 			redo[p] = true
 			if _, ok := s.files[p]; ok {
 				delete(s.files, p)
@@ -113,6 +117,10 @@ func (s *Store) lookAt(touched []string) (map[string]bool, bool) {
 		case err != nil:
 			return nil, false
 		case fi.IsDir():
+			if _, ok := s.files[p]; ok { // a file became a folder
+				delete(s.files, p)
+				changed[p] = true
+			}
 			if !s.watch.watching(p) && !redo[p] {
 				redo[p] = true
 				fresh = append(fresh, p)

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
@@ -80,6 +81,9 @@ type Store struct {
 	watch   *watcher
 	skipped map[string]Skip
 	tree    string
+	blobs   map[string]map[string]Entry // the files of tree by folder and name, nil until git wrote one
+	trees   map[string]string           // its folders' trees, "." the root
+	modes   map[string]fs.FileMode      // the state's Modes, nil when they are to be found again
 	stateID string
 	repo    map[string]repoSeen
 }
@@ -147,7 +151,7 @@ func (s *Store) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.watch.close()
-	s.watch, s.files = nil, nil
+	s.watch, s.files, s.blobs, s.modes = nil, nil, nil, nil
 }
 
 // Root is the workspace the store snapshots.
@@ -176,17 +180,17 @@ func (s *Store) snapshot(ctx context.Context) (Snapshot, error) {
 	at := time.Now()
 	look, err := s.look(ctx)
 	if err != nil {
-		s.files = nil // start over with a walk
+		s.files, s.blobs, s.modes = nil, nil, nil // start over with a walk and git
 		return Snapshot{}, err
 	}
 	changed := slices.Sorted(maps.Keys(look))
 	if len(changed) > s.opts.MaxChanged {
-		s.files = nil
+		s.files, s.blobs, s.modes = nil, nil, nil
 		return Snapshot{}, fmt.Errorf("%w: %d files (the limit is %d); is the workspace a home directory? start shiro in the project's folder", ErrTooMany, len(changed), s.opts.MaxChanged)
 	}
 	snap, err := s.store(ctx, changed, look)
 	if err != nil {
-		s.files = nil
+		s.files, s.blobs, s.modes = nil, nil, nil
 		return Snapshot{}, err
 	}
 	s.settle(look, at)
@@ -200,7 +204,7 @@ func (s *Store) store(ctx context.Context, changed []string, moved map[string]bo
 	if skipped == nil {
 		skipped = map[string]Skip{}
 	}
-	var update, drop bytes.Buffer
+	var update, drop []string
 	var total int64
 	for _, p := range changed {
 		delete(skipped, p)
@@ -212,49 +216,29 @@ func (s *Store) store(ctx context.Context, changed []string, moved map[string]bo
 		switch {
 		case !ok:
 			// Gone, or now a folder, a fifo, inside a nested repository.
-			drop.WriteString(p + "\x00")
+			drop = append(drop, p)
 		case st.Mode.IsRegular() && st.Size > s.opts.MaxFileBytes:
 			skipped[p] = Skip{Why: fmt.Sprintf("%d bytes, over the %d-byte limit for one file", st.Size, s.opts.MaxFileBytes), stamp: st}
-			drop.WriteString(p + "\x00")
+			drop = append(drop, p)
 		case st.Mode.IsRegular() && fresh && total+st.Size > s.opts.MaxTotalBytes:
 			skipped[p] = Skip{Why: fmt.Sprintf("%d bytes, past the %d-byte limit for one checkpoint", st.Size, s.opts.MaxTotalBytes), stamp: st, retry: true}
-			drop.WriteString(p + "\x00")
+			drop = append(drop, p)
 		default:
 			if fresh {
 				total += st.Size
 			}
-			update.WriteString(p + "\x00")
+			update = append(update, p)
 		}
 	}
 	for _, n := range s.nested {
 		skipped[n] = Skip{Why: "a nested repository, left to its own git"}
 	}
-	dirty := update.Len()+drop.Len() > 0 // the runs below drain the buffers
-	if update.Len() > 0 {
-		if _, err := s.git.run(ctx, s.index(), &update, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
-			return Snapshot{}, err
-		}
+	tree, err := s.putFiles(ctx, update, drop)
+	if err != nil {
+		return Snapshot{}, err
 	}
-	if drop.Len() > 0 {
-		if _, err := s.git.run(ctx, s.index(), &drop, "update-index", "-z", "--force-remove", "--stdin"); err != nil {
-			return Snapshot{}, err
-		}
-	}
-	tree := s.tree
-	if tree == "" || dirty {
-		out, err := s.git.run(ctx, s.index(), nil, "write-tree")
-		if err != nil {
-			return Snapshot{}, err
-		}
-		tree = strings.TrimSpace(string(out))
-	}
-	st := state{Modes: map[string]fs.FileMode{}}
-	for p, fst := range s.files {
-		if _, out := skipped[p]; !out && fst.Mode.IsRegular() && fst.Mode.Perm() != defaultPerm(fst.Mode) {
-			st.Modes[p] = fst.Mode.Perm()
-		}
-	}
-	var err error
+	s.noteModes(changed, skipped)
+	st := state{Modes: s.modes}
 	if st.Repo, st.RepoNote, err = s.repoState(ctx); err != nil {
 		return Snapshot{}, err
 	}
@@ -264,6 +248,79 @@ func (s *Store) store(ctx context.Context, changed []string, moved map[string]bo
 	}
 	s.skipped, s.tree = skipped, tree
 	return Snapshot{Tree: tree, State: id, Skipped: maps.Clone(skipped)}, nil
+}
+
+// putFiles stores the files of update, forgets those of drop and returns
+// the workspace's tree. The first snapshot of a process has git do it
+// through the private index, then reads the tree back; later ones write
+// the objects themselves (objects.go).
+func (s *Store) putFiles(ctx context.Context, update, drop []string) (string, error) {
+	if s.blobs != nil {
+		for _, p := range update {
+			e, err := s.putFile(p, s.files[p].Mode)
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) {
+				// Gone since it was looked at: the watch has
+				// reported it, and the next snapshot takes it out.
+				s.setBlob(p, Entry{})
+				continue
+			}
+			if err != nil {
+				return "", fmt.Errorf("checkpoint: %w", err)
+			}
+			s.setBlob(p, e)
+		}
+		for _, p := range drop {
+			s.setBlob(p, Entry{})
+		}
+		if len(update)+len(drop) == 0 && s.tree != "" {
+			return s.tree, nil
+		}
+		return s.putTrees(append(update, drop...))
+	}
+	for _, args := range []struct {
+		paths []string
+		flags []string
+	}{
+		{update, []string{"--add", "--remove", "--replace"}},
+		{drop, []string{"--force-remove"}},
+	} {
+		if len(args.paths) == 0 {
+			continue
+		}
+		in := strings.NewReader(strings.Join(args.paths, "\x00") + "\x00")
+		if _, err := s.git.run(ctx, s.index(), in, append(append([]string{"update-index", "-z"}, args.flags...), "--stdin")...); err != nil {
+			return "", err
+		}
+	}
+	out, err := s.git.run(ctx, s.index(), nil, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	tree := strings.TrimSpace(string(out))
+	return tree, s.seed(ctx, tree)
+}
+
+// noteModes brings s.modes, the permission bits of the kept files that
+// are not defaultPerm's, up to date with the changed files.
+func (s *Store) noteModes(changed []string, skipped map[string]Skip) {
+	note := func(p string) {
+		st, ok := s.files[p]
+		if _, out := skipped[p]; ok && !out && st.Mode.IsRegular() && st.Mode.Perm() != defaultPerm(st.Mode) {
+			s.modes[p] = st.Mode.Perm()
+		} else {
+			delete(s.modes, p)
+		}
+	}
+	if s.modes == nil {
+		s.modes = map[string]fs.FileMode{}
+		for p := range s.files {
+			note(p)
+		}
+		return
+	}
+	for _, p := range changed {
+		note(p)
+	}
 }
 
 func (s *Store) scanner() scanner {

@@ -11,7 +11,9 @@ import (
 // reports; each of these changes must land in the next snapshot exactly as
 // a fresh walk would see it: a folder removed and made again with fewer
 // files, a folder renamed, a file replaced by a folder, an in-place edit
-// of the same size, a chmod alone, a file made in a new deep folder.
+// of the same size, a chmod alone, a file made in a new deep folder, a
+// nested repository made. (The trees are also the ones git writes: the
+// store writes its own after the first.)
 func TestLaterSnapshotsSeeWhatAWalkSees(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
@@ -38,6 +40,14 @@ func TestLaterSnapshotsSeeWhatAWalkSees(t *testing.T) {
 		func() { must(t, os.Chmod(filepath.Join(root, "key"), 0o640)) },
 		func() { write(t, root, "new/deep/er/file.txt", "deep\n", 0o755) },
 		func() { must(t, os.RemoveAll(filepath.Join(root, "new"))) },
+		func() {
+			// A change the watch follows, then one it gives up on (a
+			// nested repository appears): the store starts over.
+			write(t, root, "x.txt", "x\n", 0o644)
+			write(t, root, "same.txt", "cccc\n", 0o644)
+			write(t, root, "vendor/dep/.git/HEAD", "ref: refs/heads/main\n", 0o644)
+		},
+		func() { write(t, root, "key", "k2\n", 0o600) },
 	}
 	for i, step := range steps {
 		step()
