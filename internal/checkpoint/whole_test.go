@@ -5,8 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/llm"
 )
 
 // gitIn runs the person's git in root, as a command of theirs would.
@@ -140,4 +143,41 @@ func TestRestoreBringsBackPermissionBitsAlone(t *testing.T) {
 		t.Fatalf("redo: %+v %v", res, err)
 	}
 	equalTrees(t, damaged, tree(t, root))
+}
+
+// A turn that removes a file the checkpoint left out (over the cap for
+// one file) and makes another is journaled with both named: the undo
+// names the first as not brought back, and leaves the second; a file
+// over the cap the turn did not touch is not named.
+func TestTurnNamesTheFilesPastTheCapsItChanged(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	write(t, root, "data/big.db", strings.Repeat("d", 2048), 0o600)
+	write(t, root, "data/untouched.db", strings.Repeat("u", 2048), 0o600)
+	write(t, root, "small.txt", "s\n", 0o644)
+	k := NewKeeper(openStore(t, root, Options{MaxFileBytes: 1024}), t.TempDir())
+	h := &history{msgs: []llm.Message{llm.UserText("go")}}
+	if err := k.BeforeChange(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	must(t, os.Remove(filepath.Join(root, "data/big.db")))
+	must(t, os.Remove(filepath.Join(root, "small.txt")))
+	write(t, root, "made.bin", strings.Repeat("m", 4096), 0o644)
+	turnEnd, err := k.EndTurn(ctx, "s1", TurnInfo{Seq: 1, Text: "go", HistoryLen: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"data/big.db (2048 bytes, over the 1024-byte limit for one file)"}; !slices.Equal(turnEnd.Skipped, want) {
+		t.Fatalf("skipped before: %q, want %q", turnEnd.Skipped, want)
+	}
+	if want := []string{"made.bin (4096 bytes, over the 1024-byte limit for one file)"}; !slices.Equal(turnEnd.SkippedAfter, want) {
+		t.Fatalf("skipped after: %q, want %q", turnEnd.SkippedAfter, want)
+	}
+	out, err := k.Undo(ctx, "s1", h, Request{N: 1, Files: true})
+	if err != nil || len(out) != 1 {
+		t.Fatalf("undo: %+v %v", out, err)
+	}
+	if got := tree(t, root); got["small.txt"] != "-rw-r--r-- s\n" || got["made.bin"] == "" || got["data/big.db"] != "" {
+		t.Fatalf("after the undo: %q", got)
+	}
 }
