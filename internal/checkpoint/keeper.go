@@ -93,11 +93,16 @@ func (k *Keeper) EndTurn(ctx context.Context, session string, info TurnInfo) (Tu
 	if changing {
 		var after Snapshot
 		after, err = k.store.Snapshot(ctx)
-		if err == nil && (after.Tree != before.Tree || after.State != before.State) {
-			t.Before, t.After, t.Files = before.Tree, after.Tree, Kept
-			t.BeforeState, t.AfterState = before.State, after.State
-			t.Skipped, t.SkippedAfter = lost(before.Skipped, after.Skipped)
-			t.Uncovered = info.Uncovered
+		if err == nil {
+			undo, redo := lost(before.Skipped, after.Skipped)
+			// A turn that changed only files past the caps is journaled
+			// too: its undo must name them, not say there is nothing.
+			if after.Tree != before.Tree || after.State != before.State || len(undo)+len(redo) > 0 {
+				t.Before, t.After, t.Files = before.Tree, after.Tree, Kept
+				t.BeforeState, t.AfterState = before.State, after.State
+				t.Skipped, t.SkippedAfter = undo, redo
+				t.Uncovered = info.Uncovered
+			}
 		}
 	}
 	j, jerr := loadJournal(k.dir, session)

@@ -115,7 +115,7 @@ func describeOutcome(b *strings.Builder, o checkpoint.Outcome, done string, undo
 		for _, c := range o.Restored.Files {
 			fmt.Fprintf(b, "    %s %s\n", kindWord(c.Kind), c.Path)
 		}
-	} else if o.Turn.Before != "" && len(o.Restored.Refused) == 0 {
+	} else if o.Turn.Before != "" && len(o.Restored.Refused)+len(o.Turn.Skipped)+len(o.Turn.SkippedAfter) == 0 {
 		b.WriteString("  files: already as they were\n")
 	}
 	for _, r := range o.Restored.Refused {
