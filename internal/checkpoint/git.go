@@ -51,10 +51,13 @@ func newGit(dir, root string) git {
 		"GIT_CONFIG_GLOBAL="+os.DevNull,
 		"GIT_ATTR_NOSYSTEM=1",
 		// Command-line config, which no config file overrides.
-		"GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_COUNT=4",
 		"GIT_CONFIG_KEY_0=core.hooksPath", "GIT_CONFIG_VALUE_0="+os.DevNull,
 		"GIT_CONFIG_KEY_1=core.fsmonitor", "GIT_CONFIG_VALUE_1=false",
 		"GIT_CONFIG_KEY_2=core.attributesFile", "GIT_CONFIG_VALUE_2="+os.DevNull,
+		// The index holds every file of the workspace, node_modules too:
+		// split, a change rewrites the few entries changed, not all.
+		"GIT_CONFIG_KEY_3=core.splitIndex", "GIT_CONFIG_VALUE_3=true",
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_OPTIONAL_LOCKS=0",
 	)

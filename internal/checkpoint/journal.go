@@ -43,8 +43,17 @@ type Turn struct {
 	// change and after the turn; both empty when it changed nothing.
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
-	// Skipped are the files the snapshots left out (see Snapshot).
+	// BeforeState and AfterState are the snapshots' states: permission
+	// bits and the repository's refs (empty in older journals).
+	BeforeState string `json:"before_state,omitempty"`
+	AfterState  string `json:"after_state,omitempty"`
+	// Skipped are the files the turn changed that the snapshots left out
+	// (over the caps), each with why: what an undo cannot bring back.
 	Skipped []string `json:"skipped,omitempty"`
+	// SkippedAfter are the files the turn changed that the snapshot after
+	// it left out: what a redo cannot bring back, and what an undo leaves
+	// as the turn made it.
+	SkippedAfter []string `json:"skipped_after,omitempty"`
 	// Uncovered says the turn ran commands that nothing confined to the
 	// workspace: what they wrote elsewhere is not in the snapshots.
 	Uncovered bool  `json:"uncovered,omitempty"`

@@ -93,10 +93,16 @@ func (k *Keeper) EndTurn(ctx context.Context, session string, info TurnInfo) (Tu
 	if changing {
 		var after Snapshot
 		after, err = k.store.Snapshot(ctx)
-		if err == nil && after.Tree != before.Tree {
-			t.Before, t.After, t.Files = before.Tree, after.Tree, Kept
-			t.Skipped = mergeSkipped(before.Skipped, after.Skipped)
-			t.Uncovered = info.Uncovered
+		if err == nil {
+			undo, redo := lost(before.Skipped, after.Skipped)
+			// A turn that changed only files past the caps is journaled
+			// too: its undo must name them, not say there is nothing.
+			if after.Tree != before.Tree || after.State != before.State || len(undo)+len(redo) > 0 {
+				t.Before, t.After, t.Files = before.Tree, after.Tree, Kept
+				t.BeforeState, t.AfterState = before.State, after.State
+				t.Skipped, t.SkippedAfter = undo, redo
+				t.Uncovered = info.Uncovered
+			}
 		}
 	}
 	j, jerr := loadJournal(k.dir, session)
@@ -181,9 +187,9 @@ func (k *Keeper) step(ctx context.Context, session string, conv Conversation, r 
 		t := &j.Turns[i]
 		o := Outcome{}
 		if r.Files && t.Files == from {
-			expected, target := t.After, t.Before
+			expected, target := Point{t.After, t.AfterState}, Point{t.Before, t.BeforeState}
 			if !undo {
-				expected, target = t.Before, t.After
+				expected, target = target, expected
 			}
 			res, err := k.store.Restore(ctx, expected, target)
 			if err != nil {
@@ -256,12 +262,24 @@ func firstLine(s string) string {
 	return s
 }
 
-func mergeSkipped(a, b []string) []string {
-	out := slices.Clone(a)
-	for _, s := range b {
-		if !slices.Contains(out, s) {
-			out = append(out, s)
+// lost names the files the snapshots around a turn left out (over the
+// caps) that the turn changed: those left out before it and changed,
+// removed or replaced by it, which an undo cannot bring back, and those
+// left out after it, which a redo cannot. A file left out both times and
+// never touched is not named.
+func lost(before, after map[string]Skip) (undo, redo []string) {
+	for _, p := range unionKeys(before, after) {
+		b, inBefore := before[p]
+		a, inAfter := after[p]
+		if inBefore && inAfter && a.stamp == b.stamp {
+			continue
+		}
+		if inBefore {
+			undo = append(undo, p+" ("+b.Why+")")
+		}
+		if inAfter {
+			redo = append(redo, p+" ("+a.Why+")")
 		}
 	}
-	return out
+	return undo, redo
 }

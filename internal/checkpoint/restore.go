@@ -14,8 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/shiro-neko/shiro/internal/fsutil"
 )
 
 // emptyTree is git's id of the tree with nothing in it.
@@ -46,6 +44,9 @@ func (k Kind) String() string {
 type Entry struct {
 	Mode string
 	Blob string
+	// Perm is the file's permission bits, filled in by Restore (a
+	// change of the bits alone changes no tree).
+	Perm fs.FileMode
 }
 
 func (e Entry) exists() bool { return e.Mode != "" && e.Mode != "000000" }
@@ -55,6 +56,8 @@ type Change struct {
 	Path     string
 	Kind     Kind
 	Old, New Entry
+	// permOnly: the content is the same, the permission bits are not.
+	permOnly bool
 }
 
 // Changes lists the files that differ from tree from to tree to, by path.
@@ -87,7 +90,7 @@ func (s *Store) changes(ctx context.Context, from, to string) ([]Change, error) 
 		if len(meta) != 5 {
 			return nil, fmt.Errorf("checkpoint: unexpected diff-tree line %q", fields[i])
 		}
-		c := Change{Path: fields[i+1], Old: Entry{meta[0], meta[2]}, New: Entry{meta[1], meta[3]}}
+		c := Change{Path: fields[i+1], Old: Entry{Mode: meta[0], Blob: meta[2]}, New: Entry{Mode: meta[1], Blob: meta[3]}}
 		switch {
 		case !c.Old.exists():
 			c.Kind, c.Old = Added, Entry{}
@@ -104,34 +107,50 @@ func (s *Store) changes(ctx context.Context, from, to string) ([]Change, error) 
 // Restored is what a Restore did.
 type Restored struct {
 	// Files are the changes made to the workspace, from its state then
-	// to the target's.
+	// to the target's; files of the repository are named .git/<path>.
 	Files []Change
 	// Refused are the files left alone because they changed since the
-	// expected state, each with why.
+	// expected state, or could not be written, each with why.
 	Refused []string
+	// Note says what the restore could not cover at all (the
+	// repository's refs of a linked worktree).
+	Note string
 }
 
-// Restore brings the workspace from tree expected (where a turn left it)
-// to tree target (where it was before the turn, for an undo), file by
-// file. A file that is no longer as expected left it — the person edited
-// it since — is refused rather than overwritten, and named in Refused;
-// the other files are restored. Files a snapshot does not keep (ignored,
-// over the size limit) are never touched.
-func (s *Store) Restore(ctx context.Context, expected, target string) (Restored, error) {
+// Point is a snapshot as a turn's journal keeps it: its tree and state.
+type Point struct {
+	Tree, State string
+}
+
+// Restore brings the workspace from snapshot expected (where a turn left
+// it) to snapshot target (where it was before the turn, for an undo),
+// file by file: content, kind (file or symbolic link) and permission bits,
+// then the repository's refs, stash and index. A file that is no longer
+// as expected left it — the person edited it since — is refused rather
+// than overwritten, and named in Refused; the other files are restored.
+// Files a snapshot does not keep (over the caps) are never touched.
+func (s *Store) Restore(ctx context.Context, expected, target Point) (Restored, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now, err := s.snapshot(ctx)
 	if err != nil {
 		return Restored{}, err
 	}
-	wanted, err := s.changes(ctx, expected, target)
+	states, err := s.readStates(ctx, expected.State, target.State, now.State)
 	if err != nil {
 		return Restored{}, err
 	}
-	moved, err := s.changes(ctx, expected, now.Tree)
+	exp, tgt, cur := states[0], states[1], states[2]
+	wanted, err := s.changes(ctx, expected.Tree, target.Tree)
 	if err != nil {
 		return Restored{}, err
 	}
+	moved, err := s.changes(ctx, expected.Tree, now.Tree)
+	if err != nil {
+		return Restored{}, err
+	}
+	wanted = withPerms(wanted, exp, tgt)
+	moved = withPerms(moved, exp, cur)
 	current := make(map[string]Entry, len(moved))
 	for _, c := range moved {
 		current[c.Path] = c.New
@@ -163,9 +182,49 @@ func (s *Store) Restore(ctx context.Context, expected, target string) (Restored,
 			res.Refused = append(res.Refused, fmt.Sprintf("%s: %v", c.Path, err))
 			continue
 		}
-		res.Files = append(res.Files, Change{Path: c.Path, Kind: c.Kind, Old: c.Old, New: c.New})
+		res.Files = append(res.Files, c)
+	}
+	if tgt.RepoNote != "" || exp.RepoNote != "" {
+		res.Note = cmp.Or(tgt.RepoNote, exp.RepoNote)
+	} else if err := s.restoreRepo(ctx, exp.Repo, tgt.Repo, cur.Repo, &res); err != nil {
+		return res, err
 	}
 	return res, nil
+}
+
+// withPerms fills in the permission bits of changes from tree a to tree
+// b, whose states are from and to, and adds the files whose bits alone
+// differ.
+func withPerms(list []Change, from, to state) []Change {
+	listed := make(map[string]bool, len(list))
+	for i := range list {
+		c := &list[i]
+		listed[c.Path] = true
+		if c.Old.exists() {
+			c.Old.Perm = from.perm(c.Path, c.Old)
+		}
+		if c.New.exists() {
+			c.New.Perm = to.perm(c.Path, c.New)
+		}
+	}
+	// A file in neither list of changes is the same entry in both trees;
+	// one the states write down in either may differ in its bits alone.
+	for _, p := range unionKeys(from.Modes, to.Modes) {
+		if listed[p] {
+			continue
+		}
+		// Both bits agree with the tree's 644 or 755 on the owner's x.
+		e := Entry{Mode: "100644"}
+		if cmp.Or(from.Modes[p], to.Modes[p])&0o100 != 0 {
+			e.Mode = "100755"
+		}
+		old, new := e, e
+		old.Perm, new.Perm = from.perm(p, e), to.perm(p, e)
+		if old.Perm != new.Perm {
+			list = append(list, Change{Path: p, Kind: Modified, Old: old, New: new, permOnly: true})
+		}
+	}
+	return list
 }
 
 func boolInt(b bool) int {
@@ -176,9 +235,12 @@ func boolInt(b bool) int {
 }
 
 // apply makes the file at c.Path what c.New says: removed, a regular file
-// with its content and executable bit, or a symbolic link.
+// with its content and permission bits, or a symbolic link.
 func (s *Store) apply(c Change, content []byte) error {
 	abs := filepath.Join(s.opts.Root, filepath.FromSlash(c.Path))
+	if c.permOnly {
+		return os.Chmod(abs, c.New.Perm)
+	}
 	if !c.New.exists() {
 		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -196,27 +258,39 @@ func (s *Store) apply(c Change, content []byte) error {
 		}
 		return os.Symlink(string(content), abs)
 	case "100644", "100755":
-		return writeFile(abs, content, c.New.Mode == "100755")
+		if fi, err := os.Lstat(abs); err == nil && fi.IsDir() {
+			return errors.New("a directory is in the way")
+		}
+		return writeExact(abs, content, c.New.Perm)
 	}
 	return fmt.Errorf("not restored: git mode %s (a nested repository)", c.New.Mode)
 }
 
-// writeFile replaces the file at abs with content, atomically. An existing
-// file keeps its permission bits when its executable bit is the one wanted
-// (a 0600 file stays 0600); otherwise the file gets 0644 or 0755.
-func writeFile(abs string, content []byte, exec bool) error {
-	perm := fs.FileMode(0o644)
-	if exec {
-		perm = 0o755
+// writeExact replaces the file at abs with content and perm, through a
+// temporary file renamed into place, so that no reader sees half a file.
+// It does not sync: an undo can write the thousands of files of a
+// node_modules, and a crash in the middle is repaired by undoing again.
+func writeExact(abs string, content []byte, perm fs.FileMode) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".shiro-*.tmp")
+	if err != nil {
+		return err
 	}
-	keep := false
-	if fi, err := os.Lstat(abs); err == nil {
-		if fi.IsDir() {
-			return errors.New("a directory is in the way")
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
 		}
-		keep = fi.Mode().IsRegular() && (fi.Mode().Perm()&0o100 != 0) == exec
+	}()
+	if _, err = f.Write(content); err != nil {
+		return err
 	}
-	return fsutil.WriteAtomic(abs, content, perm, fsutil.Options{KeepMode: keep})
+	if err = f.Chmod(perm); err != nil { // exact: fchmod ignores the umask
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), abs)
 }
 
 // removeEmptyParents removes dir and its parents while they are empty,
@@ -248,7 +322,7 @@ func (s *Store) readBlobs(ctx context.Context, list []Change) (map[string][]byte
 	var in bytes.Buffer
 	var ids []string
 	for _, c := range list {
-		if c.New.exists() && c.New.Mode != "160000" {
+		if c.New.exists() && c.New.Mode != "160000" && !c.permOnly {
 			in.WriteString(c.New.Blob + "\n")
 			ids = append(ids, c.New.Blob)
 		}

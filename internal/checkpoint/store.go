@@ -1,10 +1,13 @@
-// Package checkpoint keeps snapshots of a workspace as git trees in a
-// private repository of shiro's, so that a turn's changes — by the file
-// tools or by any command — can be listed, shown as a diff, undone and
-// redone. The person's own repository (its index, refs, stash and reflog)
-// is never touched: the snapshots have their own object store and their
-// own index, which doubles as a stat cache so that a snapshot of an
-// unchanged tree costs a directory walk and no hashing.
+// Package checkpoint keeps snapshots of a workspace in a private git
+// repository of shiro's, so that a turn's changes — by the file tools or
+// by any command — can be listed, shown as a diff, undone and redone. A
+// snapshot holds every file of the workspace, ignored ones included, with
+// its exact permission bits, and the person's refs, stash and index. The
+// person's repository is only read, never written, except by an undo or
+// redo putting back what a turn changed there: the snapshots have their
+// own object store and their own index, and the store keeps the stamps
+// of the files it saw, so that a snapshot of an unchanged tree costs a
+// directory walk and no hashing.
 package checkpoint
 
 import (
@@ -13,25 +16,32 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
-	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/fsutil"
 )
 
 // Defaults of Options.
 const (
 	// DefaultMaxFileBytes is the largest file a snapshot keeps. Larger
 	// files are left out and named in the snapshot's Skipped list; an
-	// undo leaves them as they are.
-	DefaultMaxFileBytes = 8 << 20
+	// undo that cannot bring one back names it.
+	DefaultMaxFileBytes = 32 << 20
+	// DefaultMaxTotalBytes is how many bytes of new or changed files one
+	// snapshot stores at most; the files past it are left out like large
+	// ones (a first snapshot of a folder of downloaded models).
+	DefaultMaxTotalBytes = 512 << 20
 	// DefaultMaxChanged is how many new or changed files one snapshot
-	// takes at most: a workspace that is really a home directory or a
-	// disk of media would otherwise be copied whole.
-	DefaultMaxChanged = 50_000
+	// takes at most: a workspace that is really a home directory would
+	// otherwise be copied whole.
+	DefaultMaxChanged = 200_000
 )
 
 // ErrTooMany is returned by Snapshot when more files changed than
@@ -44,10 +54,11 @@ type Options struct {
 	Dir string
 	// Root is the workspace the snapshots are of.
 	Root string
-	// MaxFileBytes and MaxChanged default to DefaultMaxFileBytes and
-	// DefaultMaxChanged.
-	MaxFileBytes int64
-	MaxChanged   int
+	// MaxFileBytes, MaxTotalBytes and MaxChanged default to
+	// DefaultMaxFileBytes, DefaultMaxTotalBytes and DefaultMaxChanged.
+	MaxFileBytes  int64
+	MaxTotalBytes int64
+	MaxChanged    int
 	// Exclude are directories never snapshotted when they lie inside the
 	// workspace: shiro's own state, when the workspace is a home
 	// directory. Dir is always excluded.
@@ -60,14 +71,40 @@ type Store struct {
 	opts Options
 	git  git
 	mu   sync.Mutex
+
+	// What the last snapshot of this process saw: the stamps of the
+	// workspace's files (nil before the first), the files left out, the
+	// tree and state written, and the repository's files.
+	files   map[string]stamp // nil: the next snapshot walks, as a new process's first does
+	racy    map[string]bool  // files to look at again though their stamp stays
+	nested  []string
+	watch   *watcher
+	skipped map[string]Skip
+	tree    string
+	blobs   map[string]map[string]Entry // the files of tree by folder and name, nil until git wrote one
+	trees   map[string]string           // its folders' trees, "." the root
+	modes   map[string]fs.FileMode      // the state's Modes, nil when they are to be found again
+	stateID string
+	repo    map[string]repoSeen
 }
 
 // Snapshot is the workspace at one moment.
 type Snapshot struct {
 	// Tree is the git tree id of the files kept.
 	Tree string
-	// Skipped are files left out for their size, and nested repositories.
-	Skipped []string
+	// State is the blob id of what a tree cannot hold: the files'
+	// permission bits and the repository's refs (see state.go).
+	State string
+	// Skipped are the files left out, by path.
+	Skipped map[string]Skip
+}
+
+// Skip is a file a snapshot left out: why, and its stamp then, which
+// tells whether a turn changed it.
+type Skip struct {
+	Why   string
+	stamp stamp
+	retry bool // left out for the cap of one snapshot: the next may keep it
 }
 
 // Open opens the private repository at opts.Dir, creating it when
@@ -75,6 +112,9 @@ type Snapshot struct {
 func Open(ctx context.Context, opts Options) (*Store, error) {
 	if opts.MaxFileBytes <= 0 {
 		opts.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if opts.MaxTotalBytes <= 0 {
+		opts.MaxTotalBytes = DefaultMaxTotalBytes
 	}
 	if opts.MaxChanged <= 0 {
 		opts.MaxChanged = DefaultMaxChanged
@@ -105,15 +145,25 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// Close stops watching the workspace's folders. The store can still be
+// used: its next snapshot walks and watches them again.
+func (s *Store) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.watch.close()
+	s.watch, s.files, s.blobs, s.modes = nil, nil, nil, nil
+}
+
 // Root is the workspace the store snapshots.
 func (s *Store) Root() string { return s.opts.Root }
 
 func (s *Store) index() string { return filepath.Join(s.opts.Dir, "index") }
 
-// Snapshot records the workspace as it is now. Only what changed since the
-// previous snapshot is read and stored, so its cost grows with the change,
-// not with the workspace; what .gitignore and .shiroignore hide is left
-// out, as are files over the size limit (listed in Skipped).
+// Snapshot records the workspace as it is now: every file, ignored ones
+// included, with its permission bits, and the repository's refs. Only
+// what changed since the previous snapshot is read and stored, so its
+// cost grows with the change, not with the workspace; files over the
+// caps are left out and listed in Skipped.
 func (s *Store) Snapshot(ctx context.Context) (Snapshot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -127,61 +177,169 @@ func (s *Store) snapshot(ctx context.Context) (Snapshot, error) {
 	if err := s.git.pinAttributes(); err != nil {
 		return Snapshot{}, err
 	}
-	out, err := s.git.run(ctx, s.index(), nil, "ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard")
+	at := time.Now()
+	look, err := s.look(ctx)
+	if err != nil {
+		s.files, s.blobs, s.modes = nil, nil, nil // start over with a walk and git
+		return Snapshot{}, err
+	}
+	changed := slices.Sorted(maps.Keys(look))
+	if len(changed) > s.opts.MaxChanged {
+		s.files, s.blobs, s.modes = nil, nil, nil
+		return Snapshot{}, fmt.Errorf("%w: %d files (the limit is %d); is the workspace a home directory? start shiro in the project's folder", ErrTooMany, len(changed), s.opts.MaxChanged)
+	}
+	snap, err := s.store(ctx, changed, look)
+	if err != nil {
+		s.files, s.blobs, s.modes = nil, nil, nil
+		return Snapshot{}, err
+	}
+	s.settle(look, at)
+	return snap, nil
+}
+
+// store writes what changed to the private repository: the files' blobs
+// and tree, and the state.
+func (s *Store) store(ctx context.Context, changed []string, moved map[string]bool) (Snapshot, error) {
+	skipped := maps.Clone(s.skipped)
+	if skipped == nil {
+		skipped = map[string]Skip{}
+	}
+	var update, drop []string
+	var total int64
+	for _, p := range changed {
+		delete(skipped, p)
+		st, ok := s.files[p]
+		// A file looked at again only because its stamp was racy is
+		// most likely what the store holds already: it does not count
+		// against the cap for one snapshot.
+		fresh := moved[p]
+		switch {
+		case !ok:
+			// Gone, or now a folder, a fifo, inside a nested repository.
+			drop = append(drop, p)
+		case st.Mode.IsRegular() && st.Size > s.opts.MaxFileBytes:
+			skipped[p] = Skip{Why: fmt.Sprintf("%d bytes, over the %d-byte limit for one file", st.Size, s.opts.MaxFileBytes), stamp: st}
+			drop = append(drop, p)
+		case st.Mode.IsRegular() && fresh && total+st.Size > s.opts.MaxTotalBytes:
+			skipped[p] = Skip{Why: fmt.Sprintf("%d bytes, past the %d-byte limit for one checkpoint", st.Size, s.opts.MaxTotalBytes), stamp: st, retry: true}
+			drop = append(drop, p)
+		default:
+			if fresh {
+				total += st.Size
+			}
+			update = append(update, p)
+		}
+	}
+	for _, n := range s.nested {
+		skipped[n] = Skip{Why: "a nested repository, left to its own git"}
+	}
+	tree, err := s.putFiles(ctx, update, drop)
 	if err != nil {
 		return Snapshot{}, err
 	}
-	paths := nulFields(out)
-	if len(paths) > s.opts.MaxChanged {
-		return Snapshot{}, fmt.Errorf("%w: %d files (the limit is %d); add what should not be kept to .shiroignore", ErrTooMany, len(paths), s.opts.MaxChanged)
+	s.noteModes(changed, skipped)
+	st := state{Modes: s.modes}
+	if st.Repo, st.RepoNote, err = s.repoState(ctx); err != nil {
+		return Snapshot{}, err
 	}
-	var snap Snapshot
-	var update, drop bytes.Buffer
-	seen := make(map[string]bool, len(paths))
-	vis := workspace.NewVisibility(s.opts.Root)
-	for _, p := range paths {
-		if seen[p] {
-			continue // a deleted file is listed as modified too
+	id, err := s.writeState(ctx, st)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	s.skipped, s.tree = skipped, tree
+	return Snapshot{Tree: tree, State: id, Skipped: maps.Clone(skipped)}, nil
+}
+
+// putFiles stores the files of update, forgets those of drop and returns
+// the workspace's tree. The first snapshot of a process has git do it
+// through the private index, then reads the tree back; later ones write
+// the objects themselves (objects.go).
+func (s *Store) putFiles(ctx context.Context, update, drop []string) (string, error) {
+	if s.blobs != nil {
+		for _, p := range update {
+			e, err := s.putFile(p, s.files[p].Mode)
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) {
+				// Gone since it was looked at: the watch has
+				// reported it, and the next snapshot takes it out.
+				s.setBlob(p, Entry{})
+				continue
+			}
+			if err != nil {
+				return "", fmt.Errorf("checkpoint: %w", err)
+			}
+			s.setBlob(p, e)
 		}
-		seen[p] = true
-		if strings.HasSuffix(p, "/") {
-			snap.Skipped = append(snap.Skipped, p+" (a nested repository)")
+		for _, p := range drop {
+			s.setBlob(p, Entry{})
+		}
+		if len(update)+len(drop) == 0 && s.tree != "" {
+			return s.tree, nil
+		}
+		return s.putTrees(append(update, drop...))
+	}
+	for _, args := range []struct {
+		paths []string
+		flags []string
+	}{
+		{update, []string{"--add", "--remove", "--replace"}},
+		{drop, []string{"--force-remove"}},
+	} {
+		if len(args.paths) == 0 {
 			continue
 		}
-		fi, err := os.Lstat(filepath.Join(s.opts.Root, filepath.FromSlash(p)))
-		switch {
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-			// Gone, or a parent became a file: --remove drops it.
-			update.WriteString(p + "\x00")
-		case err != nil:
-			return Snapshot{}, fmt.Errorf("checkpoint: %w", err)
-		case fi.IsDir() || !vis.File(p):
-			// A file that became a directory (its files are listed on
-			// their own), or one the ignore rules hide.
-			drop.WriteString(p + "\x00")
-		case fi.Mode().IsRegular() && fi.Size() > s.opts.MaxFileBytes:
-			snap.Skipped = append(snap.Skipped, fmt.Sprintf("%s (%d bytes, over the %d-byte limit)", p, fi.Size(), s.opts.MaxFileBytes))
-			drop.WriteString(p + "\x00")
-		default:
-			update.WriteString(p + "\x00")
+		in := strings.NewReader(strings.Join(args.paths, "\x00") + "\x00")
+		if _, err := s.git.run(ctx, s.index(), in, append(append([]string{"update-index", "-z"}, args.flags...), "--stdin")...); err != nil {
+			return "", err
 		}
 	}
-	if update.Len() > 0 {
-		if _, err := s.git.run(ctx, s.index(), &update, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
-			return Snapshot{}, err
-		}
-	}
-	if drop.Len() > 0 {
-		if _, err := s.git.run(ctx, s.index(), &drop, "update-index", "-z", "--force-remove", "--stdin"); err != nil {
-			return Snapshot{}, err
-		}
-	}
-	tree, err := s.git.run(ctx, s.index(), nil, "write-tree")
+	out, err := s.git.run(ctx, s.index(), nil, "write-tree")
 	if err != nil {
-		return Snapshot{}, err
+		return "", err
 	}
-	snap.Tree = strings.TrimSpace(string(tree))
-	return snap, nil
+	tree := strings.TrimSpace(string(out))
+	return tree, s.seed(ctx, tree)
+}
+
+// noteModes brings s.modes, the permission bits of the kept files that
+// are not defaultPerm's, up to date with the changed files.
+func (s *Store) noteModes(changed []string, skipped map[string]Skip) {
+	note := func(p string) {
+		st, ok := s.files[p]
+		if _, out := skipped[p]; ok && !out && st.Mode.IsRegular() && st.Mode.Perm() != defaultPerm(st.Mode) {
+			s.modes[p] = st.Mode.Perm()
+		} else {
+			delete(s.modes, p)
+		}
+	}
+	if s.modes == nil {
+		s.modes = map[string]fs.FileMode{}
+		for p := range s.files {
+			note(p)
+		}
+		return
+	}
+	for _, p := range changed {
+		note(p)
+	}
+}
+
+func (s *Store) scanner() scanner {
+	var out []string
+	for _, dir := range append([]string{s.opts.Dir}, s.opts.Exclude...) {
+		if rel, err := filepath.Rel(s.opts.Root, dir); err == nil && filepath.IsLocal(rel) {
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return scanner{root: s.opts.Root, skip: func(rel string) bool { return slices.Contains(out, rel) }}
+}
+
+// defaultPerm is the permission git gives a file it checks out: what a
+// snapshot need not write down.
+func defaultPerm(m fs.FileMode) fs.FileMode {
+	if m.Perm()&0o100 != 0 {
+		return 0o755
+	}
+	return 0o644
 }
 
 // escapePattern makes a path match itself alone as a gitignore pattern.
@@ -196,22 +354,15 @@ func escapePattern(p string) string {
 	return b.String()
 }
 
-// writeExcludes gives the private repository the exclusions git would not
-// find on its own: the workspace's root .shiroignore, the person's
-// .git/info/exclude, and node_modules, which no walk of shiro's enters.
-// (Nested .shiroignore files are applied to each path found.)
+// writeExcludes writes the folders a snapshot leaves out (shiro's own
+// state inside the workspace) as the private repository's excludes, which
+// the first snapshot of a process hands to git's ls-files.
 func (s *Store) writeExcludes() error {
 	var b bytes.Buffer
-	b.WriteString("# written by shiro from the workspace's ignore files\nnode_modules/\n")
+	b.WriteString("# written by shiro: its own state inside the workspace\n")
 	for _, dir := range append([]string{s.opts.Dir}, s.opts.Exclude...) {
 		if rel, err := filepath.Rel(s.opts.Root, dir); err == nil && filepath.IsLocal(rel) {
 			b.WriteString("/" + escapePattern(filepath.ToSlash(rel)) + "/\n")
-		}
-	}
-	for _, f := range []string{filepath.Join(s.opts.Root, ".git", "info", "exclude"), filepath.Join(s.opts.Root, ".shiroignore")} {
-		if data, err := os.ReadFile(f); err == nil {
-			b.Write(data)
-			b.WriteByte('\n')
 		}
 	}
 	path := filepath.Join(s.opts.Dir, "info", "exclude")
@@ -221,7 +372,7 @@ func (s *Store) writeExcludes() error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+	if err := fsutil.WriteFileAtomic(path, b.Bytes(), 0o600); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
 	return nil

@@ -31,6 +31,7 @@ func openStore(t *testing.T, root string, opts Options) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(s.Close)
 	return s
 }
 
@@ -52,6 +53,9 @@ func tree(t *testing.T, root string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
+		if rel == ".git" {
+			return filepath.SkipDir // the repository is compared by what git says of it
+		}
 		if d.IsDir() {
 			if rel != "." {
 				out[rel+"/"] = "dir"
@@ -132,7 +136,7 @@ func TestRestoreBringsBackEveryKindOfChange(t *testing.T) {
 		t.Fatalf("changes: got %q, want %q", got, wantChanges)
 	}
 
-	res, err := s.Restore(ctx, after.Tree, before.Tree)
+	res, err := s.Restore(ctx, point(after), point(before))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +145,7 @@ func TestRestoreBringsBackEveryKindOfChange(t *testing.T) {
 	}
 	equalTrees(t, want, tree(t, root))
 
-	if _, err := s.Restore(ctx, before.Tree, after.Tree); err != nil {
+	if _, err := s.Restore(ctx, point(before), point(after)); err != nil {
 		t.Fatal(err)
 	}
 	equalTrees(t, afterTree, tree(t, root))
@@ -166,12 +170,12 @@ func TestRestoreSwapsAFileAndADirectory(t *testing.T) {
 	write(t, root, "d", "now a file\n", 0o644)
 	after := snap(t, s)
 	afterTree := tree(t, root)
-	res, err := s.Restore(ctx, after.Tree, before.Tree)
+	res, err := s.Restore(ctx, point(after), point(before))
 	if err != nil || len(res.Refused) > 0 {
 		t.Fatalf("undo: %+v %v", res, err)
 	}
 	equalTrees(t, want, tree(t, root))
-	res, err = s.Restore(ctx, before.Tree, after.Tree)
+	res, err = s.Restore(ctx, point(before), point(after))
 	if err != nil || len(res.Refused) > 0 {
 		t.Fatalf("redo: %+v %v", res, err)
 	}
@@ -190,7 +194,7 @@ func TestRestoreRefusesAFileChangedSince(t *testing.T) {
 	after := snap(t, s)
 	write(t, root, "a.txt", "the person's edit\n", 0o644)
 
-	res, err := s.Restore(ctx, after.Tree, before.Tree)
+	res, err := s.Restore(ctx, point(after), point(before))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,18 +206,22 @@ func TestRestoreRefusesAFileChangedSince(t *testing.T) {
 	}
 }
 
-func TestSnapshotLeavesOutIgnoredAndLargeFiles(t *testing.T) {
+func point(s Snapshot) Point { return Point{Tree: s.Tree, State: s.State} }
+
+// Ignored files are kept like any other; files over the cap for one file
+// and those past the cap for one snapshot are left out and named.
+func TestSnapshotKeepsIgnoredFilesAndLeavesOutThosePastTheCaps(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, ".gitignore", "build/\n", 0o644)
 	write(t, root, ".shiroignore", "secret.txt\n", 0o644)
-	write(t, root, "sub/.shiroignore", "local.txt\n", 0o644)
 	write(t, root, "build/out.o", "obj", 0o644)
-	write(t, root, "secret.txt", "s", 0o644)
-	write(t, root, "sub/local.txt", "l", 0o644)
+	write(t, root, "secret.txt", "s", 0o600)
 	write(t, root, "node_modules/x/index.js", "x", 0o644)
 	write(t, root, "big.bin", strings.Repeat("x", 2048), 0o644)
+	write(t, root, "m1.bin", strings.Repeat("m", 700), 0o644)
+	write(t, root, "m2.bin", strings.Repeat("n", 700), 0o644)
 	write(t, root, "src/main.go", "package main\n", 0o644)
-	s := openStore(t, root, Options{MaxFileBytes: 1024})
+	s := openStore(t, root, Options{MaxFileBytes: 1024, MaxTotalBytes: 1200})
 	sn := snap(t, s)
 	changes, err := s.Changes(context.Background(), "", sn.Tree)
 	if err != nil {
@@ -223,12 +231,18 @@ func TestSnapshotLeavesOutIgnoredAndLargeFiles(t *testing.T) {
 	for _, c := range changes {
 		got = append(got, c.Path)
 	}
-	want := []string{".gitignore", ".shiroignore", "src/main.go", "sub/.shiroignore"}
+	want := []string{".gitignore", ".shiroignore", "build/out.o", "m1.bin", "node_modules/x/index.js", "secret.txt", "src/main.go"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("kept %q, want %q", got, want)
 	}
-	if len(sn.Skipped) != 1 || !strings.HasPrefix(sn.Skipped[0], "big.bin (2048 bytes") {
-		t.Fatalf("skipped: %q", sn.Skipped)
+	if len(sn.Skipped) != 2 || !strings.HasPrefix(sn.Skipped["big.bin"].Why, "2048 bytes, over the 1024-byte limit for one file") ||
+		!strings.HasPrefix(sn.Skipped["m2.bin"].Why, "700 bytes, past the 1200-byte limit for one checkpoint") {
+		t.Fatalf("skipped: %+v", sn.Skipped)
+	}
+	// The next snapshot has room for m2.bin; big.bin stays out.
+	sn = snap(t, s)
+	if len(sn.Skipped) != 1 || sn.Skipped["big.bin"].Why == "" {
+		t.Fatalf("skipped the second time: %+v", sn.Skipped)
 	}
 }
 

@@ -115,16 +115,28 @@ func describeOutcome(b *strings.Builder, o checkpoint.Outcome, done string, undo
 		for _, c := range o.Restored.Files {
 			fmt.Fprintf(b, "    %s %s\n", kindWord(c.Kind), c.Path)
 		}
-	} else if o.Turn.Before != "" && len(o.Restored.Refused) == 0 {
+	} else if o.Turn.Before != "" && len(o.Restored.Refused)+len(o.Turn.Skipped)+len(o.Turn.SkippedAfter) == 0 {
 		b.WriteString("  files: already as they were\n")
 	}
 	for _, r := range o.Restored.Refused {
 		fmt.Fprintf(b, "  left alone: %s\n", r)
 	}
+	if o.Restored.Note != "" {
+		fmt.Fprintf(b, "  %s\n", o.Restored.Note)
+	}
+	// Files the turn changed past the checkpoint's caps: named one by one,
+	// never folded into "undid".
+	lost, kept := o.Turn.Skipped, o.Turn.SkippedAfter
+	if !undo {
+		lost, kept = kept, nil
+	}
+	for _, s := range lost {
+		fmt.Fprintf(b, "  not in the checkpoint, so not brought back: %s\n", s)
+	}
+	for _, s := range kept {
+		fmt.Fprintf(b, "  not in the checkpoint, so left as the turn made it: %s\n", s)
+	}
 	if undo {
-		for _, s := range o.Turn.Skipped {
-			fmt.Fprintf(b, "  not in the checkpoint, so not undone: %s\n", s)
-		}
 		if o.Turn.Uncovered {
 			b.WriteString("  commands in this turn ran without the sandbox: what they wrote outside the workspace is not undone\n")
 		}

@@ -154,3 +154,60 @@ func TestUndoUsage(t *testing.T) {
 		}
 	}
 }
+
+// Files the turn changed past the checkpoint's caps are named one by one:
+// an undo names the one it could not bring back and the one it left as the
+// turn made it; a redo names the one it could not bring back.
+func TestUndoAndRedoNameTheFilesPastTheCaps(t *testing.T) {
+	ctx := context.Background()
+	h := newHost(t, replay.Response{llm.TextDelta{Text: "done"}, llm.Finish{Reason: llm.StopEnd}})
+	root := t.TempDir()
+	for name, content := range map[string]string{"app.db": "a database", "small.txt": "s\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := checkpoint.Open(ctx, checkpoint.Options{Dir: filepath.Join(t.TempDir(), "repo"), Root: root, MaxFileBytes: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	k := checkpoint.NewKeeper(st, t.TempDir())
+	id := h.session.ID()
+	if err := k.BeforeChange(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	for range h.session.Send(ctx, "clean") {
+	}
+	if err := os.Remove(filepath.Join(root, "app.db")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "made.bin"), []byte("a large output"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.EndTurn(ctx, id, checkpoint.TurnInfo{Seq: 1, Text: "clean", HistoryLen: 0}); err != nil {
+		t.Fatal(err)
+	}
+	ch := cpHost{h, k}
+	out, err := runOn(t, ch, "/undo files")
+	if err != nil {
+		t.Fatal(err)
+	}
+	undo := out.Output
+	for _, want := range []string{
+		"  not in the checkpoint, so not brought back: app.db (10 bytes, over the 8-byte limit for one file)",
+		"  not in the checkpoint, so left as the turn made it: made.bin (14 bytes, over the 8-byte limit for one file)",
+	} {
+		if !strings.Contains(undo, want) {
+			t.Errorf("the undo says:\n%s\nwithout %q", undo, want)
+		}
+	}
+	out, err = runOn(t, ch, "/redo files")
+	if err != nil {
+		t.Fatal(err)
+	}
+	redo := out.Output
+	if want := "  not in the checkpoint, so not brought back: made.bin (14 bytes, over the 8-byte limit for one file)"; !strings.Contains(redo, want) || strings.Contains(redo, "app.db") {
+		t.Errorf("the redo says:\n%s\nwant %q alone", redo, want)
+	}
+}
