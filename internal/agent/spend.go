@@ -174,8 +174,7 @@ func (t *turn) overCeiling() bool {
 	}
 	s.mu.Lock()
 	l := &s.spend
-	next := llm.Usage{InputTokens: l.last.InputTokens + l.last.OutputTokens, CacheReadTokens: l.last.CacheReadTokens, CacheWriteTokens: l.last.CacheWriteTokens}
-	estimate, known := s.price(t.model, next)
+	estimate, known := s.price(t.model, nextUsage(l.last))
 	spentSession, spentTurn := l.session, l.turn
 	warn := !known && !l.warned
 	if warn {
@@ -205,6 +204,26 @@ func (t *turn) overCeiling() bool {
 	t.stop = protocol.StopSpendLimit
 	t.emit(protocol.NoticeEvent{Text: msg})
 	return true
+}
+
+// nextUsage estimates the next request's usage from the last one's: it
+// sends the same prompt with the last answer added. What the last request
+// read from or wrote to the provider's cache is read back from it (a
+// write pays its surcharge once, and the prefix it stored is then read at
+// a fraction of the input price); the tokens that were not cached, and the
+// answer, are new: written to the cache when the provider writes to it
+// (Anthropic's breakpoints move to the newest message), else plain input.
+// Pricing the prefix as another write would make a cached session look
+// ten times dearer than it is, and stop it far below its ceiling.
+func nextUsage(last llm.Usage) llm.Usage {
+	fresh := last.InputTokens + last.OutputTokens
+	next := llm.Usage{CacheReadTokens: last.CacheReadTokens + last.CacheWriteTokens}
+	if last.CacheWriteTokens > 0 {
+		next.CacheWriteTokens = fresh
+	} else {
+		next.InputTokens = fresh
+	}
+	return next
 }
 
 // childSpend is what a delegating call lends its children: the same
