@@ -93,9 +93,7 @@ func (s *Session) ask(ctx context.Context, provider llm.Provider, req *llm.Reque
 	}
 	fin, ok := acc.Finish()
 	if ok {
-		s.mu.Lock()
-		s.chargeLocked(req.Model, fin.Usage, sideCall)
-		s.mu.Unlock()
+		s.charge(req.Model, fin.Usage, sideCall)
 	}
 	if streamErr != nil {
 		return "", fin.Usage, streamErr

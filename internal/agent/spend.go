@@ -35,6 +35,9 @@ type Spending struct {
 	// included; Turn that of the running (or last) turn; Subagents the
 	// subagents' share of Session.
 	Session, Turn, Subagents float64
+	// Tokens are those of every call Session counts, subagents included:
+	// what the usage events report.
+	Tokens llm.Usage
 	// Unpriced names the models used without a known price: their tokens
 	// are not in the sums above.
 	Unpriced []string
@@ -50,6 +53,10 @@ type ledger struct {
 	byModel, subByModel      map[string]llm.Usage
 	session, turn, subagents float64
 	unpriced                 map[string]bool
+	// total is the tokens of every call, subagents included; priced is
+	// set once a call had a price, so $0 is said only when it is known.
+	total  llm.Usage
+	priced bool
 	// last is the usage of the latest main request, from which the next
 	// one's cost is estimated: it carries at least the same prompt.
 	last      llm.Usage
@@ -75,10 +82,45 @@ const (
 	subagentCall
 )
 
-// chargeLocked counts one model call's usage in the session's tokens and
-// prices it into the ledger; the caller holds s.mu.
+// charge counts one model call's usage in the session's tokens, prices it
+// into the ledger and reports the new total: every front end shows that
+// total rather than summing turns, so a call outside a turn (/compact,
+// /memory) or in an interrupted one counts everywhere alike.
+func (s *Session) charge(model string, u llm.Usage, kind callKind) {
+	s.mu.Lock()
+	s.chargeLocked(model, u, kind)
+	ev := s.spend.usageEvent()
+	s.mu.Unlock()
+	s.out.emit(ev)
+}
+
+// usageEvent is the ledger's total as an event.
+func (l *ledger) usageEvent() protocol.UsageEvent {
+	ev := protocol.UsageEvent{Usage: protocol.Usage{
+		InputTokens: l.total.InputTokens, OutputTokens: l.total.OutputTokens,
+		CacheReadTokens: l.total.CacheReadTokens, CacheWriteTokens: l.total.CacheWriteTokens,
+	}}
+	if l.priced {
+		ev.CostUSD = new(l.session)
+	}
+	ev.Unpriced = l.unpricedModels()
+	return ev
+}
+
+// unpricedModels are the models used without a price, sorted.
+func (l *ledger) unpricedModels() []string {
+	var out []string
+	for m := range l.unpriced {
+		out = append(out, m)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// chargeLocked is charge without the event; the caller holds s.mu.
 func (s *Session) chargeLocked(model string, u llm.Usage, kind callKind) {
 	l := &s.spend
+	l.total.Add(u)
 	if kind == subagentCall {
 		l.subByModel = addUsage(l.subByModel, model, u)
 	} else {
@@ -97,6 +139,7 @@ func (s *Session) chargeLocked(model string, u llm.Usage, kind callKind) {
 		l.turnUnpriced = true
 		return
 	}
+	l.priced = true
 	l.session += usd
 	l.turn += usd
 	if kind == subagentCall {
@@ -138,11 +181,7 @@ func (s *Session) Spending() Spending {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := s.spend
-	out := Spending{Session: l.session, Turn: l.turn, Subagents: l.subagents}
-	for m := range l.unpriced {
-		out.Unpriced = append(out.Unpriced, m)
-	}
-	slices.Sort(out.Unpriced)
+	out := Spending{Session: l.session, Turn: l.turn, Subagents: l.subagents, Tokens: l.total, Unpriced: l.unpricedModels()}
 	out.Models = sortedUsage(l.byModel)
 	return out
 }
@@ -250,11 +289,5 @@ func remaining(ceiling, spent float64) float64 {
 	return max(ceiling-spent, 1e-9)
 }
 
-// USD formats dollars for people: cents for sums of a dollar or more,
-// four decimals below, so a cheap turn does not read as $0.00.
-func USD(v float64) string {
-	if v >= 1 || v == 0 {
-		return fmt.Sprintf("$%.2f", v)
-	}
-	return fmt.Sprintf("$%.4f", v)
-}
+// USD formats dollars for people (protocol.USD).
+func USD(v float64) string { return protocol.USD(v) }

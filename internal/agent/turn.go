@@ -154,9 +154,7 @@ func (t *turn) modelStep() (llm.Message, bool) {
 		stepUsage = fin.Usage
 		t.modelCalls++
 		t.usage.Add(fin.Usage)
-		s.mu.Lock()
-		s.chargeLocked(t.model, fin.Usage, stepCall)
-		s.mu.Unlock()
+		s.charge(t.model, fin.Usage, stepCall)
 	}
 	if streamErr != nil && t.ctx.Err() == nil {
 		// A response that failed part-way (a cut stream, a stall, an error

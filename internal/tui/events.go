@@ -99,6 +99,8 @@ func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 		m.commandResult(e)
 	case protocol.DoneEvent:
 		m.turnDone(e)
+	case protocol.UsageEvent:
+		m.usage = e
 	}
 	return nil
 }
@@ -147,14 +149,12 @@ func (m *model) turnStarted(e protocol.TurnStartEvent) tea.Cmd {
 	return m.spin.Tick
 }
 
-// turnDone ends the turn: streamed blocks close, calls that never got an
-// outcome stop spinning, and the usage is counted.
-func (m *model) turnDone(e protocol.DoneEvent) {
+// turnDone ends the turn: streamed blocks close and calls that never got
+// an outcome stop spinning. Its usage is already in the session's total
+// (UsageEvent), which also counts the calls no turn made.
+func (m *model) turnDone(protocol.DoneEvent) {
 	m.tr.closeBlocks()
 	m.settleTools()
-	if e.Usage != nil {
-		addUsage(&m.usage, *e.Usage)
-	}
 	m.turn = nil
 	m.refreshMention()
 }

@@ -35,6 +35,8 @@ type agentOpts struct {
 	commands func(s *sessionRef) agent.Commander
 	// beforeTurn runs at each turn's start, as the app's reload does.
 	beforeTurn func(ctx context.Context) agent.TurnSetup
+	// spend prices the session's calls.
+	spend agent.Spend
 }
 
 // sessionRef lets scripted commands reach the session they were built
@@ -78,7 +80,7 @@ func startAgent(t *testing.T, o agentOpts) *testAgent {
 		Provider: provider, ProviderName: "replay", Model: "replay", SessionID: "s1", Cwd: work, Tools: reg,
 		Gate:     &agent.Gate{Rules: newTestRules(o.ask...), Plugins: plugin.NewHost(), Cwd: work},
 		Prompter: staticPrompter{}, Filter: tool.Filter{Sets: tool.DefaultSets()}, Attended: true,
-		Commands: commands, BeforeTurn: o.beforeTurn,
+		Commands: commands, BeforeTurn: o.beforeTurn, Spend: o.spend,
 	})
 	if err != nil {
 		t.Fatal(err)
