@@ -78,3 +78,18 @@ func TestAnUnpricedSessionsCostIsUnknown(t *testing.T) {
 		t.Fatalf("farewell = %q", got)
 	}
 }
+
+// /provider (or /model) brings a new session event: the welcome's header
+// names the new provider and model instead of keeping the first ones.
+func TestTheHeaderFollowsTheProvider(t *testing.T) {
+	s := newFakeSession(t)
+	d := startDriver(t, s, Options{})
+	d.waitText("shiro · Test · test-model")
+	next := testDescription()
+	next.Provider, next.Model = "ollama", "qwen3:8b"
+	s.emit(next)
+	frame := d.waitText("shiro · ollama · qwen3:8b")
+	if strings.Contains(frame, "shiro · Test · test-model") {
+		t.Fatalf("the old header is still shown:\n%s", frame)
+	}
+}

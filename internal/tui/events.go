@@ -111,17 +111,28 @@ func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 func (m *model) described(e protocol.SessionEvent) {
 	m.info = e
 	if m.welcomed {
+		// /provider or /model changed what the welcome's header names.
+		if m.header != nil {
+			m.header.it.(*noteItem).text = welcome(e)
+			m.tr.touch(m.header)
+		}
 		return
 	}
 	m.welcomed = true
+	m.header = m.tr.add(&noteItem{kind: noteInfo, text: welcome(e)})
+	if m.hist.broken != nil {
+		m.note(noteNotice, m.hist.broken.Error()+" (history is kept in memory only this session)")
+	}
+}
+
+// welcome is the transcript's first note: shiro, the provider and model,
+// the directory and the keys to know.
+func welcome(e protocol.SessionEvent) string {
 	head := "shiro · " + modelName(e)
 	if e.Provider != "" {
 		head = "shiro · " + e.Provider + " · " + modelName(e)
 	}
-	m.note(noteInfo, fmt.Sprintf("%s\n%s\n/help lists commands · esc interrupts · ctrl-c quits", head, e.Cwd))
-	if m.hist.broken != nil {
-		m.note(noteNotice, m.hist.broken.Error()+" (history is kept in memory only this session)")
-	}
+	return fmt.Sprintf("%s\n%s\n/help lists commands · esc interrupts · ctrl-c quits", head, e.Cwd)
 }
 
 func modelName(e protocol.SessionEvent) string {

@@ -41,7 +41,8 @@ type model struct {
 	welcomed   bool // the first SessionEvent arrived and the welcome shows
 	commands   []protocol.CommandInfo
 	usage      protocol.UsageEvent // the session's total, as it last reported it
-	background int                 // background commands still running
+	header     *entry              // the welcome's first line: provider and model
+	background int            // background commands still running
 	tasks      []protocol.Task
 
 	turn *turnState
