@@ -67,6 +67,7 @@ func (s *Session) setHistoryLocked(h []llm.Message) {
 	}
 	s.sizes = sizeCache{}
 	s.pruned = pruneMemo{}
+	s.noteCallIDsLocked(s.history)
 }
 
 // appendStep adds a message to the history and has it recorded; model
