@@ -42,7 +42,7 @@ type model struct {
 	commands   []protocol.CommandInfo
 	usage      protocol.UsageEvent // the session's total, as it last reported it
 	header     *entry              // the welcome's first line: provider and model
-	background int            // background commands still running
+	background int                 // background commands still running
 	tasks      []protocol.Task
 
 	turn *turnState
