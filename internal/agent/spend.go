@@ -74,12 +74,14 @@ const (
 	// stepCall is a step of the conversation: the next request is
 	// estimated from it.
 	stepCall callKind = iota
-	// sideCall is a call the session makes beside its steps (a
-	// compaction's summary, /memory's prompt): the next request is not
-	// estimated from it.
+	// sideCall is a call the session makes beside its steps (/memory's
+	// prompt): the next request is not estimated from it.
 	sideCall
 	// subagentCall is a subagent's whole usage, charged when it ends.
 	subagentCall
+	// summaryCall is a compaction's summary: a side call whose usage the
+	// recorder keeps with the compaction's marker.
+	summaryCall
 )
 
 // charge counts one model call's usage in the session's tokens, prices it
@@ -92,6 +94,9 @@ func (s *Session) charge(model string, u llm.Usage, kind callKind) {
 	ev := s.spend.usageEvent()
 	s.mu.Unlock()
 	s.out.emit(ev)
+	if r, ok := s.cfg.Recorder.(UsageRecorder); ok && (kind == sideCall || kind == subagentCall) {
+		s.recorded(r.Charged(s.recordCtx(), s.ID(), model, u))
+	}
 }
 
 // usageEvent is the ledger's total as an event.

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -177,5 +178,53 @@ func TestUsageEventsCarryTheSessionsTotal(t *testing.T) {
 	sp := h.session.Spending()
 	if sp.Tokens != (llm.Usage{InputTokens: 30, OutputTokens: 15}) || math.Abs(sp.Session-*last.CostUSD) > 1e-9 {
 		t.Fatalf("/cost's spending %+v differs from the usage event %+v", sp, last)
+	}
+}
+
+// chargedJournal is a journal that also keeps the usage no message
+// carries, as the session store does.
+type chargedJournal struct {
+	journal
+}
+
+func (j *chargedJournal) Charged(_ context.Context, id, model string, u llm.Usage) error {
+	j.add(fmt.Sprintf("charged %s %s %d/%d", id, model, u.InputTokens, u.OutputTokens))
+	return nil
+}
+
+// A one-off prompt's usage reaches the recorder, so the stored session's
+// total counts it as the session's own does; a compaction's summary does
+// not, since its marker carries its usage already.
+func TestTheRecorderKeepsUsageNoMessageCarries(t *testing.T) {
+	var rs []replay.Response
+	for i := range 7 {
+		rs = append(rs, resp(llm.TextDelta{Text: fmt.Sprint("answer ", i)}))
+	}
+	j := &chargedJournal{}
+	s := compactingSession(t, replay.New("r", rs), 0, 0, j)
+	for i := range 5 {
+		for range s.Send(t.Context(), fmt.Sprint("prompt ", i)) {
+		}
+	}
+	if _, err := s.Complete(t.Context(), "You merge notes.", "merge these"); err != nil {
+		t.Fatal(err)
+	}
+	if r := compactNow(t, s, "/compact"); r.Error != "" {
+		t.Fatalf("compact: %+v", r)
+	}
+	var charged, compacted int
+	for _, l := range j.lines() {
+		switch {
+		case strings.HasPrefix(l, "charged "):
+			charged++
+			if !strings.HasSuffix(l, " test-model 10/5") {
+				t.Errorf("charged line %q, want the prompt's model and usage", l)
+			}
+		case strings.HasPrefix(l, "compact "):
+			compacted++
+		}
+	}
+	if charged != 1 || compacted != 1 {
+		t.Fatalf("recorder saw %d charged calls and %d compactions, want 1 and 1:\n%s", charged, compacted, strings.Join(j.lines(), "\n"))
 	}
 }
