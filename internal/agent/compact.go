@@ -153,7 +153,7 @@ func (s *Session) summarise(ctx context.Context, provider llm.Provider, model st
 		MaxTokens: summaryMaxTokens,
 		SessionID: s.ID(),
 	}
-	text, usage, err := s.ask(ctx, provider, req)
+	text, usage, err := s.ask(ctx, provider, req, summaryCall)
 	if err != nil {
 		return "", usage, err
 	}

@@ -86,7 +86,5 @@ func (s *Session) SubagentUsage() []ModelUsage {
 }
 
 func (s *Session) addSubagentUsage(model string, u llm.Usage) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.chargeLocked(model, u, subagentCall)
+	s.charge(model, u, subagentCall)
 }

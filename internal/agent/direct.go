@@ -71,14 +71,14 @@ func (s *Session) Complete(ctx context.Context, system, prompt string) (string, 
 	provider, _ := s.Provider()
 	text, _, err := s.ask(ctx, provider, &llm.Request{
 		Model: s.Model(), System: []llm.SystemBlock{{Text: system}}, Messages: []llm.Message{llm.UserText(prompt)}, SessionID: s.ID(),
-	})
+	}, sideCall)
 	return text, err
 }
 
 // ask streams req, a model call the session makes beside its steps, and
-// returns the answer's text. Its usage is charged to the session and
-// returned, also when the call failed after answering.
-func (s *Session) ask(ctx context.Context, provider llm.Provider, req *llm.Request) (string, llm.Usage, error) {
+// returns the answer's text. Its usage is charged to the session as kind
+// and returned, also when the call failed after answering.
+func (s *Session) ask(ctx context.Context, provider llm.Provider, req *llm.Request, kind callKind) (string, llm.Usage, error) {
 	if provider == nil {
 		return "", llm.Usage{}, errors.New("no model to ask")
 	}
@@ -93,9 +93,7 @@ func (s *Session) ask(ctx context.Context, provider llm.Provider, req *llm.Reque
 	}
 	fin, ok := acc.Finish()
 	if ok {
-		s.mu.Lock()
-		s.chargeLocked(req.Model, fin.Usage, sideCall)
-		s.mu.Unlock()
+		s.charge(req.Model, fin.Usage, kind)
 	}
 	if streamErr != nil {
 		return "", fin.Usage, streamErr

@@ -17,7 +17,7 @@ import (
 func TestTextTurnEndsWithDoneAndUsage(t *testing.T) {
 	h := newHarness(t, options{}, nil, resp(llm.TextDelta{Text: "Hel"}, llm.TextDelta{Text: "lo"}))
 	evs := h.collect(t.Context(), "hi")
-	if got, want := types(evs), []string{"turn-start", "text", "text", "done"}; !slices.Equal(got, want) {
+	if got, want := types(evs), []string{"turn-start", "text", "text", "usage", "done"}; !slices.Equal(got, want) {
 		t.Fatalf("events = %v, want %v", got, want)
 	}
 	done := evs[len(evs)-1].(protocol.DoneEvent)
@@ -49,7 +49,7 @@ func TestToolLoopRunsToolAndContinues(t *testing.T) {
 		resp(llm.TextDelta{Text: "done"}),
 	)
 	evs := h.collect(t.Context(), "go")
-	want := []string{"turn-start", "tool-start", "tool-call", "tool-output", "tool-result", "text", "done"}
+	want := []string{"turn-start", "tool-start", "usage", "tool-call", "tool-output", "tool-result", "text", "usage", "done"}
 	if got := types(evs); !slices.Equal(got, want) {
 		t.Fatalf("events = %v, want %v", got, want)
 	}

@@ -29,6 +29,15 @@ type Recorder interface {
 	Compact(ctx context.Context, id string, c Compaction) error
 }
 
+// UsageRecorder is a Recorder that also keeps the usage of the model
+// calls no stored message carries: a subagent's run, a one-off prompt such
+// as /memory's. The stored session's total (shiro sessions show) then
+// counts every call the session's own total counts. A compaction's summary
+// is not among them: its marker carries its usage.
+type UsageRecorder interface {
+	Charged(ctx context.Context, id, model string, usage llm.Usage) error
+}
+
 // ID is the id of the conversation the session is in: the one it started
 // with, or the one it resumed last.
 func (s *Session) ID() string {
@@ -67,6 +76,7 @@ func (s *Session) setHistoryLocked(h []llm.Message) {
 	}
 	s.sizes = sizeCache{}
 	s.pruned = pruneMemo{}
+	s.noteCallIDsLocked(s.history)
 }
 
 // appendStep adds a message to the history and has it recorded; model

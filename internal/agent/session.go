@@ -204,6 +204,7 @@ type Session struct {
 	variant  Variant
 	pending  *protocol.Configure // settings waiting for the turn to end
 	history  []llm.Message
+	callIDs  map[string]bool // every tool-call id the session used (callids.go)
 	sizes    sizeCache
 	pruned   pruneMemo
 	usage    llm.Usage

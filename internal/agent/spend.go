@@ -35,6 +35,9 @@ type Spending struct {
 	// included; Turn that of the running (or last) turn; Subagents the
 	// subagents' share of Session.
 	Session, Turn, Subagents float64
+	// Tokens are those of every call Session counts, subagents included:
+	// what the usage events report.
+	Tokens llm.Usage
 	// Unpriced names the models used without a known price: their tokens
 	// are not in the sums above.
 	Unpriced []string
@@ -50,6 +53,10 @@ type ledger struct {
 	byModel, subByModel      map[string]llm.Usage
 	session, turn, subagents float64
 	unpriced                 map[string]bool
+	// total is the tokens of every call, subagents included; priced is
+	// set once a call had a price, so $0 is said only when it is known.
+	total  llm.Usage
+	priced bool
 	// last is the usage of the latest main request, from which the next
 	// one's cost is estimated: it carries at least the same prompt.
 	last      llm.Usage
@@ -67,18 +74,58 @@ const (
 	// stepCall is a step of the conversation: the next request is
 	// estimated from it.
 	stepCall callKind = iota
-	// sideCall is a call the session makes beside its steps (a
-	// compaction's summary, /memory's prompt): the next request is not
-	// estimated from it.
+	// sideCall is a call the session makes beside its steps (/memory's
+	// prompt): the next request is not estimated from it.
 	sideCall
 	// subagentCall is a subagent's whole usage, charged when it ends.
 	subagentCall
+	// summaryCall is a compaction's summary: a side call whose usage the
+	// recorder keeps with the compaction's marker.
+	summaryCall
 )
 
-// chargeLocked counts one model call's usage in the session's tokens and
-// prices it into the ledger; the caller holds s.mu.
+// charge counts one model call's usage in the session's tokens, prices it
+// into the ledger and reports the new total: every front end shows that
+// total rather than summing turns, so a call outside a turn (/compact,
+// /memory) or in an interrupted one counts everywhere alike.
+func (s *Session) charge(model string, u llm.Usage, kind callKind) {
+	s.mu.Lock()
+	s.chargeLocked(model, u, kind)
+	ev := s.spend.usageEvent()
+	s.mu.Unlock()
+	s.out.emit(ev)
+	if r, ok := s.cfg.Recorder.(UsageRecorder); ok && (kind == sideCall || kind == subagentCall) {
+		s.recorded(r.Charged(s.recordCtx(), s.ID(), model, u))
+	}
+}
+
+// usageEvent is the ledger's total as an event.
+func (l *ledger) usageEvent() protocol.UsageEvent {
+	ev := protocol.UsageEvent{Usage: protocol.Usage{
+		InputTokens: l.total.InputTokens, OutputTokens: l.total.OutputTokens,
+		CacheReadTokens: l.total.CacheReadTokens, CacheWriteTokens: l.total.CacheWriteTokens,
+	}}
+	if l.priced {
+		ev.CostUSD = new(l.session)
+	}
+	ev.Unpriced = l.unpricedModels()
+	return ev
+}
+
+// unpricedModels are the models used without a price, sorted.
+func (l *ledger) unpricedModels() []string {
+	var out []string
+	for m := range l.unpriced {
+		out = append(out, m)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// chargeLocked is charge without the event; the caller holds s.mu.
 func (s *Session) chargeLocked(model string, u llm.Usage, kind callKind) {
 	l := &s.spend
+	l.total.Add(u)
 	if kind == subagentCall {
 		l.subByModel = addUsage(l.subByModel, model, u)
 	} else {
@@ -97,6 +144,7 @@ func (s *Session) chargeLocked(model string, u llm.Usage, kind callKind) {
 		l.turnUnpriced = true
 		return
 	}
+	l.priced = true
 	l.session += usd
 	l.turn += usd
 	if kind == subagentCall {
@@ -138,11 +186,7 @@ func (s *Session) Spending() Spending {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := s.spend
-	out := Spending{Session: l.session, Turn: l.turn, Subagents: l.subagents}
-	for m := range l.unpriced {
-		out.Unpriced = append(out.Unpriced, m)
-	}
-	slices.Sort(out.Unpriced)
+	out := Spending{Session: l.session, Turn: l.turn, Subagents: l.subagents, Tokens: l.total, Unpriced: l.unpricedModels()}
 	out.Models = sortedUsage(l.byModel)
 	return out
 }
@@ -174,8 +218,7 @@ func (t *turn) overCeiling() bool {
 	}
 	s.mu.Lock()
 	l := &s.spend
-	next := llm.Usage{InputTokens: l.last.InputTokens + l.last.OutputTokens, CacheReadTokens: l.last.CacheReadTokens, CacheWriteTokens: l.last.CacheWriteTokens}
-	estimate, known := s.price(t.model, next)
+	estimate, known := s.price(t.model, nextUsage(l.last))
 	spentSession, spentTurn := l.session, l.turn
 	warn := !known && !l.warned
 	if warn {
@@ -207,6 +250,26 @@ func (t *turn) overCeiling() bool {
 	return true
 }
 
+// nextUsage estimates the next request's usage from the last one's: it
+// sends the same prompt with the last answer added. What the last request
+// read from or wrote to the provider's cache is read back from it (a
+// write pays its surcharge once, and the prefix it stored is then read at
+// a fraction of the input price); the tokens that were not cached, and the
+// answer, are new: written to the cache when the provider writes to it
+// (Anthropic's breakpoints move to the newest message), else plain input.
+// Pricing the prefix as another write would make a cached session look
+// ten times dearer than it is, and stop it far below its ceiling.
+func nextUsage(last llm.Usage) llm.Usage {
+	fresh := last.InputTokens + last.OutputTokens
+	next := llm.Usage{CacheReadTokens: last.CacheReadTokens + last.CacheWriteTokens}
+	if last.CacheWriteTokens > 0 {
+		next.CacheWriteTokens = fresh
+	} else {
+		next.InputTokens = fresh
+	}
+	return next
+}
+
 // childSpend is what a delegating call lends its children: the same
 // prices on the parent's provider, and what is left of each ceiling, so
 // a subagent stops where its parent would.
@@ -231,11 +294,5 @@ func remaining(ceiling, spent float64) float64 {
 	return max(ceiling-spent, 1e-9)
 }
 
-// USD formats dollars for people: cents for sums of a dollar or more,
-// four decimals below, so a cheap turn does not read as $0.00.
-func USD(v float64) string {
-	if v >= 1 || v == 0 {
-		return fmt.Sprintf("$%.2f", v)
-	}
-	return fmt.Sprintf("$%.4f", v)
-}
+// USD formats dollars for people (protocol.USD).
+func USD(v float64) string { return protocol.USD(v) }

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -144,5 +145,86 @@ func TestACompactionsSummaryIsPriced(t *testing.T) {
 	u := h.session.Usage()
 	if len(sp.Models) != 1 || sp.Models[0].Usage != u {
 		t.Fatalf("usage by model = %+v, want all of the session's %+v", sp.Models, u)
+	}
+}
+
+// Every model call the session is charged for is reported at once as the
+// session's new total, a one-off prompt outside any turn (/memory's, like
+// /compact's summary) too, so a front end that shows the total never sums
+// turns of its own. The total is the one /cost reads.
+func TestUsageEventsCarryTheSessionsTotal(t *testing.T) {
+	h := newHarness(t, options{spend: agent.Spend{Cost: centPerToken}}, nil,
+		resp(llm.TextDelta{Text: "hi"}), resp(llm.TextDelta{Text: "merged"}), resp(llm.TextDelta{Text: "again"}))
+	evs := h.collect(t.Context(), "go")
+	u, ok := find[protocol.UsageEvent](evs)
+	if !ok || u.Usage != (protocol.Usage{InputTokens: 10, OutputTokens: 5}) || u.CostUSD == nil || math.Abs(*u.CostUSD-0.15) > 1e-9 {
+		t.Fatalf("after one step: usage event %+v (found %v), want 10 in, 5 out, $0.15", u, ok)
+	}
+	if _, err := h.session.Complete(t.Context(), "You merge notes.", "merge these"); err != nil {
+		t.Fatal(err)
+	}
+	evs = h.collect(t.Context(), "more")
+	var last protocol.UsageEvent
+	n := 0
+	for _, e := range evs {
+		if u, ok := e.(protocol.UsageEvent); ok {
+			last, n = u, n+1
+		}
+	}
+	// The one-off prompt's total comes first, then the turn's step.
+	if n != 2 || last.Usage != (protocol.Usage{InputTokens: 30, OutputTokens: 15}) || last.CostUSD == nil || math.Abs(*last.CostUSD-0.45) > 1e-9 {
+		t.Fatalf("%d usage events, the last %+v; want 2, the last 30 in, 15 out, $0.45", n, last)
+	}
+	sp := h.session.Spending()
+	if sp.Tokens != (llm.Usage{InputTokens: 30, OutputTokens: 15}) || math.Abs(sp.Session-*last.CostUSD) > 1e-9 {
+		t.Fatalf("/cost's spending %+v differs from the usage event %+v", sp, last)
+	}
+}
+
+// chargedJournal is a journal that also keeps the usage no message
+// carries, as the session store does.
+type chargedJournal struct {
+	journal
+}
+
+func (j *chargedJournal) Charged(_ context.Context, id, model string, u llm.Usage) error {
+	j.add(fmt.Sprintf("charged %s %s %d/%d", id, model, u.InputTokens, u.OutputTokens))
+	return nil
+}
+
+// A one-off prompt's usage reaches the recorder, so the stored session's
+// total counts it as the session's own does; a compaction's summary does
+// not, since its marker carries its usage already.
+func TestTheRecorderKeepsUsageNoMessageCarries(t *testing.T) {
+	var rs []replay.Response
+	for i := range 7 {
+		rs = append(rs, resp(llm.TextDelta{Text: fmt.Sprint("answer ", i)}))
+	}
+	j := &chargedJournal{}
+	s := compactingSession(t, replay.New("r", rs), 0, 0, j)
+	for i := range 5 {
+		for range s.Send(t.Context(), fmt.Sprint("prompt ", i)) {
+		}
+	}
+	if _, err := s.Complete(t.Context(), "You merge notes.", "merge these"); err != nil {
+		t.Fatal(err)
+	}
+	if r := compactNow(t, s, "/compact"); r.Error != "" {
+		t.Fatalf("compact: %+v", r)
+	}
+	var charged, compacted int
+	for _, l := range j.lines() {
+		switch {
+		case strings.HasPrefix(l, "charged "):
+			charged++
+			if !strings.HasSuffix(l, " test-model 10/5") {
+				t.Errorf("charged line %q, want the prompt's model and usage", l)
+			}
+		case strings.HasPrefix(l, "compact "):
+			compacted++
+		}
+	}
+	if charged != 1 || compacted != 1 {
+		t.Fatalf("recorder saw %d charged calls and %d compactions, want 1 and 1:\n%s", charged, compacted, strings.Join(j.lines(), "\n"))
 	}
 }

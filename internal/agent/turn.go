@@ -41,9 +41,9 @@ type turn struct {
 	// offered are the tool names sent with the current step's request;
 	// a call to any other name is refused.
 	offered []string
-	// seenIDs are the tool-call ids of this turn, so a provider that
-	// repeats one cannot make two results answer one call.
-	seenIDs map[string]bool
+	// names maps the running response's tool-call ids to shiro's
+	// (callids.go).
+	names callNames
 	// stop says why the turn ended when it was not simply the model
 	// finishing (interruption is told apart in finish).
 	stop protocol.StopReason
@@ -67,7 +67,7 @@ func (t *turn) emit(e protocol.Event) { t.s.out.emit(e) }
 //
 // model, when set, is this turn's model alone (a custom command's).
 func (s *Session) runTurn(ctx context.Context, seq int, text, model string) {
-	t := &turn{s: s, ctx: ctx, seenIDs: map[string]bool{}}
+	t := &turn{s: s, ctx: ctx}
 	if s.cfg.BeforeTurn != nil {
 		setup := s.cfg.BeforeTurn(ctx)
 		if setup.Gate != nil {
@@ -143,6 +143,7 @@ func (t *turn) modelStep() (llm.Message, bool) {
 	req := t.autoCompact(t.request())
 	var acc llm.Accumulator
 	var streamErr error
+	t.names = callNames{s: s}
 	for part, err := range t.provider.Stream(t.ctx, req) {
 		if err != nil {
 			streamErr = err
@@ -151,15 +152,13 @@ func (t *turn) modelStep() (llm.Message, bool) {
 		acc.Add(part)
 		t.emitPart(part)
 	}
-	msg := t.uniqueIDs(acc.Message())
+	msg := t.names.own(acc.Message())
 	var stepUsage llm.Usage
 	if fin, ok := acc.Finish(); ok {
 		stepUsage = fin.Usage
 		t.modelCalls++
 		t.usage.Add(fin.Usage)
-		s.mu.Lock()
-		s.chargeLocked(t.model, fin.Usage, stepCall)
-		s.mu.Unlock()
+		s.charge(t.model, fin.Usage, stepCall)
 	}
 	if streamErr != nil && t.ctx.Err() == nil {
 		// A response that failed part-way (a cut stream, a stall, an error
@@ -181,27 +180,6 @@ func (t *turn) modelStep() (llm.Message, bool) {
 	}
 	s.appendStep(msg, t.model, stepUsage)
 	return msg, true
-}
-
-// uniqueIDs renames a tool call whose id this turn has seen already: two
-// results for one id would make the next request invalid.
-func (t *turn) uniqueIDs(msg llm.Message) llm.Message {
-	for i, p := range msg.Parts {
-		c, ok := p.(llm.ToolCall)
-		if !ok {
-			continue
-		}
-		id := c.ID
-		for n := 2; id == "" || t.seenIDs[id]; n++ {
-			id = fmt.Sprintf("%s_%d", c.ID, n)
-		}
-		t.seenIDs[id] = true
-		if id != c.ID {
-			c.ID = id
-			msg.Parts[i] = c
-		}
-	}
-	return msg
 }
 
 // keepPartial stores what an interrupted response produced: the person
@@ -235,7 +213,7 @@ func (t *turn) emitPart(p llm.StreamPart) {
 			t.emit(protocol.ReasoningEvent{Text: p.Text})
 		}
 	case llm.ToolInputStart:
-		t.emit(protocol.ToolStartEvent{ID: p.ID, Name: p.Name})
+		t.emit(protocol.ToolStartEvent{ID: t.names.start(p.ID), Name: p.Name})
 	case llm.Notice:
 		t.emit(protocol.NoticeEvent{Text: p.Text})
 	}
@@ -249,6 +227,7 @@ func (t *turn) request() *llm.Request {
 	s.mu.Lock()
 	wire, before, after := pruneForWire(s.history, &s.sizes, &s.pruned, s.cfg.PruneTokens)
 	s.mu.Unlock()
+	wire = providerIDs(wire)
 	t.wireTokens = after
 	if before != after && !t.compacted {
 		t.compacted = true

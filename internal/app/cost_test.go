@@ -167,3 +167,29 @@ func TestTheOutputLimitReachesTheWire(t *testing.T) {
 		t.Fatalf("max_tokens = %v, want the model's limit of 8192", got)
 	}
 }
+
+// The ceiling's estimate prices the prompt cache as the catalogue does:
+// what the last call wrote to the cache is read back next time at a tenth
+// of the input price, not written again. At Claude Sonnet 4.5's prices the
+// first call costs $0.0318 (8,000 tokens written: $0.03) and the second
+// about $0.0047, so a $0.05 ceiling lets both through; an estimate that
+// writes the 8,000 tokens again ($0.03 more) stopped the session at $0.03.
+func TestTheCeilingEstimatePricesCacheReads(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "t1", Name: "list_dir", Input: `{}`}},
+			Usage: llmtest.Usage{InputTokens: 100, OutputTokens: 100, CacheWriteTokens: 8000}},
+		llmtest.Reply{Text: "Done.", Usage: llmtest.Usage{InputTokens: 10, OutputTokens: 50, CacheReadTokens: 8000, CacheWriteTokens: 400}},
+	)
+	a := openPriced(t, "custom-anthropic", "claude-sonnet-4-5-20250929", srv, `{"maxSpendUsd": 0.05}`)
+	evs := run(t.Context(), a.Session, "look around")
+	done := evs[len(evs)-1].(protocol.DoneEvent)
+	if done.Reason != protocol.StopEnd {
+		t.Fatalf("done = %+v, want the turn to end by itself under a $0.05 ceiling", done)
+	}
+	if n := len(srv.ModelCalls()); n != 2 {
+		t.Fatalf("the server saw %d model calls, want both", n)
+	}
+	if sp := a.Session.Spending(); sp.Session < 0.0364 || sp.Session > 0.0366 {
+		t.Fatalf("spent %v, want $0.0365", sp.Session)
+	}
+}

@@ -18,8 +18,8 @@ type ModelLister interface {
 }
 
 // BuildProvider makes the provider for settings: the protocol adapter,
-// wrapped in retries (each retry a visible notice) and, when record is set,
-// in a cassette recorder.
+// wrapped in retries (each retry a visible notice), when record is set in
+// a cassette recorder, and in the next steps its errors suggest.
 func BuildProvider(s config.Settings, record io.Writer) (llm.Provider, error) {
 	base, err := baseProvider(s)
 	if err != nil {
@@ -33,6 +33,10 @@ func BuildProvider(s config.Settings, record io.Writer) (llm.Provider, error) {
 	}
 	if record != nil {
 		p = replay.Record(p, record)
+	}
+	if s.Preset.Protocol != llm.ProtocolReplay {
+		// Outermost, so that a cassette keeps the provider's own errors.
+		p = withHints(p, s)
 	}
 	return p, nil
 }

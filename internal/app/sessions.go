@@ -129,6 +129,11 @@ func (k *sessionKeeper) Append(ctx context.Context, id string, m llm.Message, mo
 	return k.store.Append(ctx, k.head(id, model), store.Step{Message: m, Model: model, Usage: usage})
 }
 
+// Charged implements agent.UsageRecorder.
+func (k *sessionKeeper) Charged(ctx context.Context, id, _ string, usage llm.Usage) error {
+	return k.store.Charged(ctx, id, usage)
+}
+
 // Replace implements agent.Recorder.
 func (k *sessionKeeper) Replace(ctx context.Context, id string, h []llm.Message) error {
 	kind := store.MarkReplaced

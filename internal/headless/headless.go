@@ -87,7 +87,11 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	})
 	defer stop()
 	code, ceiling, steps := 0, false, false
+	var total *protocol.UsageEvent
 	for e := range s.Events() {
+		if u, ok := e.(protocol.UsageEvent); ok {
+			total = &u
+		}
 		if d, ok := e.(protocol.DoneEvent); ok {
 			ceiling = ceiling || d.Reason == protocol.StopSpendLimit
 			steps = steps || d.Reason == protocol.StopStepLimit
@@ -102,6 +106,10 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	}
 	if err := <-inputErr; err != nil || ctx.Err() != nil {
 		code = 1
+	}
+	if total != nil && !opts.JSON {
+		// The JSON stream carried every usage event; text gets the total.
+		p.summary(*total)
 	}
 	if ceiling {
 		// A script must tell "spent what it was allowed" from a failure.

@@ -2,6 +2,7 @@ package headless
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -96,6 +97,38 @@ func (p *printer) text(e protocol.Event) {
 	case protocol.ErrorEvent:
 		p.line("[error] %s", e.Error)
 	}
+}
+
+// summary is the text mode's last line on stderr: the session's tokens
+// and, when its model is priced, what they cost. It is the same total
+// /cost and the TUI show.
+func (p *printer) summary(u protocol.UsageEvent) {
+	line := fmt.Sprintf("[usage] %s in · %s out", thousands(u.InputTokens), thousands(u.OutputTokens))
+	if u.CacheReadTokens+u.CacheWriteTokens > 0 {
+		line += fmt.Sprintf(" · cache %s read, %s written", thousands(u.CacheReadTokens), thousands(u.CacheWriteTokens))
+	}
+	if c := u.Cost(); c != "" {
+		line += " · cost " + c
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.line("%s", line)
+}
+
+// thousands writes n with comma separators.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // endLine ends answer text left without a newline.

@@ -49,3 +49,28 @@ func TestAStepLimitExitsFour(t *testing.T) {
 		t.Fatalf("code = %d, want %d when a spend ceiling also stopped a turn", code, headless.ExitSpendLimit)
 	}
 }
+
+// Text mode ends with the session's total on stderr, tokens and dollars,
+// from the last usage event: the one count that includes calls outside
+// turns (/compact). JSON mode has the events themselves and no such line.
+func TestTextModeEndsWithTheSessionsTotal(t *testing.T) {
+	events := []protocol.Event{
+		protocol.TurnStartEvent{Turn: 1, Text: "x"},
+		protocol.UsageEvent{Usage: protocol.Usage{InputTokens: 1200, OutputTokens: 40}, CostUSD: new(0.0042)},
+		protocol.DoneEvent{Usage: &protocol.Usage{InputTokens: 1200, OutputTokens: 40}, CostUSD: new(0.0042)},
+		protocol.UsageEvent{Usage: protocol.Usage{InputTokens: 1700, OutputTokens: 60, CacheReadTokens: 3000}, CostUSD: new(0.0061)},
+	}
+	var out, errb bytes.Buffer
+	if code := headless.Run(t.Context(), newScripted(events), headless.Prompt("x"), headless.Options{Out: &out, Err: &errb}); code != 0 {
+		t.Fatalf("code = %d", code)
+	}
+	if want := "[usage] 1,700 in · 60 out · cache 3,000 read, 0 written · cost $0.0061\n"; errb.String() != want {
+		t.Fatalf("stderr = %q, want %q", errb.String(), want)
+	}
+	out.Reset()
+	errb.Reset()
+	headless.Run(t.Context(), newScripted(events), headless.Prompt("x"), headless.Options{JSON: true, Out: &out, Err: &errb})
+	if strings.Contains(errb.String(), "[usage]") || strings.Count(out.String(), `"type":"usage"`) != 2 {
+		t.Fatalf("JSON mode: stdout %q, stderr %q", out.String(), errb.String())
+	}
+}

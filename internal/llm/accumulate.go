@@ -29,7 +29,7 @@ func (a *Accumulator) Add(p StreamPart) {
 	case ToolCallDone:
 		a.closeReasoning(ReasoningEnd{})
 		a.flushText()
-		a.parts = append(a.parts, ToolCall(p))
+		a.parts = append(a.parts, ToolCall{ID: p.ID, Name: p.Name, Input: p.Input})
 	case Finish:
 		f := p
 		a.finish = &f

@@ -53,9 +53,15 @@ type Reasoning struct {
 
 // ToolCall is a request from the model to run a tool.
 type ToolCall struct {
+	// ID is shiro's: unique within the session, so that results, the
+	// transcript and exports pair each result with its own call.
 	ID    string
 	Name  string
 	Input json.RawMessage
+	// ProviderID is the id the provider gave the call, when shiro named it
+	// otherwise (an endpoint that numbers calls per response repeats
+	// "call_0"); requests send it back so the provider sees its own ids.
+	ProviderID string
 }
 
 // ToolResult answers one ToolCall.
@@ -98,18 +104,19 @@ func (m Message) PlainText() string {
 
 // wirePart is the JSON shape of a part in sessions and cassettes.
 type wirePart struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text,omitempty"`
-	Signature string          `json:"signature,omitempty"`
-	Redacted  string          `json:"redacted,omitempty"`
-	ItemID    string          `json:"itemId,omitempty"`
-	Encrypted string          `json:"encrypted,omitempty"`
-	ID        string          `json:"id,omitempty"`
-	Name      string          `json:"name,omitempty"`
-	Input     json.RawMessage `json:"input,omitempty"`
-	CallID    string          `json:"callId,omitempty"`
-	Output    *string         `json:"output,omitempty"`
-	IsError   bool            `json:"isError,omitempty"`
+	Type       string          `json:"type"`
+	Text       string          `json:"text,omitempty"`
+	Signature  string          `json:"signature,omitempty"`
+	Redacted   string          `json:"redacted,omitempty"`
+	ItemID     string          `json:"itemId,omitempty"`
+	Encrypted  string          `json:"encrypted,omitempty"`
+	ID         string          `json:"id,omitempty"`
+	Name       string          `json:"name,omitempty"`
+	Input      json.RawMessage `json:"input,omitempty"`
+	CallID     string          `json:"callId,omitempty"`
+	ProviderID string          `json:"providerId,omitempty"`
+	Output     *string         `json:"output,omitempty"`
+	IsError    bool            `json:"isError,omitempty"`
 }
 
 type wireMessage struct {
@@ -128,7 +135,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 			w.Parts = append(w.Parts, wirePart{Type: "reasoning", Text: p.Text, Signature: p.Signature, Redacted: p.Redacted,
 				ItemID: p.ItemID, Encrypted: p.Encrypted})
 		case ToolCall:
-			w.Parts = append(w.Parts, wirePart{Type: "tool-call", ID: p.ID, Name: p.Name, Input: inputOrEmpty(p.Input)})
+			w.Parts = append(w.Parts, wirePart{Type: "tool-call", ID: p.ID, Name: p.Name, Input: inputOrEmpty(p.Input), ProviderID: p.ProviderID})
 		case ToolResult:
 			out := p.Output
 			w.Parts = append(w.Parts, wirePart{Type: "tool-result", CallID: p.CallID, Name: p.Name, Output: &out, IsError: p.IsError})
@@ -161,7 +168,7 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 			m.Parts = append(m.Parts, Reasoning{Text: p.Text, Signature: p.Signature, Redacted: p.Redacted,
 				ItemID: p.ItemID, Encrypted: p.Encrypted})
 		case "tool-call":
-			m.Parts = append(m.Parts, ToolCall{ID: p.ID, Name: p.Name, Input: inputOrEmpty(p.Input)})
+			m.Parts = append(m.Parts, ToolCall{ID: p.ID, Name: p.Name, Input: inputOrEmpty(p.Input), ProviderID: p.ProviderID})
 		case "tool-result":
 			out := ""
 			if p.Output != nil {

@@ -273,6 +273,37 @@ type DoneEvent struct {
 	Ceiling string `json:"ceiling,omitempty"`
 }
 
+// UsageEvent is the session's running total, sent after every model call
+// charged to it: the conversation's steps (those of an interrupted turn
+// too), compactions, one-off prompts such as /memory's, and subagents. It
+// is the one count a front end shows (the status line, the exit summary),
+// the same /cost reads, so no front end sums turns of its own and misses
+// the calls that belong to none.
+type UsageEvent struct {
+	Usage
+	// CostUSD is what the priced calls cost in US dollars; nil when no
+	// call had a known price.
+	CostUSD *float64 `json:"costUsd,omitempty"`
+	// Unpriced names the models used without a known price: their tokens
+	// are in Usage, their cost in no sum.
+	Unpriced []string `json:"unpriced,omitempty"`
+}
+
+// Cost says what the total cost for people: "$0.0123", with "+ an unknown
+// amount" when some model has no price, "unknown" when none had one, and
+// empty before any call.
+func (e UsageEvent) Cost() string {
+	switch {
+	case e.CostUSD == nil && len(e.Unpriced) == 0:
+		return ""
+	case e.CostUSD == nil:
+		return "unknown"
+	case len(e.Unpriced) > 0:
+		return USD(*e.CostUSD) + " + an unknown amount"
+	}
+	return USD(*e.CostUSD)
+}
+
 func (SessionEvent) eventType() string         { return "session" }
 func (CommandsEvent) eventType() string        { return "commands" }
 func (TurnStartEvent) eventType() string       { return "turn-start" }
@@ -296,3 +327,4 @@ func (ErrorEvent) eventType() string           { return "error" }
 func (SubagentEvent) eventType() string        { return "subagent" }
 func (CommandResultEvent) eventType() string   { return "command-result" }
 func (DoneEvent) eventType() string            { return "done" }
+func (UsageEvent) eventType() string           { return "usage" }

@@ -225,6 +225,8 @@ func eventDecoder(name string) (func([]byte) (Event, error), bool) {
 		return decodeEvent[CommandResultEvent], true
 	case "done":
 		return decodeEvent[DoneEvent], true
+	case "usage":
+		return decodeEvent[UsageEvent], true
 	case "history":
 		return decodeEvent[HistoryEvent], true
 	}

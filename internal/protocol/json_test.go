@@ -35,6 +35,7 @@ func samples() []protocol.Event {
 		protocol.SubagentEvent{ID: "c1.1", CallID: "c1", Kind: "explore", Phase: protocol.SubagentStep, Text: "grep x"},
 		protocol.CommandResultEvent{Command: "cost", Output: "0 tokens", Error: "e", Choices: []protocol.Choice{{Label: "a", Detail: "d", Line: "/model a"}}},
 		protocol.DoneEvent{Usage: &protocol.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4}, Reason: protocol.StopEnd},
+		protocol.UsageEvent{Usage: protocol.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4}, CostUSD: new(0.25), Unpriced: []string{"house-model"}},
 		protocol.HistoryEvent{Messages: []protocol.HistoryMessage{
 			{Role: protocol.HistoryUser, Text: "fix it"},
 			{Role: protocol.HistoryAssistant, Text: "done", Reasoning: "r", Calls: []protocol.HistoryCall{{ID: "c1", Name: "edit_file", Input: json.RawMessage(`{"path":"a"}`), Title: "a", Kind: protocol.KindEdit, Locations: []string{"a"}, Output: "ok", IsError: true}}},
@@ -79,6 +80,7 @@ func TestEventShapesOfTheReferenceAreKept(t *testing.T) {
 		{protocol.DoneEvent{}, `{"type":"done"}`},
 		{protocol.DoneEvent{Usage: &protocol.Usage{InputTokens: 5}}, `{"type":"done","inputTokens":5,"outputTokens":0,"cacheReadTokens":0,"cacheWriteTokens":0}`},
 		{protocol.CompactedEvent{Before: 3, After: 1}, `{"type":"compacted","before":3,"after":1}`},
+		{protocol.UsageEvent{Usage: protocol.Usage{InputTokens: 5}}, `{"type":"usage","inputTokens":5,"outputTokens":0,"cacheReadTokens":0,"cacheWriteTokens":0}`},
 	} {
 		b, err := protocol.Marshal(c.e)
 		if err != nil {

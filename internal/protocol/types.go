@@ -2,6 +2,15 @@ package protocol
 
 import "fmt"
 
+// USD formats dollars for people: cents for sums of a dollar or more,
+// four decimals below, so a cheap turn does not read as $0.00.
+func USD(v float64) string {
+	if v >= 1 || v == 0 {
+		return fmt.Sprintf("$%.2f", v)
+	}
+	return fmt.Sprintf("$%.4f", v)
+}
+
 // Usage is the tokens of a turn (or a session), cache counters included.
 type Usage struct {
 	InputTokens      int `json:"inputTokens"`

@@ -50,15 +50,15 @@ func ExportMarkdown(w io.Writer, sess Session, entries []Entry) error {
 	if u := sess.Usage; u != (llm.Usage{}) {
 		fmt.Fprintf(&b, "- Tokens: %d in, %d out, %d cache read, %d cache written\n", u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens)
 	}
-	results := resultsByCall(entries)
-	for _, e := range entries {
+	results := pairResults(entries)
+	for i, e := range entries {
 		switch {
 		case e.Marker != nil:
 			b.WriteString("\n---\n\n")
 			b.WriteString(markerLine(*e.Marker))
 			b.WriteString("\n")
 		case e.Message != nil:
-			writeMessage(&b, *e.Message, results)
+			writeMessage(&b, i, *e.Message, results)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -89,16 +89,39 @@ func quote(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// resultsByCall indexes every tool result by the id of its call.
-func resultsByCall(entries []Entry) map[string]llm.ToolResult {
-	out := map[string]llm.ToolResult{}
-	for _, e := range entries {
-		if e.Message == nil || e.Message.Role != llm.RoleTool {
+// callKey names one tool call of an export: its entry and its part.
+type callKey struct{ entry, part int }
+
+// pairResults pairs every tool call with its result: a result answers the
+// first call with its id, not yet answered, of the latest assistant
+// message (a history's results follow their calls at once). Pairing by id
+// over the whole session would hand every "call_0" the last result of
+// that id, as sessions stored before shiro named calls itself have them:
+// an endpoint that numbers calls per response repeats ids.
+func pairResults(entries []Entry) map[callKey]llm.ToolResult {
+	out := map[callKey]llm.ToolResult{}
+	var open map[string][]callKey
+	for i, e := range entries {
+		if e.Message == nil {
+			open = nil
 			continue
 		}
-		for _, p := range e.Message.Parts {
-			if r, ok := p.(llm.ToolResult); ok {
-				out[r.CallID] = r
+		switch e.Message.Role {
+		case llm.RoleAssistant:
+			open = map[string][]callKey{}
+			for j, p := range e.Message.Parts {
+				if c, ok := p.(llm.ToolCall); ok {
+					open[c.ID] = append(open[c.ID], callKey{i, j})
+				}
+			}
+		case llm.RoleTool:
+			for _, p := range e.Message.Parts {
+				r, ok := p.(llm.ToolResult)
+				if !ok || len(open[r.CallID]) == 0 {
+					continue
+				}
+				out[open[r.CallID][0]] = r
+				open[r.CallID] = open[r.CallID][1:]
 			}
 		}
 	}
@@ -107,29 +130,29 @@ func resultsByCall(entries []Entry) map[string]llm.ToolResult {
 
 // writeMessage renders one message; tool results are shown under their
 // calls, so tool messages add nothing of their own.
-func writeMessage(b *strings.Builder, m llm.Message, results map[string]llm.ToolResult) {
+func writeMessage(b *strings.Builder, entry int, m llm.Message, results map[callKey]llm.ToolResult) {
 	switch m.Role {
 	case llm.RoleUser:
 		fmt.Fprintf(b, "\n## You\n\n%s\n", strings.TrimSpace(m.PlainText()))
 	case llm.RoleAssistant:
 		b.WriteString("\n## shiro\n")
-		for _, p := range m.Parts {
+		for j, p := range m.Parts {
 			switch p := p.(type) {
 			case llm.Text:
 				if t := strings.TrimSpace(p.Text); t != "" {
 					fmt.Fprintf(b, "\n%s\n", t)
 				}
 			case llm.ToolCall:
-				writeCall(b, p, results)
+				writeCall(b, p, results, callKey{entry, j})
 			}
 		}
 	}
 }
 
-func writeCall(b *strings.Builder, c llm.ToolCall, results map[string]llm.ToolResult) {
+func writeCall(b *strings.Builder, c llm.ToolCall, results map[callKey]llm.ToolResult, key callKey) {
 	fmt.Fprintf(b, "\n**%s**\n\n", c.Name)
 	writeFenced(b, "json", prettyJSON(c.Input))
-	r, ok := results[c.ID]
+	r, ok := results[key]
 	if !ok {
 		b.WriteString("\n*No result was stored (the step was cut off).*\n")
 		return

@@ -127,6 +127,17 @@ func (s *Store) Mark(ctx context.Context, h Head, m Marker) error {
 	return s.mark(ctx, h, m, Step{})
 }
 
+// Charged adds the usage of a model call no stored entry carries (a
+// subagent's run, a one-off prompt) to the session's total, so that
+// `shiro sessions show` counts every call the session made. A session not
+// stored yet has no total to add to: nothing is written.
+func (s *Store) Charged(ctx context.Context, id string, u llm.Usage) error {
+	return s.write(ctx, func(tx txn) error {
+		_, err := tx.exec(tx.st.marked, millis(s.now()), u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, id)
+		return err
+	})
+}
+
 // Compacted commits a compaction's marker with the model call that wrote
 // the summary: its usage counts in the session's like any step's.
 func (s *Store) Compacted(ctx context.Context, h Head, m Marker, model string, usage llm.Usage) error {

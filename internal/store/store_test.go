@@ -374,3 +374,24 @@ func TestShortAndNewID(t *testing.T) {
 		t.Fatalf("ids %q %q", a, b)
 	}
 }
+
+// Charged adds a call no entry carries to the session's total, which
+// `shiro sessions show` prints; a session not stored yet is left alone.
+func TestChargedUsageCountsInTheSessionsTotal(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	mustAppend(t, s, head("s1", "/p"), user("hi"), assistant("hello"))
+	if err := s.Charged(ctx, "s1", llm.Usage{InputTokens: 7, OutputTokens: 3, CacheReadTokens: 2, CacheWriteTokens: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Charged(ctx, "nobody", llm.Usage{InputTokens: 7}); err != nil {
+		t.Fatal(err)
+	}
+	sess, _, err := s.Transcript(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (llm.Usage{InputTokens: 107, OutputTokens: 13, CacheReadTokens: 52, CacheWriteTokens: 1}); sess.Usage != want {
+		t.Fatalf("usage %+v, want %+v: the step's and the charged call's", sess.Usage, want)
+	}
+}

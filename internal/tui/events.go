@@ -102,6 +102,8 @@ func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 		m.commandResult(e)
 	case protocol.DoneEvent:
 		m.turnDone(e)
+	case protocol.UsageEvent:
+		m.usage = e
 	}
 	return nil
 }
@@ -112,17 +114,28 @@ func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 func (m *model) described(e protocol.SessionEvent) {
 	m.info = e
 	if m.welcomed {
+		// /provider or /model changed what the welcome's header names.
+		if m.header != nil {
+			m.header.it.(*noteItem).text = welcome(e)
+			m.tr.touch(m.header)
+		}
 		return
 	}
 	m.welcomed = true
+	m.header = m.tr.add(&noteItem{kind: noteInfo, text: welcome(e)})
+	if m.hist.broken != nil {
+		m.note(noteNotice, m.hist.broken.Error()+" (history is kept in memory only this session)")
+	}
+}
+
+// welcome is the transcript's first note: shiro, the provider and model,
+// the directory and the keys to know.
+func welcome(e protocol.SessionEvent) string {
 	head := "shiro · " + modelName(e)
 	if e.Provider != "" {
 		head = "shiro · " + e.Provider + " · " + modelName(e)
 	}
-	m.note(noteInfo, fmt.Sprintf("%s\n%s\n/help lists commands · esc interrupts · ctrl-c quits", head, e.Cwd))
-	if m.hist.broken != nil {
-		m.note(noteNotice, m.hist.broken.Error()+" (history is kept in memory only this session)")
-	}
+	return fmt.Sprintf("%s\n%s\n/help lists commands · esc interrupts · ctrl-c quits", head, e.Cwd)
 }
 
 func modelName(e protocol.SessionEvent) string {
@@ -150,14 +163,12 @@ func (m *model) turnStarted(e protocol.TurnStartEvent) tea.Cmd {
 	return m.spin.Tick
 }
 
-// turnDone ends the turn: streamed blocks close, calls that never got an
-// outcome stop spinning, and the usage is counted.
-func (m *model) turnDone(e protocol.DoneEvent) {
+// turnDone ends the turn: streamed blocks close and calls that never got
+// an outcome stop spinning. Its usage is already in the session's total
+// (UsageEvent), which also counts the calls no turn made.
+func (m *model) turnDone(protocol.DoneEvent) {
 	m.tr.closeBlocks()
 	m.settleTools()
-	if e.Usage != nil {
-		addUsage(&m.usage, *e.Usage)
-	}
 	m.turn = nil
 	m.refreshMention()
 }

@@ -32,6 +32,7 @@ func TestEventsRenderCompactly(t *testing.T) {
 		protocol.NoticeEvent{Text: "retrying in 2s"},
 		protocol.CompactedEvent{Before: 90000, After: 40000},
 		protocol.ErrorEvent{Error: "stream broke"},
+		protocol.UsageEvent{Usage: protocol.Usage{InputTokens: 1500, OutputTokens: 20}},
 		protocol.DoneEvent{Usage: &protocol.Usage{InputTokens: 1500, OutputTokens: 20}})
 	frame = d.waitDone(1)
 	for _, want := range []string{

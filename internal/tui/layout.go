@@ -114,10 +114,11 @@ func (m *model) scrollBy(n int) {
 }
 
 // statusLine: a spinner and the elapsed time while a turn runs, then
-// the model, agent, thinking, tokens, cache hit ratio and background
-// commands, all as the session reported them.
+// the model, agent, thinking, tokens, cache hit ratio, dollars (when the
+// model is priced) and background commands, all as the session reported
+// them.
 func (m *model) statusLine(w int) string {
-	u := m.usage
+	u := m.usage.Usage
 	parts := []string{
 		modelName(m.info),
 		"agent " + m.info.Agent,
@@ -126,6 +127,9 @@ func (m *model) statusLine(w int) string {
 	}
 	if u.CacheReadTokens+u.CacheWriteTokens > 0 {
 		parts = append(parts, fmt.Sprintf("cache %.0f%%", hitRatio(u)*100))
+	}
+	if c := statusCost(m.usage); c != "" {
+		parts = append(parts, c)
 	}
 	if m.background > 0 {
 		parts = append(parts, fmt.Sprintf("%d bg", m.background))
@@ -219,6 +223,18 @@ func taskMark(status string) string {
 }
 
 // compact writes a token count as 950, 12.3k or 4.1M.
+// statusCost is the session's spend, short: dollars when a call was
+// priced, "+?" when some model had none; nothing when no call was priced.
+func statusCost(u protocol.UsageEvent) string {
+	if u.CostUSD == nil {
+		return ""
+	}
+	if len(u.Unpriced) > 0 {
+		return protocol.USD(*u.CostUSD) + "+?"
+	}
+	return protocol.USD(*u.CostUSD)
+}
+
 func compact(n int) string {
 	switch {
 	case n < 1000:

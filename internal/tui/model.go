@@ -40,8 +40,9 @@ type model struct {
 	info       protocol.SessionEvent
 	welcomed   bool // the first SessionEvent arrived and the welcome shows
 	commands   []protocol.CommandInfo
-	usage      protocol.Usage // summed over the turns' DoneEvents
-	background int            // background commands still running
+	usage      protocol.UsageEvent // the session's total, as it last reported it
+	header     *entry              // the welcome's first line: provider and model
+	background int                 // background commands still running
 	tasks      []protocol.Task
 
 	turn *turnState

@@ -54,19 +54,25 @@ type Options struct {
 
 // Result is what a finished session leaves for the farewell.
 type Result struct {
-	// Usage is the sum of every turn's usage the session reported.
-	Usage protocol.Usage
+	// Usage is the session's last reported total: every model call it
+	// made, the turns', /compact's and the subagents' alike.
+	Usage protocol.UsageEvent
 }
 
-// Farewell is printed when shiro exits: good bye and the tokens used.
+// Farewell is printed when shiro exits: good bye, the tokens used and,
+// when the model is priced, what they cost (with "+ an unknown amount"
+// when another model used had no price).
 func (r Result) Farewell() string {
-	u := r.Usage
-	if u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens == 0 {
+	u := r.Usage.Usage
+	if u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens == 0 && r.Usage.CostUSD == nil {
 		return "Good bye. No tokens were used this session.\n"
 	}
 	s := fmt.Sprintf("Good bye.\nTokens this session: %s in · %s out", thousands(u.InputTokens), thousands(u.OutputTokens))
 	if u.CacheReadTokens+u.CacheWriteTokens > 0 {
 		s += fmt.Sprintf(" · cache %s read, %s written (%.0f%% hit)", thousands(u.CacheReadTokens), thousands(u.CacheWriteTokens), hitRatio(u)*100)
+	}
+	if r.Usage.CostUSD != nil {
+		s += "\nCost this session: " + r.Usage.Cost()
 	}
 	return s + "\n"
 }
@@ -103,13 +109,13 @@ func Run(ctx context.Context, s Session, opts Options) (Result, error) {
 }
 
 // pump reads the session's events into the inbox, in order, until the
-// stream closes. It also sums the turns' usage itself, so the farewell
-// counts turns that ended after the program stopped drawing.
+// stream closes. It also keeps the session's latest total itself, so the
+// farewell counts calls that ended after the program stopped drawing.
 type pump struct {
 	done chan struct{} // closed when the stream has closed
 
 	mu    sync.Mutex
-	total protocol.Usage
+	total protocol.UsageEvent
 }
 
 // streamClosed tells the program that the session closed its events.
@@ -121,9 +127,9 @@ func startPump(s Session, box *inbox) *pump {
 	go func() {
 		defer close(p.done)
 		for e := range events {
-			if d, ok := e.(protocol.DoneEvent); ok && d.Usage != nil {
+			if u, ok := e.(protocol.UsageEvent); ok {
 				p.mu.Lock()
-				addUsage(&p.total, *d.Usage)
+				p.total = u
 				p.mu.Unlock()
 			}
 			box.push(e)
@@ -133,7 +139,7 @@ func startPump(s Session, box *inbox) *pump {
 	return p
 }
 
-func (p *pump) usage() protocol.Usage {
+func (p *pump) usage() protocol.UsageEvent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.total
@@ -151,14 +157,6 @@ func (p *pump) shutdown(s Session, wait time.Duration) {
 	case <-p.done:
 	case <-t.C:
 	}
-}
-
-// addUsage adds u to total.
-func addUsage(total *protocol.Usage, u protocol.Usage) {
-	total.InputTokens += u.InputTokens
-	total.OutputTokens += u.OutputTokens
-	total.CacheReadTokens += u.CacheReadTokens
-	total.CacheWriteTokens += u.CacheWriteTokens
 }
 
 // hitRatio is the share of prompt tokens read from the provider's cache.

@@ -37,6 +37,8 @@ type agentOpts struct {
 	beforeTurn func(ctx context.Context) agent.TurnSetup
 	// widen lets the sandbox allow what it refused a call.
 	widen agent.Widener
+	// spend prices the session's calls.
+	spend agent.Spend
 }
 
 // sessionRef lets scripted commands reach the session they were built
@@ -80,7 +82,7 @@ func startAgent(t *testing.T, o agentOpts) *testAgent {
 		Provider: provider, ProviderName: "replay", Model: "replay", SessionID: "s1", Cwd: work, Tools: reg,
 		Gate:     &agent.Gate{Rules: newTestRules(o.ask...), Plugins: plugin.NewHost(), Cwd: work, Widen: o.widen},
 		Prompter: staticPrompter{}, Filter: tool.Filter{Sets: tool.DefaultSets()}, Attended: true,
-		Commands: commands, BeforeTurn: o.beforeTurn,
+		Commands: commands, BeforeTurn: o.beforeTurn, Spend: o.spend,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -198,7 +198,7 @@ func TestInvalidToolArgumentsBecomeAStringAndGoBackAsAnObject(t *testing.T) {
 		t.Fatalf("input = %s, want the arguments as a JSON string", call.Input)
 	}
 	history := []llm.Message{llm.UserText("edit"),
-		{Role: llm.RoleAssistant, Parts: []llm.Part{llm.ToolCall(call)}},
+		{Role: llm.RoleAssistant, Parts: []llm.Part{llm.ToolCall{ID: call.ID, Name: call.Name, Input: call.Input}}},
 		{Role: llm.RoleTool, Parts: []llm.Part{llm.ToolResult{CallID: call.ID, Name: call.Name, Output: "invalid arguments", IsError: true}}}}
 	llmtest.MustCollect(t, p, request(history...))
 	if got := compact(at(t, srv.LastBody(t), "messages", 1, "content", 0, "input")); got != `{}` {
