@@ -38,6 +38,8 @@ type File struct {
 	Sandbox           *SandboxConfig  `json:"sandbox,omitempty"`
 	MCP               *MCPConfig      `json:"mcp,omitempty"`
 	Env               *EnvConfig      `json:"env,omitempty"`
+	// LSP adds or overrides language servers (lsp.go).
+	LSP map[string]LSPServer `json:"lsp,omitempty"`
 	// MaxSpendUSD and MaxSpendPerTurn are the spend ceilings, MaxSteps the
 	// step cap of a turn, Models the model catalogue's additions
 	// (cost.go).
@@ -77,7 +79,7 @@ func knownKeys() []string {
 	return []string{"provider", "model", "baseURL", "apiKey", "maxRetries", "subagentModel", "agent", "thinking",
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
 		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
-		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env"}
+		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env", "lsp"}
 }
 
 // ReadFile parses a config file. A missing file is an empty config. Unknown
@@ -141,6 +143,9 @@ func Parse(name string, data []byte) (File, []string, error) {
 		if err := f.Env.check(name); err != nil {
 			return f, warnings, err
 		}
+	}
+	if err := checkLSP(name, f.LSP); err != nil {
+		return f, warnings, err
 	}
 	if err := f.checkCost(name); err != nil {
 		return f, warnings, err
