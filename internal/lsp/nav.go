@@ -45,10 +45,19 @@ func (m *Manager) open(ctx context.Context, path string) (*server, string, error
 	if _, err := os.Stat(abs); err != nil {
 		return nil, abs, fmt.Errorf("%s: %w", path, err)
 	}
-	sctx, cancel := context.WithTimeout(ctx, m.opts.RequestTimeout)
+	bctx, stop := srv.bound(ctx)
+	defer stop()
+	sctx, cancel := context.WithTimeout(bctx, m.opts.DiagnosticsWait)
 	defer cancel()
-	if _, _, err := srv.syncFile(sctx, abs); err != nil {
+	mark, sent, err := srv.syncFile(sctx, abs)
+	if err != nil {
 		return nil, abs, fmt.Errorf("%s: sending %s to %s: %w", path, path, sl.spec.Name, err)
+	}
+	if sent {
+		// A server answers about a file it has just been given before it
+		// has loaded the project around it (typescript then resolves a
+		// name to its import); its report on the file says it has.
+		srv.store.wait(sctx, fileURI(abs), mark)
 	}
 	return srv, abs, nil
 }
