@@ -11,12 +11,12 @@ func TestTypeScriptEditReportsNewTypeError(t *testing.T) {
 	root := fixture(t, "ts")
 	m := needServer(t, "typescript", root)
 	broken := "export function area(w: number, h: number): number {\n  const label: number = \"wide\";\n  return w * h + label;\n}\n"
-	got := edit(t, m, root, "shapes.ts", broken)
+	got := change(t, m, root, "shapes.ts", broken)
 	if !strings.Contains(got, "shapes.ts:2:9:") || !strings.Contains(got, "not assignable to type 'number'") {
 		t.Fatalf("the edit's report does not name the type error at shapes.ts:2:9:\n%s", got)
 	}
 	fixed := "export function area(w: number, h: number): number {\n  const label: number = 1;\n  return w * h + label;\n}\n"
-	if got := edit(t, m, root, "shapes.ts", fixed); got != "" {
+	if got := change(t, m, root, "shapes.ts", fixed); got != "" {
 		t.Fatalf("an edit that introduces no error reported:\n%s", got)
 	}
 }
@@ -26,11 +26,11 @@ func TestGoEditReportsNewTypeError(t *testing.T) {
 	root := fixture(t, "go")
 	m := needServer(t, "gopls", root)
 	broken := "// Package shapes is a small fixture for the language-server tests.\npackage shapes\n\n// Area is the area of a rectangle.\nfunc Area(w, h int) int {\n\tvar label int = \"wide\"\n\treturn w * h * label\n}\n"
-	got := edit(t, m, root, "shapes/shapes.go", broken)
+	got := change(t, m, root, "shapes/shapes.go", broken)
 	if !strings.Contains(got, "shapes/shapes.go:6:18:") || !strings.Contains(got, "cannot use \"wide\"") {
 		t.Fatalf("the edit's report does not name the type error at shapes/shapes.go:6:18:\n%s", got)
 	}
-	if got := edit(t, m, root, "main.go", "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/fixture/shapes\"\n)\n\nfunc main() {\n\tfmt.Println(shapes.Area(2, 3))\n}\n"); got != "" {
+	if got := change(t, m, root, "main.go", "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/fixture/shapes\"\n)\n\nfunc main() {\n\tfmt.Println(shapes.Area(2, 3))\n}\n"); got != "" {
 		t.Fatalf("an edit that introduces no error reported:\n%s", got)
 	}
 }

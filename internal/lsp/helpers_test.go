@@ -74,8 +74,8 @@ func write(t *testing.T, root, rel, text string) {
 	}
 }
 
-// edit runs one edit through the manager: baseline, change, report.
-func edit(t *testing.T, m *Manager, root, rel, text string) string {
+// change runs one edit through the manager: baseline, change, report.
+func change(t *testing.T, m *Manager, root, rel, text string) string {
 	t.Helper()
 	ctx := context.Background()
 	base := m.Before(ctx, []string{rel})

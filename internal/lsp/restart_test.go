@@ -33,11 +33,11 @@ func TestKilledServerIsRestartedOnceThenReported(t *testing.T) {
 	m := needServer(t, "gopls", root)
 	const clean = "package shapes\n\n// Area is the area of a rectangle.\nfunc Area(w, h int) int {\n\treturn w * h\n}\n"
 	const broken = "package shapes\n\n// Area is the area of a rectangle.\nfunc Area(w, h int) int {\n\treturn w * h * \"x\"\n}\n"
-	if got := edit(t, m, root, "shapes/shapes.go", clean); got != "" {
+	if got := change(t, m, root, "shapes/shapes.go", clean); got != "" {
 		t.Fatalf("a clean edit reported:\n%s", got)
 	}
 	kill(t, m)
-	got := edit(t, m, root, "shapes/shapes.go", broken)
+	got := change(t, m, root, "shapes/shapes.go", broken)
 	if !strings.Contains(got, "gopls exited (signal: killed); it was restarted") {
 		t.Fatalf("the edit after the first kill does not say the server was restarted:\n%s", got)
 	}
@@ -45,11 +45,11 @@ func TestKilledServerIsRestartedOnceThenReported(t *testing.T) {
 		t.Fatalf("the restarted server's report is missing from the edit's result:\n%s", got)
 	}
 	kill(t, m)
-	got = edit(t, m, root, "shapes/shapes.go", clean)
+	got = change(t, m, root, "shapes/shapes.go", clean)
 	if !strings.Contains(got, "gopls exited (signal: killed)") || !strings.Contains(got, "not restarted again") {
 		t.Fatalf("the edit after the second kill does not report the server off:\n%s", got)
 	}
-	if got := edit(t, m, root, "shapes/shapes.go", broken); got != "" {
+	if got := change(t, m, root, "shapes/shapes.go", broken); got != "" {
 		t.Fatalf("the failure was reported again, or a dead server reported:\n%s", got)
 	}
 	_, err := m.Definition(context.Background(), Position{Path: "main.go", Line: 10, Symbol: "Area"})

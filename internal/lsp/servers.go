@@ -44,6 +44,9 @@ func builtins() []Spec {
 	return []Spec{
 		{Name: "gopls", Command: "gopls", Files: []string{"*.go"}},
 		{Name: "typescript", Command: "typescript-language-server", Args: []string{"--stdio"},
+			// Typings acquisition downloads from the network, which the
+			// sandbox closes: tsserver would wait on it before its first report.
+			InitOptions: json.RawMessage(`{"disableAutomaticTypingAcquisition":true}`),
 			Files: []string{"*.ts", "*.tsx", "*.js", "*.jsx", "*.mts", "*.cts", "*.mjs", "*.cjs"}},
 		{Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"}, Files: []string{"*.py", "*.pyi"},
 			Alternatives: []string{"basedpyright-langserver"}},
