@@ -47,7 +47,7 @@ func builtins() []Spec {
 			// Typings acquisition downloads from the network, which the
 			// sandbox closes: tsserver would wait on it before its first report.
 			InitOptions: json.RawMessage(`{"disableAutomaticTypingAcquisition":true}`),
-			Files: []string{"*.ts", "*.tsx", "*.js", "*.jsx", "*.mts", "*.cts", "*.mjs", "*.cjs"}},
+			Files:       []string{"*.ts", "*.tsx", "*.js", "*.jsx", "*.mts", "*.cts", "*.mjs", "*.cjs"}},
 		{Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"}, Files: []string{"*.py", "*.pyi"},
 			Alternatives: []string{"basedpyright-langserver"}},
 		{Name: "rust-analyzer", Command: "rust-analyzer", Files: []string{"*.rs"}},

@@ -68,4 +68,6 @@ type previewingCall struct {
 	pv tool.Previewer
 }
 
-func (c previewingCall) Preview(ctx context.Context) (*protocol.Diff, error) { return c.pv.Preview(ctx) }
+func (c previewingCall) Preview(ctx context.Context) (*protocol.Diff, error) {
+	return c.pv.Preview(ctx)
+}
