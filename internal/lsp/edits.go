@@ -98,8 +98,7 @@ func (m *Manager) After(ctx context.Context, base Baseline) string {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	var found []string
-	var notes []string
+	var found, unsure, notes []string
 	for _, abs := range paths {
 		sl := m.slotFor(abs)
 		now := m.report(ctx, sl, abs)
@@ -107,8 +106,17 @@ func (m *Manager) After(ctx context.Context, base Baseline) string {
 			notes = append(notes, n)
 		}
 		for _, d := range newErrors(base[abs].diags, now.diags) {
-			found = append(found, m.format(abs, d))
+			if base[abs].known {
+				found = append(found, m.format(abs, d))
+			} else {
+				unsure = append(unsure, m.format(abs, d))
+			}
 		}
+	}
+	if len(unsure) > 0 {
+		// The server had not reported on the file before the change (it
+		// was still loading): these may be older than this call.
+		notes = append([]string{summarize("the language server had not checked these files before this call, so these errors may predate it:", unsure, nil)}, notes...)
 	}
 	return summarize("The language server reports new errors in the files this call changed:", found, notes)
 }
