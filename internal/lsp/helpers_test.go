@@ -10,7 +10,7 @@ import (
 )
 
 // fixture copies testdata/name into a fresh folder and returns it.
-func fixture(t *testing.T, name string) string {
+func fixture(t testing.TB, name string) string {
 	t.Helper()
 	dst := t.TempDir()
 	src := filepath.Join("testdata", name)
@@ -40,7 +40,7 @@ func fixture(t *testing.T, name string) string {
 
 // needServer skips unless the named built-in server is on PATH, and
 // returns the manager for it in root.
-func needServer(t *testing.T, name, root string) *Manager {
+func needServer(t testing.TB, name, root string) *Manager {
 	t.Helper()
 	specs, err := Specs(nil)
 	if err != nil {
