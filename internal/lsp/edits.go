@@ -73,6 +73,14 @@ func (m *Manager) report(ctx context.Context, sl *slot, abs string) baseline {
 	if err != nil {
 		return baseline{}
 	}
+	if srv.pulls() {
+		if !srv.isOpen(abs) {
+			return baseline{known: true} // the file does not exist
+		}
+		if list, err := srv.pull(wctx, abs); err == nil {
+			return baseline{known: true, diags: list}
+		}
+	}
 	if !sent {
 		if !srv.isOpen(abs) {
 			return baseline{known: true} // the file does not exist

@@ -57,7 +57,11 @@ func (m *Manager) open(ctx context.Context, path string) (*server, string, error
 		// A server answers about a file it has just been given before it
 		// has loaded the project around it (typescript then resolves a
 		// name to its import); its report on the file says it has.
-		srv.store.wait(sctx, fileURI(abs), mark)
+		if srv.pulls() {
+			_, _ = srv.pull(sctx, abs)
+		} else {
+			srv.store.wait(sctx, fileURI(abs), mark)
+		}
 	}
 	return srv, abs, nil
 }
