@@ -30,7 +30,15 @@ func (h handler) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagno
 	h.store.publish(p.URI, p.Diagnostics)
 	return nil
 }
-func (handler) ShowMessage(context.Context, *protocol.ShowMessageParams) error { return nil }
+// ShowMessage keeps the server's errors (its module would not load, its
+// toolchain is missing): they explain an edit's silence, and the next
+// edit's result carries them once.
+func (h handler) ShowMessage(_ context.Context, p *protocol.ShowMessageParams) error {
+	if p.Type == protocol.MessageTypeError {
+		h.store.say(p.Message)
+	}
+	return nil
+}
 func (handler) ShowMessageRequest(context.Context, *protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
 	return nil, nil
 }

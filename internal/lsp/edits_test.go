@@ -3,6 +3,8 @@ package lsp
 import (
 	"strings"
 	"testing"
+
+	"go.lsp.dev/protocol"
 )
 
 // An edit that breaks a TypeScript file comes back with the error at its
@@ -32,5 +34,22 @@ func TestGoEditReportsNewTypeError(t *testing.T) {
 	}
 	if got := change(t, m, root, "main.go", "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/fixture/shapes\"\n)\n\nfunc main() {\n\tfmt.Println(shapes.Area(2, 3))\n}\n"); got != "" {
 		t.Fatalf("an edit that introduces no error reported:\n%s", got)
+	}
+}
+
+// A server's error message (gopls cannot find the go command, say) is
+// passed on once, in the next result, so that an edit's silence is
+// explained.
+func TestServerErrorMessagesArePassedOnOnce(t *testing.T) {
+	st := newStore()
+	h := handler{store: st}
+	sl := &slot{spec: Available{Spec: Spec{Name: "gopls"}}, srv: &server{store: st}, files: map[string]bool{}}
+	_ = h.ShowMessage(t.Context(), &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: "loading"})
+	_ = h.ShowMessage(t.Context(), &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "err: exec: \"go\": executable file not found in $PATH"})
+	if got := sl.takeNotice(); got != "gopls says: err: exec: \"go\": executable file not found in $PATH" {
+		t.Fatalf("first notice = %q", got)
+	}
+	if got := sl.takeNotice(); got != "" {
+		t.Fatalf("the message was passed on twice: %q", got)
 	}
 }

@@ -205,15 +205,21 @@ func (s *slot) get(ctx context.Context, m *Manager) (*server, error) {
 func (s *slot) takeNotice() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if n := s.notice; n != "" {
+	var parts []string
+	if s.srv != nil {
+		if said := s.srv.store.takeSaid(); len(said) > 0 {
+			parts = append(parts, s.spec.Name+" says: "+strings.Join(said, "; "))
+		}
+	}
+	switch {
+	case s.notice != "":
+		parts = append(parts, s.notice)
 		s.notice = ""
-		return n
-	}
-	if s.failure != "" && !s.reported {
+	case s.failure != "" && !s.reported:
 		s.reported = true
-		return s.failure
+		parts = append(parts, s.failure)
 	}
-	return ""
+	return strings.Join(parts, "\n")
 }
 
 // touch records a file the server was asked about, for /lsp.

@@ -21,6 +21,29 @@ type store struct {
 	seq   map[protocol.DocumentURI]uint64
 	// wake is closed and replaced on every publish.
 	wake chan struct{}
+	// said are the server's error messages not yet passed on.
+	said []string
+}
+
+// maxSaid bounds the messages kept: a server that repeats itself is told
+// once or twice, not a thousand times.
+const maxSaid = 3
+
+func (s *store) say(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.said) < maxSaid {
+		s.said = append(s.said, msg)
+	}
+}
+
+// takeSaid returns the messages kept and forgets them.
+func (s *store) takeSaid() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.said
+	s.said = nil
+	return out
 }
 
 func newStore() *store {
