@@ -30,6 +30,7 @@ func (h handler) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagno
 	h.store.publish(p.URI, p.Diagnostics)
 	return nil
 }
+
 // ShowMessage keeps the server's errors (its module would not load, its
 // toolchain is missing): they explain an edit's silence, and the next
 // edit's result carries them once.
