@@ -66,6 +66,15 @@ func (m *Manager) open(ctx context.Context, path string) (*server, string, error
 	return srv, abs, nil
 }
 
+// files lists the patterns of every server, for descriptions.
+func (m *Manager) files() string {
+	var f []string
+	for _, s := range m.slots {
+		f = append(f, s.spec.Files...)
+	}
+	return strings.Join(f, " ")
+}
+
 func (m *Manager) names() string {
 	var n []string
 	for _, s := range m.slots {

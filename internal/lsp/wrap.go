@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
@@ -19,13 +20,36 @@ func (m *Manager) WithDiagnostics(list []tool.Tool) []tool.Tool {
 	}
 	out := make([]tool.Tool, len(list))
 	for i, t := range list {
-		if t.Info().Effect == tool.Writes {
+		switch {
+		case t.Info().Effect == tool.Writes:
 			t = watched{Tool: t, m: m}
+		case slices.Contains(patternTools(), t.Info().Name):
+			t = m.fallback(t)
 		}
 		out[i] = t
 	}
 	return out
 }
+
+// patternTools are the navigation tools that match declarations by
+// pattern: with a server running they remain, as the fallback for the
+// files no server answers for, and say so.
+func patternTools() []string { return []string{"find_symbol", "outline", "read_symbol"} }
+
+// fallback is a pattern-based tool whose description says which files
+// the language server answers for instead.
+func (m *Manager) fallback(t tool.Tool) tool.Tool {
+	info := *t.Info()
+	info.Description += " Matches by pattern: for " + m.files() + " files prefer definition, references and symbols, which the language server answers exactly."
+	return described{Tool: t, info: &info}
+}
+
+type described struct {
+	tool.Tool
+	info *tool.Info
+}
+
+func (d described) Info() *tool.Info { return d.info }
 
 // watched is a writing tool whose calls report new diagnostics.
 type watched struct {

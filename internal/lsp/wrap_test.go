@@ -76,3 +76,22 @@ func TestEditToolResultCarriesNewErrors(t *testing.T) {
 		})
 	}
 }
+
+// With a server found, the pattern-based navigation tools stay and say
+// which files the language server answers for; other tools are untouched.
+func TestPatternToolsSayTheLanguageServerIsActive(t *testing.T) {
+	m := New(Options{Root: t.TempDir(), Servers: []Available{{Spec: Spec{Name: "gopls", Files: []string{"*.go"}}, Path: "/bin/gopls"}}})
+	list := m.WithDiagnostics([]tool.Tool{
+		tool.New(tool.Def[diagnosticsInput]{Info: tool.Info{Name: "find_symbol", Description: "Find a declaration.", Effect: tool.Reads}}),
+		tool.New(tool.Def[diagnosticsInput]{Info: tool.Info{Name: "grep", Description: "Search.", Effect: tool.Reads}}),
+	})
+	if d := list[0].Info().Description; !strings.Contains(d, "for *.go files prefer definition, references and symbols") {
+		t.Fatalf("find_symbol's description: %q", d)
+	}
+	if d := list[1].Info().Description; d != "Search." {
+		t.Fatalf("grep's description changed: %q", d)
+	}
+	if New(Options{}).WithDiagnostics(list[1:])[0] != list[1] {
+		t.Fatal("without a server the tools are not passed through as they are")
+	}
+}
