@@ -47,6 +47,9 @@ type Options struct {
 	NoMCP          bool
 	MCPConfigFiles []string
 	MCPServers     []mcp.Def
+	// NoLSP runs no language server and offers none of their tools
+	// (--no-lsp).
+	NoLSP bool
 	// Store keeps every step of the session as it completes; nil uses the
 	// one at Paths.SessionsDB(), opened on the first step.
 	Store *store.Store
@@ -136,7 +139,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	a.Notebook = nb
 	a.openMemory(opts, versions)
 	a.ext.Store(a.loadExtensions())
-	a.openLSP()
+	if !opts.NoLSP {
+		a.openLSP()
+	}
 	if err := a.buildTools(opts); err != nil {
 		return nil, err
 	}
