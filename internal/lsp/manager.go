@@ -136,8 +136,12 @@ const (
 // slot is one configured server and its current process, if any.
 type slot struct {
 	spec Available
+	// starting serializes starts; mu guards the fields below and is never
+	// held across a start, so /lsp can show "starting" meanwhile.
+	starting sync.Mutex
 
 	mu       sync.Mutex
+	closed   bool
 	srv      *server
 	state    State
 	restarts int
@@ -158,8 +162,13 @@ var errOff = errors.New("language server is off")
 // get returns the running server, starting it the first time and
 // restarting it once after it died.
 func (s *slot) get(ctx context.Context, m *Manager) (*server, error) {
+	s.starting.Lock()
+	defer s.starting.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return nil, fmt.Errorf("%w: the session is ending", errOff)
+	}
 	if s.failure != "" {
 		return nil, fmt.Errorf("%w: %s", errOff, s.failure)
 	}
@@ -182,9 +191,15 @@ func (s *slot) get(ctx context.Context, m *Manager) (*server, error) {
 		s.notice = died + "; it was restarted"
 	}
 	s.state = Starting
+	s.mu.Unlock()
 	sctx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
 	defer cancel()
 	srv, err := start(sctx, s.spec, launch{root: m.opts.Root, launcher: m.opts.Launcher, environ: m.opts.Environ()})
+	s.mu.Lock()
+	if err == nil && s.closed {
+		srv.close() // the session ended while it started
+		return nil, fmt.Errorf("%w: the session is ending", errOff)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			// The caller gave up (the turn was interrupted): not the
@@ -231,6 +246,7 @@ func (s *slot) touch(path string) {
 
 func (s *slot) stop() {
 	s.mu.Lock()
+	s.closed = true
 	srv := s.srv
 	s.srv = nil
 	if s.state == Running || s.state == Starting {
