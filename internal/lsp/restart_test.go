@@ -5,6 +5,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // kill ends the running server's process group from outside, as a crash
@@ -58,5 +59,29 @@ func TestKilledServerIsRestartedOnceThenReported(t *testing.T) {
 	}
 	if st := m.Status()[0]; st.State != Failed || st.Restarts != 1 {
 		t.Fatalf("status after two deaths: %+v", st)
+	}
+}
+
+// A server that never answers costs an edit its start deadline, not the
+// turn: the edit's result says why there is no report, once, and the
+// next edit does not wait again.
+func TestHungServerCostsTheDeadlineOnce(t *testing.T) {
+	root := t.TempDir()
+	sh, err := LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	mute := Available{Spec: Spec{Name: "mute", Command: "sh", Args: []string{"-c", "cat >/dev/null"}, Files: []string{"*.txt"}}, Path: sh}
+	m := New(Options{Root: root, Servers: []Available{mute}, StartTimeout: 50 * time.Millisecond})
+	t.Cleanup(m.Close)
+	got := change(t, m, root, "a.txt", "one\n")
+	if !strings.Contains(got, "initializing mute") || !strings.Contains(got, "deadline exceeded") {
+		t.Fatalf("the edit's result does not say the server did not answer:\n%s", got)
+	}
+	if got := change(t, m, root, "a.txt", "two\n"); got != "" {
+		t.Fatalf("the second edit waited or reported again:\n%s", got)
+	}
+	if st := m.Status()[0]; st.State != Failed || !strings.Contains(st.Failure, "initializing mute") {
+		t.Fatalf("status: %+v", st)
 	}
 }
