@@ -101,6 +101,8 @@ type options struct {
 	spend    agent.Spend
 	maxSteps int
 	commands agent.Commander
+	// beforeEnd is Config.BeforeEnd.
+	beforeEnd func(ctx context.Context) string
 }
 
 type harness struct {
@@ -192,6 +194,7 @@ func newHarnessTools(t testing.TB, o options, ts []tool.Tool, responses ...repla
 		Prompter: staticPrompter{stable: "You are a test.", volatile: ""},
 		Filter:   tool.Filter{Sets: tool.DefaultSets()}, Attended: o.attended, Variant: o.variant,
 		Observers: o.observe, Spend: o.spend, MaxSteps: o.maxSteps, Commands: o.commands,
+		BeforeEnd: o.beforeEnd,
 	})
 	if err != nil {
 		t.Fatal(err)

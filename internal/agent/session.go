@@ -121,6 +121,11 @@ type Config struct {
 	// built: the turn boundary where reloaded skills and plugins take
 	// effect, never mid-turn.
 	BeforeTurn func(ctx context.Context) TurnSetup
+	// BeforeEnd runs when the model is about to end a turn that wrote
+	// files. A non-empty answer goes to the model as a message and the
+	// turn goes on, once per turn: how the language servers' new errors
+	// in the changed files reach a model that has not looked (internal/lsp).
+	BeforeEnd func(ctx context.Context) string
 	// Commands runs slash commands; nil refuses every Command op.
 	Commands Commander
 	// Subagent names the subagent kind this session runs as (explore,

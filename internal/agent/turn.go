@@ -59,6 +59,8 @@ type turn struct {
 	// compactFailed is set once automatic compaction failed this turn.
 	wireTokens    int
 	compactFailed bool
+	// endChecked is set once BeforeEnd was asked this turn.
+	endChecked bool
 }
 
 func (t *turn) emit(e protocol.Event) { t.s.out.emit(e) }
@@ -122,6 +124,9 @@ func (s *Session) runTurn(ctx context.Context, seq int, text, model string) {
 		}
 		calls := msg.ToolCalls()
 		if len(calls) == 0 {
+			if t.checkBeforeEnd() {
+				continue
+			}
 			return
 		}
 		results := t.runCalls(calls)
@@ -134,6 +139,24 @@ func (s *Session) runTurn(ctx context.Context, seq int, text, model string) {
 			return
 		}
 	}
+}
+
+// checkBeforeEnd asks BeforeEnd, once in a turn that wrote files,
+// whether the model should hear something before the turn ends. When it
+// should, the message is stored as the person's and the turn goes on.
+func (t *turn) checkBeforeEnd() bool {
+	s := t.s
+	if s.cfg.BeforeEnd == nil || t.endChecked || len(t.written) == 0 || t.ctx.Err() != nil {
+		return false
+	}
+	t.endChecked = true
+	msg := s.cfg.BeforeEnd(t.ctx)
+	if msg == "" {
+		return false
+	}
+	t.emit(protocol.NoticeEvent{Text: msg})
+	s.appendMessage(llm.UserText(msg))
+	return true
 }
 
 // modelStep makes one model call, streams its events and stores the

@@ -14,6 +14,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/hooks"
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/lsp"
 	"github.com/shiro-neko/shiro/internal/mcp"
 	"github.com/shiro-neko/shiro/internal/memory"
 	"github.com/shiro-neko/shiro/internal/notebook"
@@ -46,6 +47,9 @@ type Options struct {
 	NoMCP          bool
 	MCPConfigFiles []string
 	MCPServers     []mcp.Def
+	// NoLSP runs no language server and offers none of their tools
+	// (--no-lsp).
+	NoLSP bool
 	// Store keeps every step of the session as it completes; nil uses the
 	// one at Paths.SessionsDB(), opened on the first step.
 	Store *store.Store
@@ -81,6 +85,9 @@ type App struct {
 	// MCP runs the session's MCP servers; nil under --no-mcp.
 	MCP        *mcp.Manager
 	mcpPrompts string // the prompt commands last announced
+	// LSP runs the workspace's language servers (lsp.go); it has none
+	// when no server for the workspace is installed.
+	LSP *lsp.Manager
 
 	ext        atomic.Pointer[extensions]
 	reload     atomic.Bool
@@ -135,6 +142,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	a.Notebook = nb
 	a.openMemory(opts, versions)
 	a.ext.Store(a.loadExtensions())
+	if !opts.NoLSP {
+		a.openLSP()
+	}
 	if err := a.buildTools(opts); err != nil {
 		return nil, err
 	}
@@ -176,7 +186,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		Tools: a.Tools, Gate: a.gate(a.ext.Load()), Prompter: a.Prompt, Variant: variant,
 		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent}, Attended: opts.Attended,
 		CacheSystemPrefix: s.CacheSystemPrefix, Observers: observers, BeforeTurn: a.turnSetup,
-		Commands: a.ux.cmds, ExpandTurn: a.expandMentions,
+		Commands: a.ux.cmds, ExpandTurn: a.expandMentions, BeforeEnd: a.lspBeforeEnd,
 		Recorder: a.sessions, History: begin.history(), Checkpoints: a.checkpoints,
 		Spend: a.spend(), MaxSteps: s.MaxSteps, ContextWindow: a.contextWindow, OutputLimit: a.outputLimit, CompactAt: s.CompactAt,
 	})
@@ -228,6 +238,7 @@ func (a *App) Close() {
 	if a.MCP != nil {
 		a.MCP.Close()
 	}
+	a.LSP.Close()
 	if a.background != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

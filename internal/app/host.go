@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"github.com/shiro-neko/shiro/internal/lsp"
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/commands"
@@ -70,6 +71,8 @@ func (h host) Scaffold() (written, kept []string, err error) {
 func (h host) InitPrompt(scaffolded bool) string { return workflow.InitPrompt(scaffolded) }
 
 func (h host) Workflow() commands.WorkflowState { return h.a.workflowState() }
+
+func (h host) LSP() string { return lsp.Describe(h.a.LSP.Status()) }
 
 // jobs adapts the background manager to the commands.
 type jobs struct{ bg *bash.Background }

@@ -26,6 +26,9 @@ func (a *App) buildTools(opts Options) error {
 		Change: func(j bash.Job, running int) { a.publish(jobEvent(j, running)) },
 	})
 	list := tools.Builtin(tools.Deps{Env: a.Env, Jobs: a.background, CommitModel: commitModel{a: a}})
+	// The write tools' results carry the errors their edits introduced,
+	// and the language-server tools join when a server is there.
+	list = append(a.LSP.WithDiagnostics(list), a.LSP.Tools()...)
 	list = append(list, a.Notebook.Tool())
 	if a.Memory != nil {
 		list = append(list, a.Memory.Tools()...)

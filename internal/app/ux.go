@@ -65,6 +65,7 @@ func (a *App) settings() config.Settings {
 // the last turn.
 func (a *App) turnSetup(ctx context.Context) agent.TurnSetup {
 	setup := a.beforeTurn(ctx)
+	a.LSP.BeginTurn()
 	a.ux.mu.Lock()
 	if swap := a.ux.swap; swap != nil {
 		setup.Provider, setup.ProviderName, setup.Model = swap.Provider, swap.ProviderName, swap.Model

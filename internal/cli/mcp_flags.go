@@ -12,6 +12,7 @@ import (
 // mcpFlags are the MCP flags of a run (the root command and `shiro acp`).
 func mcpFlags(f *pflag.FlagSet, o *runOptions) {
 	f.BoolVar(&o.noMCP, "no-mcp", false, "start no MCP server")
+	f.BoolVar(&o.noLSP, "no-lsp", false, "run no language server: edits report no type errors, and the language-server tools are not offered")
 	f.StringArrayVar(&o.mcpConfig, "mcp-config", nil, "also use the MCP servers of this file ({\"mcpServers\":{…}}, as in .mcp.json); repeatable")
 }
 

@@ -24,7 +24,7 @@ type runOptions struct {
 	agent, think, provider, model, baseURL, cassette, record string
 	yolo, noPlugins, noSkills, noMemory, noInstructions      bool
 	noSubagent, initScaffold                                 bool
-	noMCP                                                    bool
+	noMCP, noLSP                                             bool
 	mcpConfig                                                []string
 	cont                                                     bool   // -c
 	resume                                                   string // -r
@@ -41,7 +41,7 @@ func (o runOptions) appOptions(s app.Loaded) app.Options {
 	return app.Options{
 		Loaded: s, Yolo: o.yolo, NoPlugins: o.noPlugins, NoSkills: o.noSkills, NoMemory: o.noMemory,
 		NoInstructions: o.noInstructions, NoSubagent: o.noSubagent,
-		NoMCP: o.noMCP, MCPConfigFiles: o.mcpConfig,
+		NoMCP: o.noMCP, MCPConfigFiles: o.mcpConfig, NoLSP: o.noLSP,
 	}
 }
 

@@ -52,3 +52,9 @@ func runWorkflow(_ context.Context, h Host, _ string) (agent.CommandOutcome, err
 	}
 	return text(strings.Join(lines, "\n")), nil
 }
+
+// runLSP shows the session's language servers (internal/lsp): which run,
+// for which files, their state, restarts and failures.
+func runLSP(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+	return text(h.LSP()), nil
+}

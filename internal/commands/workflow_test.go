@@ -11,6 +11,8 @@ import (
 // a state of its own.
 func (h *fakeHost) Workflow() commands.WorkflowState { return commands.WorkflowState{MaxNudges: 3} }
 
+func (h *fakeHost) LSP() string { return "lsp: no language server for this workspace" }
+
 type workflowHost struct {
 	*fakeHost
 	state commands.WorkflowState

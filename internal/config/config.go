@@ -42,6 +42,8 @@ type File struct {
 	// or never (permission.ParseApproval). A project may only choose
 	// untrusted.
 	Approval string `json:"approval,omitempty"`
+	// LSP adds or overrides language servers (lsp.go).
+	LSP map[string]LSPServer `json:"lsp,omitempty"`
 	// MaxSpendUSD and MaxSpendPerTurn are the spend ceilings, MaxSteps the
 	// step cap of a turn, Models the model catalogue's additions
 	// (cost.go).
@@ -84,7 +86,7 @@ func knownKeys() []string {
 	return []string{"provider", "model", "baseURL", "apiKey", "maxRetries", "subagentModel", "agent", "thinking",
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
 		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
-		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env", "approval",
+		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env", "approval", "lsp",
 		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics"}
 }
 
@@ -149,6 +151,9 @@ func Parse(name string, data []byte) (File, []string, error) {
 		if err := f.Env.check(name); err != nil {
 			return f, warnings, err
 		}
+	}
+	if err := checkLSP(name, f.LSP); err != nil {
+		return f, warnings, err
 	}
 	if err := f.checkCost(name); err != nil {
 		return f, warnings, err

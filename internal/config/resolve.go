@@ -76,7 +76,9 @@ type Settings struct {
 
 	MCPServers json.RawMessage
 
-	MCP      MCPConfig
+	MCP MCPConfig
+	// LSP is the user's `lsp` object: language servers added or changed.
+	LSP      map[string]LSPServer
 	Warnings []string
 
 	// Sandbox is the user's sandbox table, ProjectSandbox what the
@@ -247,6 +249,9 @@ func (s *Settings) applyUser(f File) {
 	if f.MCP != nil {
 		s.MCP = *f.MCP
 	}
+	if f.LSP != nil {
+		s.LSP = f.LSP
+	}
 }
 
 func (s *Settings) applyWorkflow(w *WorkflowConfig) {
@@ -290,6 +295,11 @@ func (s *Settings) applyProject(f File) {
 	}
 	if f.MCPServers != nil || f.MCP != nil {
 		ignored = append(ignored, "mcpServers/mcp (a project's MCP servers go in .mcp.json)")
+	}
+	if f.LSP != nil {
+		// A language server is a command run on every edit: a cloned
+		// repository must not pick it.
+		ignored = append(ignored, "lsp")
 	}
 	if len(ignored) > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("project config: %s can only be set in your own config (%s); ignored", strings.Join(ignored, ", "), "~/.shiro-neko/config.json"))

@@ -34,7 +34,9 @@ func openAppHome(t testing.TB, url, preset, cwd, home string, mutate func(*app.O
 		t.Fatal(err)
 	}
 	loaded.Settings.MaxRetries = 0
-	opts := app.Options{Loaded: loaded, Attended: true}
+	// No language server: the figures measured here must not depend on
+	// whether this machine has gopls installed (it adds five tools).
+	opts := app.Options{Loaded: loaded, Attended: true, NoLSP: true}
 	if mutate != nil {
 		mutate(&opts)
 	}

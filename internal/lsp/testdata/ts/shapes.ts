@@ -1,0 +1,3 @@
+export function area(w: number, h: number): number {
+  return w * h;
+}

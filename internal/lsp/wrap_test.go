@@ -1,0 +1,97 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/edit"
+	"github.com/shiro-neko/shiro/internal/workspace"
+)
+
+// call runs one call of the named tool from list, as the agent would
+// after the gate: Prepare, then Run.
+func call(t *testing.T, list []tool.Tool, name string, input any) tool.Result {
+	t.Helper()
+	raw, _ := json.Marshal(input)
+	for _, tl := range list {
+		if tl.Info().Name != name {
+			continue
+		}
+		p, err := tl.Prepare(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(context.Background(), tool.Runtime{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	t.Fatalf("no tool %s", name)
+	return tool.Result{}
+}
+
+// The real edit_file tool, wrapped, returns the type error its edit
+// introduced in a Go and in a TypeScript file, after its own report; its
+// preview survives the wrapping.
+func TestEditToolResultCarriesNewErrors(t *testing.T) {
+	cases := []struct {
+		server, fixture, file, old, new, want string
+	}{
+		{"gopls", "go", "shapes/shapes.go", "return w * h", "return w * h * \"x\"", "shapes/shapes.go:6:"},
+		{"typescript", "ts", "shapes.ts", "return w * h;", "return w * h * \"x\";", "shapes.ts:2:"},
+	}
+	for _, c := range cases {
+		t.Run(c.server, func(t *testing.T) {
+			root := fixture(t, c.fixture)
+			m := needServer(t, c.server, root)
+			env, err := workspace.New(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list := m.WithDiagnostics(edit.Tools(env))
+			raw, _ := json.Marshal(map[string]any{"path": c.file, "oldString": c.old, "newString": c.new})
+			for _, tl := range list {
+				if tl.Info().Name == "edit_file" {
+					p, err := tl.Prepare(raw)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, ok := p.(tool.Previewer); !ok {
+						t.Fatal("the wrapped edit_file lost its preview")
+					}
+				}
+			}
+			res := call(t, list, "edit_file", map[string]any{"path": c.file, "oldString": c.old, "newString": c.new})
+			if !strings.Contains(res.Output, "new errors") || !strings.Contains(res.Output, c.want) {
+				t.Fatalf("edit_file's result does not carry the new error at %s:\n%s", c.want, res.Output)
+			}
+			res = call(t, list, "edit_file", map[string]any{"path": c.file, "oldString": c.new, "newString": c.old})
+			if strings.Contains(res.Output, "new errors") {
+				t.Fatalf("the edit that fixed the error still reports:\n%s", res.Output)
+			}
+		})
+	}
+}
+
+// With a server found, the pattern-based navigation tools stay and say
+// which files the language server answers for; other tools are untouched.
+func TestPatternToolsSayTheLanguageServerIsActive(t *testing.T) {
+	m := New(Options{Root: t.TempDir(), Servers: []Available{{Spec: Spec{Name: "gopls", Files: []string{"*.go"}}, Path: "/bin/gopls"}}})
+	list := m.WithDiagnostics([]tool.Tool{
+		tool.New(tool.Def[diagnosticsInput]{Info: tool.Info{Name: "find_symbol", Description: "Find a declaration.", Effect: tool.Reads}}),
+		tool.New(tool.Def[diagnosticsInput]{Info: tool.Info{Name: "grep", Description: "Search.", Effect: tool.Reads}}),
+	})
+	if d := list[0].Info().Description; !strings.Contains(d, "for *.go files prefer definition, references and symbols") {
+		t.Fatalf("find_symbol's description: %q", d)
+	}
+	if d := list[1].Info().Description; d != "Search." {
+		t.Fatalf("grep's description changed: %q", d)
+	}
+	if New(Options{}).WithDiagnostics(list[1:])[0] != list[1] {
+		t.Fatal("without a server the tools are not passed through as they are")
+	}
+}
