@@ -104,7 +104,9 @@ type noteItem struct {
 }
 
 func (n *noteItem) render(r *renderCtx, width int) []string {
-	lines := splitLines(n.text)
+	// Command output (/diff above all) holds tabs, which the screen would
+	// draw as nothing.
+	lines := splitLines(expandTabs(n.text, tabWidth))
 	switch n.kind {
 	case noteNotice:
 		return indent(wrapAll(lines, width-2, r.st.notice), "· ")
