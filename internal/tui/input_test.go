@@ -231,3 +231,32 @@ func TestAtPickerStaysOpenWhileItAsksAgain(t *testing.T) {
 	d.press("tab")
 	d.waitText("› @src/")
 }
+
+// tmux pastes with CR line breaks (and Windows text has CR LF): a long
+// paste of either kind folds by its lines like one with LF, and what is
+// sent has every line, with LF breaks as a short paste gets them.
+func TestCRPastesFold(t *testing.T) {
+	for name, br := range map[string]string{"CR": "\r", "CRLF": "\r\n"} {
+		t.Run(name, func(t *testing.T) {
+			s := newFakeSession(t)
+			d := startDriver(t, s, Options{})
+			var paste, want strings.Builder
+			for i := range 20 {
+				fmt.Fprintf(&paste, "row %d%s", i, br)
+				fmt.Fprintf(&want, "row %d\n", i)
+			}
+			d.send(tea.PasteMsg{Content: paste.String()})
+			d.waitText("› [pasted 20 lines]")
+			d.press("enter")
+			// The input's trailing line break is not sent.
+			if op := s.nextOp(t); op != (protocol.UserTurn{Text: strings.TrimSuffix(want.String(), "\n")}) {
+				t.Fatalf("op = %q", fmt.Sprint(op))
+			}
+			d.send(tea.PasteMsg{Content: "a" + br + "b" + br + "c"})
+			d.press("enter")
+			if op := s.nextOp(t); op != (protocol.UserTurn{Text: "a\nb\nc"}) {
+				t.Fatalf("short paste sent as %q", fmt.Sprint(op))
+			}
+		})
+	}
+}
