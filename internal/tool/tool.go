@@ -197,6 +197,21 @@ type Question struct {
 type Result struct {
 	Output string
 	Diff   *protocol.Diff
+	// Run is, for a call that ran a command line to its end, what the
+	// command printed and how it ended, without the words Output puts
+	// around them: a custom command's !`cmd` is replaced by the output
+	// alone.
+	Run *RunOutput
+}
+
+// RunOutput is what a command printed (each stream cut as in Output) and
+// how it ended.
+type RunOutput struct {
+	Exit           int
+	Stdout, Stderr string
+	// Note says why the command stopped when it did not end by itself
+	// (a timeout), else it is empty.
+	Note string
 }
 
 // Text is a Result with only text.

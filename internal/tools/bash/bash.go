@@ -106,22 +106,21 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 			if in.Timeout != nil {
 				timeout = *in.Timeout
 			}
-			out, err := runForeground(ctx, env, timing, in.Command, timeout, rt.Emit)
-			return tool.Text(out), err
+			return runForeground(ctx, env, timing, in.Command, timeout, rt.Emit)
 		},
 	})
 }
 
 // runForeground runs a command to its end, streaming its output to emit,
 // and words the result.
-func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (string, error) {
+func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (tool.Result, error) {
 	out := &foregroundOutput{emit: emit}
 	out.redact = newRedaction(ctx, env, out.keep)
 	spec := shellSpec(env, command, timing, out.write)
 	spec.Timeout = time.Duration(timeoutMS) * time.Millisecond
 	res, err := proc.Run(ctx, spec)
 	if err != nil {
-		return "", fmt.Errorf("run the command: %w", err)
+		return tool.Result{}, fmt.Errorf("run the command: %w", err)
 	}
 	out.flush()
 	var note string
@@ -131,7 +130,7 @@ func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, c
 	case errors.Is(res.Stopped, proc.ErrTimedOut):
 		note = fmt.Sprintf("timed out after %dms (killed)", timeoutMS)
 	case res.Stopped != nil:
-		return "", ErrInterrupted
+		return tool.Result{}, ErrInterrupted
 	}
 	return out.result(res.Exit.ShellCode(), note), nil
 }
