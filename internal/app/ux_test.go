@@ -173,7 +173,7 @@ func TestAtPathAttachesTheFile(t *testing.T) {
 			notices = append(notices, e.Text)
 		}
 	}
-	if started != "summarise @notes/plan.md please" || !strings.Contains(strings.Join(notices, "\n"), "attached notes/plan.md (18 B)") {
+	if started != "summarise @notes/plan.md please" || !strings.Contains(strings.Join(notices, "\n"), "attached notes/plan.md (2 lines, 18 B)") {
 		t.Fatalf("turn %q, notices %q", started, notices)
 	}
 	if body := lastRequest(t, srv); !strings.Contains(body, `=== notes/plan.md (2 lines) ===\nstep one\nstep two`) {
