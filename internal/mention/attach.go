@@ -92,6 +92,24 @@ func Attach(env *workspace.Env, text string) (string, []string) {
 	return text + "\n\n" + attachHeader + b.String(), added
 }
 
+// Split undoes Attach: the text as typed, and the names of what was
+// attached ("src/main.go", "src/"). Text Attach added nothing to comes
+// back as it is.
+func Split(expanded string) (typed string, attached []string) {
+	typed, parts, ok := strings.Cut(expanded, "\n\n"+attachHeader)
+	if !ok {
+		return expanded, nil
+	}
+	for _, part := range strings.Split(parts, "\n\n=== ")[1:] {
+		head, _, _ := strings.Cut(part, "\n")
+		head = strings.TrimSuffix(head, " ===")
+		if i := strings.LastIndex(head, " ("); i > 0 {
+			attached = append(attached, head[:i])
+		}
+	}
+	return typed, attached
+}
+
 // readFile attaches one file, cut at limit bytes.
 func readFile(env *workspace.Env, rel string, limit int) (part, what string) {
 	data, err := env.ReadFile(rel)

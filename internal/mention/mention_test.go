@@ -97,6 +97,14 @@ func TestAttachAddsNamedFiles(t *testing.T) {
 		"blob.bin (binary, not attached)|log.txt (cut: 4096 lines, 64.0 KB of 156.2 KB sent)" {
 		t.Fatalf("added = %q", added)
 	}
+	// Split gives back the text as typed and the names of what was added.
+	typed, names := mention.Split(got)
+	if typed != text || strings.Join(names, "|") != "src/a.go|src/|big.txt|blob.bin|log.txt" {
+		t.Fatalf("Split = %q, %q", typed, names)
+	}
+	if typed, names := mention.Split("plain text"); typed != "plain text" || names != nil {
+		t.Fatalf("Split of a plain text = %q, %q", typed, names)
+	}
 	if same, none := mention.Attach(env, "no mentions here, mail me@example.com"); same != "no mentions here, mail me@example.com" || none != nil {
 		t.Fatalf("a message without @path changed: %q %v", same, none)
 	}
