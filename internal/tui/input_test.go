@@ -260,3 +260,28 @@ func TestCRPastesFold(t *testing.T) {
 		})
 	}
 }
+
+// The session answers each /files line on its own goroutine, so answers
+// can come out of order: an older query's answer that arrives after the
+// current one's must not take its place (the picker closed, and nothing
+// asked again: TestShiroInTmux lost its picker under load that way).
+func TestALateAnswerToAnOlderQueryIsDropped(t *testing.T) {
+	s := newFakeSession(t)
+	s.emit(protocol.CommandsEvent{Commands: append(testCommands(), protocol.CommandInfo{Name: "files", Args: "[QUERY]", Summary: "paths", Immediate: true})})
+	d := startDriver(t, s, Options{})
+	d.waitText("shiro · Test")
+	d.typeText("look at @sr")
+	for _, q := range []string{"/files", "/files s", "/files sr"} {
+		if op := s.nextOp(t); op != (protocol.Command{Line: q}) {
+			t.Fatalf("op = %#v, want %s", op, q)
+		}
+	}
+	s.emit(protocol.CommandResultEvent{Command: "files", Line: "/files sr", Output: "src/"},
+		protocol.CommandResultEvent{Command: "files", Line: "/files s", Output: "stale/"},
+		protocol.CommandResultEvent{Command: "files", Line: "/files", Output: "top/"})
+	d.waitModel("every answer taken", func(m *model) bool { return len(m.mention.asked) == 0 })
+	frame := d.waitText(" @src/", "tab or enter completes")
+	if strings.Contains(frame, "stale/") || strings.Contains(frame, "top/") {
+		t.Fatalf("an older query's answer shows:\n%s", frame)
+	}
+}
