@@ -19,11 +19,11 @@ import (
 // once, judged by the whole gate (the person is asked when the rules say
 // so), run, and shown to the front end as tool-call and tool-result
 // events. Nothing of it enters the history; the caller decides what to do
-// with the output. A refused or failed call is an error saying why.
-func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessage) (string, error) {
+// with the result. A refused or failed call is an error saying why.
+func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessage) (tool.Result, error) {
 	tl, ok := s.Tools().Get(name)
 	if !ok {
-		return "", fmt.Errorf("no tool %q in this session", name)
+		return tool.Result{}, fmt.Errorf("no tool %q in this session", name)
 	}
 	s.mu.Lock()
 	s.direct++
@@ -35,20 +35,20 @@ func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessag
 	if err != nil {
 		s.out.emit(protocol.ToolCallEvent{ID: id, Name: name, Input: eventInput(input), Kind: info.Kind})
 		s.out.emit(protocol.ToolErrorEvent{ID: id, Name: name, Error: err.Error()})
-		return "", err
+		return tool.Result{}, err
 	}
 	s.out.emit(callEvent(id, info, prepared))
 	v := s.Gate().Decide(ctx, GateCall{Tool: tl, ID: id, Call: prepared, Subagent: s.cfg.Subagent, Approver: s.broker})
 	if !v.Allowed {
 		s.out.emit(protocol.ToolDeniedEvent{ID: id, Name: name, By: v.By, Reason: v.Reason})
-		return "", fmt.Errorf("%s %s was refused by %s: %s", name, prepared.Plan().Title, v.By, v.Reason)
+		return tool.Result{}, fmt.Errorf("%s %s was refused by %s: %s", name, prepared.Plan().Title, v.By, v.Reason)
 	}
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if !s.startCall(id, cancel) {
 		err := toolNotStartedError{}
 		s.out.emit(protocol.ToolErrorEvent{ID: id, Name: name, Error: err.Error()})
-		return "", err
+		return tool.Result{}, err
 	}
 	live := coalesce.New(func(chunk string) { s.out.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk}) }, nil)
 	rt := tool.Runtime{CallID: id, Person: s.broker, Output: live.Write}
@@ -57,11 +57,11 @@ func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessag
 	if err != nil {
 		msg := tool.Cap(err.Error())
 		s.out.emit(protocol.ToolErrorEvent{ID: id, Name: name, Error: msg})
-		return "", fmt.Errorf("%s %s failed: %s", name, prepared.Plan().Title, msg)
+		return tool.Result{}, fmt.Errorf("%s %s failed: %s", name, prepared.Plan().Title, msg)
 	}
-	out := tool.Cap(res.Output)
-	s.out.emit(protocol.ToolResultEvent{ID: id, Name: name, Output: out, Diff: res.Diff})
-	return out, nil
+	res.Output = tool.Cap(res.Output)
+	s.out.emit(protocol.ToolResultEvent{ID: id, Name: name, Output: res.Output, Diff: res.Diff})
+	return res, nil
 }
 
 // Complete sends one prompt to the session's model, with no tools and no

@@ -199,7 +199,11 @@ func (s *Session) historyEvent(h []llm.Message) protocol.HistoryEvent {
 				ev.Messages = append(ev.Messages, protocol.HistoryMessage{Role: protocol.HistorySummary, Text: summary})
 				continue
 			}
-			ev.Messages = append(ev.Messages, protocol.HistoryMessage{Role: protocol.HistoryUser, Text: text})
+			hm := protocol.HistoryMessage{Role: protocol.HistoryUser, Text: text}
+			if s.cfg.SplitTurn != nil {
+				hm.Text, hm.Attached = s.cfg.SplitTurn(text)
+			}
+			ev.Messages = append(ev.Messages, hm)
 		case llm.RoleAssistant:
 			hm := protocol.HistoryMessage{Role: protocol.HistoryAssistant, Text: m.PlainText()}
 			for _, p := range m.Parts {

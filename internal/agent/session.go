@@ -140,6 +140,11 @@ type Config struct {
 	// the history (MCP resources attached with @server:uri); the turn-start
 	// event keeps what the person typed. Notices are shown before the turn.
 	ExpandTurn func(ctx context.Context, text string) (expanded string, notices []string)
+	// SplitTurn, when set, undoes ExpandTurn for the front ends: a stored
+	// prompt is shown as typed, with the names of what was attached, not
+	// with the attached content (a resumed or undone conversation would
+	// otherwise redraw a whole log file inline).
+	SplitTurn func(expanded string) (typed string, attached []string)
 	// Recorder keeps every message as it enters the history (the session
 	// store); nil keeps the conversation in memory only.
 	Recorder Recorder

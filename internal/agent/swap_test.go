@@ -132,8 +132,8 @@ func TestRunCallPassesTheGate(t *testing.T) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		out, err := s.RunCall(t.Context(), "shell", json.RawMessage(`{"command":"git status"}`))
-		done <- outcome{out, err}
+		res, err := s.RunCall(t.Context(), "shell", json.RawMessage(`{"command":"git status"}`))
+		done <- outcome{res.Output, err}
 	}()
 	var asked protocol.ApprovalRequestEvent
 	var call protocol.ToolCallEvent
@@ -154,8 +154,8 @@ func TestRunCallPassesTheGate(t *testing.T) {
 		t.Fatalf("got %+v, asked %+v, call %+v, runs %d", got, asked, call, echo.runs.Load())
 	}
 	go func() {
-		out, err := s.RunCall(t.Context(), "shell", json.RawMessage(`{"command":"rm -rf build"}`))
-		done <- outcome{out, err}
+		res, err := s.RunCall(t.Context(), "shell", json.RawMessage(`{"command":"rm -rf build"}`))
+		done <- outcome{res.Output, err}
 	}()
 	for e := range s.Events() {
 		if a, ok := e.(protocol.ApprovalRequestEvent); ok {

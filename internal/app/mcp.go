@@ -11,6 +11,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/mcp"
+	"github.com/shiro-neko/shiro/internal/mention"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/sandbox"
 	"github.com/shiro-neko/shiro/internal/tool"
@@ -176,6 +177,14 @@ func (a *App) expandMentions(ctx context.Context, text string) (string, []string
 	}
 	withResources, more := a.MCP.Attach(ctx, text)
 	return expanded + strings.TrimPrefix(withResources, text), append(notices, more...)
+}
+
+// splitMentions undoes expandMentions for display: the resources came
+// last, after the files.
+func splitMentions(expanded string) (string, []string) {
+	text, resources := mcp.SplitAttached(expanded)
+	typed, files := mention.Split(text)
+	return typed, append(files, resources...)
 }
 
 // MCP is the session's MCP servers; nil under --no-mcp.

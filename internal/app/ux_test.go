@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -173,11 +174,25 @@ func TestAtPathAttachesTheFile(t *testing.T) {
 			notices = append(notices, e.Text)
 		}
 	}
-	if started != "summarise @notes/plan.md please" || !strings.Contains(strings.Join(notices, "\n"), "attached notes/plan.md (18 B)") {
+	if started != "summarise @notes/plan.md please" || !strings.Contains(strings.Join(notices, "\n"), "attached notes/plan.md (2 lines, 18 B)") {
 		t.Fatalf("turn %q, notices %q", started, notices)
 	}
 	if body := lastRequest(t, srv); !strings.Contains(body, `=== notes/plan.md (2 lines) ===\nstep one\nstep two`) {
 		t.Fatalf("request: %s", body)
+	}
+	// A redrawn conversation (/undo, shiro -c) shows the prompt as typed
+	// and names the file, rather than drawing its content inline.
+	if err := a.Session.SetHistory(a.Session.History()); err != nil {
+		t.Fatal(err)
+	}
+	var hist protocol.HistoryEvent
+	for hist.Messages == nil {
+		if e, ok := (<-a.Session.Events()).(protocol.HistoryEvent); ok {
+			hist = e
+		}
+	}
+	if m := hist.Messages[0]; m.Text != "summarise @notes/plan.md please" || !slices.Equal(m.Attached, []string{"notes/plan.md"}) {
+		t.Fatalf("the history shows the prompt as %q, attached %q", m.Text, m.Attached)
 	}
 	out, err := commandOutput(t, a, "/files pla")
 	if err != nil || out != "notes/plan.md" {

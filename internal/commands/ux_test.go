@@ -89,10 +89,17 @@ func shellHost(t *testing.T, sources ...commands.CommandSource) (*uxHost, *[]str
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *shellIn) (tool.Result, error) {
 			ran = append(ran, in.Command)
-			if in.Command == "false" {
+			switch in.Command {
+			case "false":
 				return tool.Result{}, errors.New("exit: 1")
+			case "make lint":
+				// As bash words a failed command.
+				return tool.Result{Output: "exit: 2\nstdout:\nchecking\nstderr:\nlint: 3 problems",
+					Run: &tool.RunOutput{Exit: 2, Stdout: "checking\n", Stderr: "lint: 3 problems"}}, nil
 			}
-			return tool.Text("output of " + in.Command + "\n"), nil
+			// As bash words its result: the prompt gets the output alone.
+			out := "output of " + in.Command
+			return tool.Result{Output: "exit: 0\nstdout:\n" + out, Run: &tool.RunOutput{Stdout: out + "\n"}}, nil
 		},
 	})
 	reg, err := tool.NewRegistry(sh)
@@ -183,15 +190,20 @@ func TestCustomCommandsFromClaudeFolders(t *testing.T) {
 	}
 }
 
-// A !`cmd` that fails or is refused fails the command: no prompt is sent.
+// A !`cmd` the tool could not run, or that is refused, fails the command:
+// no prompt is sent. One that exits non-zero gives its output and a note.
 func TestCustomCommandStopsOnAFailedCommand(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "check.md", "Result: !`false`\n")
+	write(t, dir, "lint.md", "Fix these:\n!`make lint`\nThen stop.\n")
 	write(t, dir, "plain.md", "Say hello to $1 and $3.\n")
 	h, _ := shellHost(t, commands.CommandSource{Dir: dir, Origin: "user"})
 	s := commands.New(h)
 	if out, err := s.Run(t.Context(), "/check"); err == nil || out.Prompt != "" || !strings.Contains(err.Error(), "/check: sh false failed: exit: 1") {
 		t.Fatalf("outcome %+v, err %v", out, err)
+	}
+	if out, err := s.Run(t.Context(), "/lint"); err != nil || out.Prompt != "Fix these:\nchecking\nlint: 3 problems\n(make lint: exit status 2)\nThen stop." {
+		t.Fatalf("outcome %q, err %v", out.Prompt, err)
 	}
 	h.shell = ""
 	if _, err := s.Run(t.Context(), "/check"); err == nil || !strings.Contains(err.Error(), "no tool that runs them") {

@@ -33,7 +33,10 @@ func TestASandboxedHookThatDaemonizesLeavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sb.Close)
+	// A helper being started for the next command makes the folders it
+	// mounts over (.git/hooks) in the workspace, and Close does not wait
+	// for it: let it finish, or the temp dir's removal races with it.
+	t.Cleanup(func() { sb.Ready(); sb.Close() })
 	pidFile := f.evidence("daemon.pid")
 	f.hook("guard", KindPreTool, []string{"*"}, "setsid sleep 1000 >/dev/null 2>&1 &\necho $! > "+pidFile+"\necho '{\"allow\":true}'")
 	r := f.approved("guard")

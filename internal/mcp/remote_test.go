@@ -128,6 +128,10 @@ func TestResourcesAreAttachedByMention(t *testing.T) {
 	if text != want || len(notices) != 0 {
 		t.Errorf("attached:\n%s\nnotices %q", text, notices)
 	}
+	if typed, names := SplitAttached(text); typed != "summarise @t:test://doc. and mail me@example.com:25 about @nobody:x" ||
+		len(names) != 1 || names[0] != "@t:test://doc" {
+		t.Errorf("SplitAttached = %q, %q", typed, names)
+	}
 	text, notices = f.m.Attach(context.Background(), "@t:test://missing")
 	if text != "@t:test://missing" || len(notices) != 1 || !strings.Contains(notices[0], "could not attach @t:test://missing") {
 		t.Errorf("a missing resource: %q, %q", text, notices)

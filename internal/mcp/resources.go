@@ -46,6 +46,22 @@ func (m *Manager) Attach(ctx context.Context, text string) (string, []string) {
 	return text + "\n\n" + strings.Join(blocks, "\n\n"), notices
 }
 
+// SplitAttached undoes Attach: the text before the first resource it
+// added, and the @server:uri of each resource, in order.
+func SplitAttached(expanded string) (text string, attached []string) {
+	const open = "\n\n[attached resource @"
+	text, rest, ok := strings.Cut(expanded, open)
+	if !ok {
+		return expanded, nil
+	}
+	for _, part := range strings.Split(open+rest, open)[1:] {
+		if name, _, ok := strings.Cut(part, "]\n"); ok {
+			attached = append(attached, "@"+name)
+		}
+	}
+	return text, attached
+}
+
 // read reads one resource as text, capped like a tool's output.
 func (s *server) read(ctx context.Context, uri string) (string, error) {
 	cs, err := s.session(ctx)

@@ -92,6 +92,24 @@ func Attach(env *workspace.Env, text string) (string, []string) {
 	return text + "\n\n" + attachHeader + b.String(), added
 }
 
+// Split undoes Attach: the text as typed, and the names of what was
+// attached ("src/main.go", "src/"). Text Attach added nothing to comes
+// back as it is.
+func Split(expanded string) (typed string, attached []string) {
+	typed, parts, ok := strings.Cut(expanded, "\n\n"+attachHeader)
+	if !ok {
+		return expanded, nil
+	}
+	for _, part := range strings.Split(parts, "\n\n=== ")[1:] {
+		head, _, _ := strings.Cut(part, "\n")
+		head = strings.TrimSuffix(head, " ===")
+		if i := strings.LastIndex(head, " ("); i > 0 {
+			attached = append(attached, head[:i])
+		}
+	}
+	return typed, attached
+}
+
 // readFile attaches one file, cut at limit bytes.
 func readFile(env *workspace.Env, rel string, limit int) (part, what string) {
 	data, err := env.ReadFile(rel)
@@ -103,20 +121,43 @@ func readFile(env *workspace.Env, rel string, limit int) (part, what string) {
 	}
 	body := string(data)
 	note := ""
-	if len(body) > limit {
-		cut := limit
-		for cut > 0 && !utf8.RuneStart(body[cut]) {
-			cut--
+	cut := len(body) > limit
+	if cut {
+		end := limit
+		for end > 0 && !utf8.RuneStart(body[end]) {
+			end--
 		}
-		body = body[:cut]
-		note = fmt.Sprintf("\n[Cut at %s of %s: read the rest with the read tools.]", size(cut), size(len(data)))
+		body = body[:end]
+		note = fmt.Sprintf("\n[Cut at %s: read the rest with the read tools.]", sizeOf(end, len(data)))
 	}
 	lines := strings.Count(body, "\n")
 	if !strings.HasSuffix(body, "\n") && body != "" {
 		lines++
 	}
-	return fmt.Sprintf("=== %s (%d lines) ===\n%s%s", rel, lines, strings.TrimRight(body, "\n"), note),
-		fmt.Sprintf("%s (%s)", rel, size(len(data)))
+	// The notice says what the model got, not how big the file is: a
+	// cut file is the case where the two differ and the person needs to
+	// know.
+	what = fmt.Sprintf("%s (%d %s, %s)", rel, lines, plural(lines, "line"), size(len(body)))
+	if cut {
+		what = fmt.Sprintf("%s (cut: %d %s, %s sent)", rel, lines, plural(lines, "line"), sizeOf(len(body), len(data)))
+	}
+	return fmt.Sprintf("=== %s (%d lines) ===\n%s%s", rel, lines, strings.TrimRight(body, "\n"), note), what
+}
+
+// sizeOf writes "part of whole" briefly, in bytes when the brief sizes
+// would read the same.
+func sizeOf(part, whole int) string {
+	if size(part) == size(whole) {
+		return fmt.Sprintf("%d of %d B", part, whole)
+	}
+	return size(part) + " of " + size(whole)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // listDir attaches a directory's visible entries, one level deep.

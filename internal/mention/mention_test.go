@@ -69,10 +69,11 @@ func TestAttachAddsNamedFiles(t *testing.T) {
 		"src/a.go":  "package a\n\nfunc A() {}\n",
 		"src/b.go":  "package a\n",
 		"big.txt":   strings.Repeat("x", mention.FileBytes+10),
+		"log.txt":   strings.Repeat("a line of a log\n", 10000),
 		"blob.bin":  "a\x00b",
 		"notes.txt": "n",
 	})
-	text := "look at @src/a.go, @src and @big.txt; ask @alice about @../etc/passwd and @blob.bin"
+	text := "look at @src/a.go, @src and @big.txt; ask @alice about @../etc/passwd and @blob.bin, @log.txt"
 	got, added := mention.Attach(env, text)
 	if !strings.HasPrefix(got, text+"\n\nThe user attached these with @") {
 		t.Fatalf("the message itself changed:\n%s", got[:200])
@@ -80,7 +81,8 @@ func TestAttachAddsNamedFiles(t *testing.T) {
 	for _, want := range []string{
 		"=== src/a.go (3 lines) ===\npackage a\n\nfunc A() {}\n\n",
 		"=== src/ (directory, 2 entries) ===\na.go\nb.go",
-		"[Cut at 64.0 KB of 64.0 KB: read the rest with the read tools.]",
+		"[Cut at 65536 of 65546 B: read the rest with the read tools.]",
+		"[Cut at 64.0 KB of 156.2 KB: read the rest with the read tools.]",
 		"=== blob.bin (binary, 3 B: not attached) ===",
 	} {
 		if !strings.Contains(got, want) {
@@ -90,8 +92,18 @@ func TestAttachAddsNamedFiles(t *testing.T) {
 	if strings.Contains(got, "root:") || strings.Contains(got, "a\x00b") {
 		t.Fatal("attached what it must not")
 	}
-	if strings.Join(added, "|") != "src/a.go (23 B)|src/ (2 entries)|big.txt (64.0 KB)|blob.bin (binary, not attached)" {
+	// The notice says what was sent: a cut file, how much of it.
+	if strings.Join(added, "|") != "src/a.go (3 lines, 23 B)|src/ (2 entries)|big.txt (cut: 1 line, 65536 of 65546 B sent)|"+
+		"blob.bin (binary, not attached)|log.txt (cut: 4096 lines, 64.0 KB of 156.2 KB sent)" {
 		t.Fatalf("added = %q", added)
+	}
+	// Split gives back the text as typed and the names of what was added.
+	typed, names := mention.Split(got)
+	if typed != text || strings.Join(names, "|") != "src/a.go|src/|big.txt|blob.bin|log.txt" {
+		t.Fatalf("Split = %q, %q", typed, names)
+	}
+	if typed, names := mention.Split("plain text"); typed != "plain text" || names != nil {
+		t.Fatalf("Split of a plain text = %q, %q", typed, names)
 	}
 	if same, none := mention.Attach(env, "no mentions here, mail me@example.com"); same != "no mentions here, mail me@example.com" || none != nil {
 		t.Fatalf("a message without @path changed: %q %v", same, none)

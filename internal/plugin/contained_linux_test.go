@@ -46,7 +46,10 @@ func newConfined(t *testing.T) *confined {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sb.Close)
+	// A helper being started for the next command makes the folders it
+	// mounts over (.git/hooks) in the workspace, and Close does not wait
+	// for it: let it finish, or the temp dir's removal races with it.
+	t.Cleanup(func() { sb.Ready(); sb.Close() })
 	c.sb = sb
 	return c
 }

@@ -21,8 +21,12 @@ type HistoryEvent struct {
 // outcome.
 type HistoryMessage struct {
 	Role HistoryRole `json:"role"`
-	// Text is the prompt, or the answer's text.
+	// Text is the prompt, or the answer's text. A prompt is as the person
+	// typed it: what @ attached to it is named in Attached, not repeated.
 	Text string `json:"text,omitempty"`
+	// Attached names what @ attached to a prompt (files, folders, MCP
+	// resources), in order.
+	Attached []string `json:"attached,omitempty"`
 	// Reasoning is the answer's visible thinking.
 	Reasoning string        `json:"reasoning,omitempty"`
 	Calls     []HistoryCall `json:"calls,omitempty"`

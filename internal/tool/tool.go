@@ -201,6 +201,21 @@ type Result struct {
 	// it can say (a write outside the writable folders, the network); the
 	// session offers to allow it and run the call again.
 	Refused *protocol.SandboxRefusal
+	// Run is, for a call that ran a command line to its end, what the
+	// command printed and how it ended, without the words Output puts
+	// around them: a custom command's !`cmd` is replaced by the output
+	// alone.
+	Run *RunOutput
+}
+
+// RunOutput is what a command printed (each stream cut as in Output) and
+// how it ended.
+type RunOutput struct {
+	Exit           int
+	Stdout, Stderr string
+	// Note says why the command stopped when it did not end by itself
+	// (a timeout), else it is empty.
+	Note string
 }
 
 // Text is a Result with only text.

@@ -43,14 +43,20 @@ func TestApprovalBodyShowsTheToolsDiff(t *testing.T) {
 	}
 }
 
-// A call the tool cannot preview shows its title (a command as one) and
-// every argument, multi-line strings indented under their name.
+// A call the tool cannot preview shows its title and every argument,
+// multi-line strings indented under their name; a command is shown once,
+// whole, in place of its cut title and its command argument.
 func TestApprovalBodyListsTheArguments(t *testing.T) {
-	got := bodyText(requestBody(protocol.ApprovalRequestEvent{Name: "bash", Title: "go test ./...", Kind: protocol.KindExecute,
+	got := bodyText(requestBody(protocol.ApprovalRequestEvent{Name: "bash", Title: "go test ./... …", Kind: protocol.KindExecute,
 		Input: []byte(`{"command":"go test ./...\ngo vet ./...","timeout":5000}`)}))
-	want := "$ go test ./...\n\ncommand: go test ./...\n         go vet ./...\ntimeout: 5000\n"
+	want := "$ go test ./...\n  go vet ./...\n\ntimeout: 5000\n"
 	if got != want {
 		t.Errorf("bash body = %q, want %q", got, want)
+	}
+	got = bodyText(requestBody(protocol.ApprovalRequestEvent{Name: "bash", Title: "make", Kind: protocol.KindExecute,
+		Input: []byte(`{"command":"make"}`)}))
+	if got != "$ make\n" {
+		t.Errorf("bash body of a bare command = %q, want it once", got)
 	}
 	got = bodyText(requestBody(protocol.ApprovalRequestEvent{Name: "web_fetch", Title: "example.com", Kind: protocol.KindFetch,
 		Input: []byte(`{"url":"https://example.com","max":3}`)}))
@@ -90,6 +96,9 @@ func TestApprovalPromptTitles(t *testing.T) {
 	} {
 		p := newApprovalPrompt(c.ev)
 		got := ansi.Strip(p.view(&st, 100, 30))
+		if c.ev.Kind == protocol.KindExecute && (strings.Count(got, "$ make") != 1 || strings.Contains(got, "command: make")) {
+			t.Errorf("the command is not shown exactly once:\n%s", got)
+		}
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("prompt lacks %q:\n%s", w, got)

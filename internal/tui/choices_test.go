@@ -157,3 +157,49 @@ func TestTheUIOnlySubmitsOps(t *testing.T) {
 		t.Fatalf("ops = %#v", got)
 	}
 }
+
+// changesPicker is what /changes answers with: a picker that stays open
+// after the command.
+func changesPicker() protocol.CommandResultEvent {
+	return protocol.CommandResultEvent{Command: "changes", Line: "/changes", Output: "2 turns changed files",
+		Choices: []protocol.Choice{
+			{Label: "turn 2", Detail: "src/a.go", Line: "/diff review 2"},
+			{Label: "turn 1", Detail: "README.md", Line: "/diff review 1"},
+		}}
+}
+
+// A picker does not swallow what is typed next: a / starts a command in
+// the input, and text that matches no choice goes to the input whole,
+// while text that does match still filters.
+func TestTypingPastAPickerReachesTheInput(t *testing.T) {
+	s := newFakeSession(t)
+	d := startDriver(t, s, Options{})
+	s.emit(changesPicker())
+	d.waitText("› turn 2")
+	d.typeText("/diff")
+	d.waitText("› /diff", "· /changes: nothing chosen")
+	d.press("enter")
+	if op := s.nextOp(t); op != (protocol.Command{Line: "/diff"}) {
+		t.Fatalf("op = %#v", op)
+	}
+
+	s.emit(changesPicker())
+	d.waitText("› turn 2")
+	d.typeText("turn 1")
+	d.waitText("filter: turn 1", "› turn 1")
+	d.inspect(func(m *model) {
+		if len(m.pickers) != 1 || m.input.Value() != "" {
+			t.Errorf("a filter that matches left the picker: pickers %d, input %q", len(m.pickers), m.input.Value())
+		}
+	})
+	d.press("esc")
+
+	s.emit(changesPicker())
+	d.waitText("› turn 2")
+	d.typeText("tests fail")
+	d.waitText("› tests fail")
+	d.press("enter")
+	if op := s.nextOp(t); op != (protocol.UserTurn{Text: "tests fail"}) {
+		t.Fatalf("op = %#v", op)
+	}
+}

@@ -178,24 +178,15 @@ func (m *model) menuOpen() bool {
 	return !m.menuHidden && !m.browsing && !m.modalOpen() && len(m.menuEntries()) > 0
 }
 
-// menuEntries are the commands whose name starts with what was typed, an
-// exact match first, so "/model" + enter cannot run /models.
+// menuEntries are the commands whose name holds what was typed in order
+// (fuzzy.go): an exact match first, so "/model" + enter cannot run
+// /models, then names that start with it, then the rest.
 func (m *model) menuEntries() []command {
 	v := m.input.Value()
 	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
 		return nil
 	}
-	prefix := strings.ToLower(v[1:])
-	var exact, rest []command
-	for _, c := range m.commandList() {
-		switch {
-		case c.name == prefix:
-			exact = append(exact, c)
-		case strings.HasPrefix(c.name, prefix):
-			rest = append(rest, c)
-		}
-	}
-	return append(exact, rest...)
+	return rankCommands(m.commandList(), strings.ToLower(v[1:]))
 }
 
 // menuChoice is the highlighted command.

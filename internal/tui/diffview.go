@@ -84,6 +84,24 @@ func classifyDiffLine(l string) previewLine {
 // command is shown as one) and then every argument, so the person approves
 // what will really run.
 func callLines(e protocol.ApprovalRequestEvent) []previewLine {
+	if cmd, rest, ok := commandArgument(e); ok {
+		// The title of a command is its first line, cut: showing both it
+		// and the command argument showed the command twice. The command
+		// is shown once, whole, in place of both.
+		var out []previewLine
+		for i, l := range strings.Split(cmd, "\n") {
+			lead := "$ "
+			if i > 0 {
+				lead = "  "
+			}
+			out = append(out, previewLine{lineCommand, lead + l})
+		}
+		if more := argumentLines(rest); len(more) > 0 {
+			out = append(out, previewLine{linePlain, ""})
+			out = append(out, more...)
+		}
+		return out
+	}
 	var out []previewLine
 	if e.Title != "" {
 		title := e.Title
@@ -95,10 +113,38 @@ func callLines(e protocol.ApprovalRequestEvent) []previewLine {
 	return append(out, argumentLines(e.Input)...)
 }
 
+// commandArgument finds the command string an execute call runs and the
+// call's other arguments.
+func commandArgument(e protocol.ApprovalRequestEvent) (string, json.RawMessage, bool) {
+	if e.Kind != protocol.KindExecute {
+		return "", nil, false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(e.Input, &obj) != nil {
+		return "", nil, false
+	}
+	var cmd string
+	if json.Unmarshal(obj["command"], &cmd) != nil || strings.TrimSpace(cmd) == "" {
+		return "", nil, false
+	}
+	delete(obj, "command")
+	if len(obj) == 0 {
+		return cmd, nil, true
+	}
+	rest, err := json.Marshal(obj)
+	if err != nil {
+		return "", nil, false
+	}
+	return cmd, rest, true
+}
+
 // argumentLines lists a JSON object's members one per entry, by name:
 // strings as they are (later lines indented under the first), anything
 // else as compact JSON. Input that is not an object is shown whole.
 func argumentLines(input json.RawMessage) []previewLine {
+	if len(input) == 0 {
+		return nil
+	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(input, &obj) != nil {
 		return []previewLine{{linePlain, string(input)}}

@@ -53,3 +53,24 @@ func TestAStoppedCommandKeepsItsOutput(t *testing.T) {
 		t.Fatalf("the stopped command lost its output:\n%s", frame)
 	}
 }
+
+// /diff's output keeps Go's tab indentation: each tab becomes the spaces
+// to the next tab stop, since a tab that reaches the screen draws nothing.
+func TestDiffOutputExpandsTabs(t *testing.T) {
+	s := newFakeSession(t)
+	d := startDriver(t, s, Options{})
+	s.emit(protocol.CommandResultEvent{Command: "diff", Line: "/diff",
+		Output: "--- a/a.go\n+++ b/a.go\n@@ -1,3 +1,3 @@\n func f() {\n-\treturn 1\n+\tif x {\n+\t\treturn 2\n }\n"})
+	frame := d.waitText("@@ -1,3 +1,3 @@")
+	for _, want := range []string{"\n  -   return 1\n", "\n  +   if x {\n", "\n  +       return 2\n"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("frame lacks %q", want)
+		}
+	}
+	if strings.Contains(frame, "\t") {
+		t.Errorf("a tab reached the frame")
+	}
+	if t.Failed() {
+		t.Fatalf("frame:\n%s", frame)
+	}
+}

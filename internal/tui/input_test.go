@@ -231,3 +231,57 @@ func TestAtPickerStaysOpenWhileItAsksAgain(t *testing.T) {
 	d.press("tab")
 	d.waitText("› @src/")
 }
+
+// tmux pastes with CR line breaks (and Windows text has CR LF): a long
+// paste of either kind folds by its lines like one with LF, and what is
+// sent has every line, with LF breaks as a short paste gets them.
+func TestCRPastesFold(t *testing.T) {
+	for name, br := range map[string]string{"CR": "\r", "CRLF": "\r\n"} {
+		t.Run(name, func(t *testing.T) {
+			s := newFakeSession(t)
+			d := startDriver(t, s, Options{})
+			var paste, want strings.Builder
+			for i := range 20 {
+				fmt.Fprintf(&paste, "row %d%s", i, br)
+				fmt.Fprintf(&want, "row %d\n", i)
+			}
+			d.send(tea.PasteMsg{Content: paste.String()})
+			d.waitText("› [pasted 20 lines]")
+			d.press("enter")
+			// The input's trailing line break is not sent.
+			if op := s.nextOp(t); op != (protocol.UserTurn{Text: strings.TrimSuffix(want.String(), "\n")}) {
+				t.Fatalf("op = %q", fmt.Sprint(op))
+			}
+			d.send(tea.PasteMsg{Content: "a" + br + "b" + br + "c"})
+			d.press("enter")
+			if op := s.nextOp(t); op != (protocol.UserTurn{Text: "a\nb\nc"}) {
+				t.Fatalf("short paste sent as %q", fmt.Sprint(op))
+			}
+		})
+	}
+}
+
+// The session answers each /files line on its own goroutine, so answers
+// can come out of order: an older query's answer that arrives after the
+// current one's must not take its place (the picker closed, and nothing
+// asked again: TestShiroInTmux lost its picker under load that way).
+func TestALateAnswerToAnOlderQueryIsDropped(t *testing.T) {
+	s := newFakeSession(t)
+	s.emit(protocol.CommandsEvent{Commands: append(testCommands(), protocol.CommandInfo{Name: "files", Args: "[QUERY]", Summary: "paths", Immediate: true})})
+	d := startDriver(t, s, Options{})
+	d.waitText("shiro · Test")
+	d.typeText("look at @sr")
+	for _, q := range []string{"/files", "/files s", "/files sr"} {
+		if op := s.nextOp(t); op != (protocol.Command{Line: q}) {
+			t.Fatalf("op = %#v, want %s", op, q)
+		}
+	}
+	s.emit(protocol.CommandResultEvent{Command: "files", Line: "/files sr", Output: "src/"},
+		protocol.CommandResultEvent{Command: "files", Line: "/files s", Output: "stale/"},
+		protocol.CommandResultEvent{Command: "files", Line: "/files", Output: "top/"})
+	d.waitModel("every answer taken", func(m *model) bool { return len(m.mention.asked) == 0 })
+	frame := d.waitText(" @src/", "tab or enter completes")
+	if strings.Contains(frame, "stale/") || strings.Contains(frame, "top/") {
+		t.Fatalf("an older query's answer shows:\n%s", frame)
+	}
+}

@@ -16,6 +16,9 @@ const resultLines = 4
 type userItem struct {
 	text   string
 	folded bool
+	// attached names what @ attached to a prompt taken up from the store,
+	// shown as one line under it (live, a notice says it).
+	attached []string
 }
 
 // foldedUserLines is how many lines a folded prompt shows.
@@ -36,6 +39,10 @@ func (u *userItem) render(r *renderCtx, width int) []string {
 			lead = r.st.userBar.Render("›") + " "
 		}
 		out[i] = lead + r.st.user.Render(l)
+	}
+	if len(u.attached) > 0 {
+		line := ansi.Truncate("attached "+strings.Join(u.attached, ", "), max(width-2, 10), "…")
+		out = append(out, "  "+r.st.dim.Render(line))
 	}
 	return out
 }
@@ -104,7 +111,9 @@ type noteItem struct {
 }
 
 func (n *noteItem) render(r *renderCtx, width int) []string {
-	lines := splitLines(n.text)
+	// Command output (/diff above all) holds tabs, which the screen would
+	// draw as nothing.
+	lines := splitLines(expandTabs(n.text, tabWidth))
 	switch n.kind {
 	case noteNotice:
 		return indent(wrapAll(lines, width-2, r.st.notice), "· ")

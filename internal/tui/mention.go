@@ -129,6 +129,12 @@ func (m *model) mentionResult(e protocol.CommandResultEvent) bool {
 	if ms.asked[e.Line]--; ms.asked[e.Line] == 0 {
 		delete(ms.asked, e.Line)
 	}
+	// The session answers each line on its own goroutine, so an older
+	// query's answer can come after the current one's: it must not
+	// replace it, or the picker closes and nothing asks again.
+	if current := filesLine(ms.word); ms.resultsLine == current && e.Line != current {
+		return true
+	}
 	if e.Line != ms.resultsLine {
 		ms.sel = 0 // a fresh answer to the same query keeps the highlight
 	}

@@ -21,11 +21,11 @@ const (
 
 // paste puts a paste into the input, folding a long one.
 func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
-	content := strings.ReplaceAll(msg.Content, "\r\n", "\n")
+	content := unixLines(msg.Content)
 	lines := strings.Count(strings.TrimRight(content, "\n"), "\n") + 1
 	if lines < pasteFoldLines && len(content) < pasteFoldChars {
 		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
+		m.input, cmd = m.input.Update(tea.PasteMsg{Content: content})
 		m.afterInputChange()
 		return cmd
 	}
@@ -51,4 +51,15 @@ func (m *model) takeInput() (text, shown string) {
 	m.input.Reset()
 	m.afterInputChange()
 	return text, shown
+}
+
+// unixLines gives every line break of a paste as LF. tmux pastes with CR
+// breaks and Windows text has CR LF; counted as one line, such a paste was
+// never folded, and the input box (which reads each CR as a break of its
+// own) doubled the lines of a CR LF one.
+func unixLines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }

@@ -15,8 +15,9 @@ import (
 // /provider, hooks to approve): its output says what the choice is about;
 // picking a choice submits the command line it carries, and a field (a
 // base URL, an API key) takes a typed value that completes its line.
-// Without a field, typing filters the choices; with one, typing goes to
-// the field. Enter picks, esc closes without picking.
+// Without a field, typing filters the choices (a / first, or text that
+// matches no choice, closes the picker and goes to the input); with one,
+// typing goes to the field. Enter picks, esc closes without picking.
 type picker struct {
 	command string
 	text    string // the command's output
@@ -156,10 +157,34 @@ func (m *model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
 			p.sel = 0
 		}
 	case k.Text != "":
+		if typed := p.filter + k.Text; typed == "/" || !p.matches(typed) {
+			return m.typeThrough(typed)
+		}
 		p.filter += k.Text
 		p.sel = 0
 	}
 	return nil
+}
+
+// matches reports whether filter would keep any choice.
+func (p *picker) matches(filter string) bool {
+	kept := *p
+	kept.filter = filter
+	return len(kept.visible()) > 0
+}
+
+// typeThrough closes the picker without choosing and puts what was typed
+// into the input. A picker stays open after the command that opened it
+// (/changes, /undo), and the next thing typed is most often the next
+// command or prompt: a / starts a command, and text no choice matches
+// cannot be a filter, so neither is swallowed by the picker.
+func (m *model) typeThrough(typed string) tea.Cmd {
+	p := m.pickers[0]
+	m.pickers = m.pickers[1:]
+	m.note(noteNotice, p.title()+": nothing chosen")
+	m.input.InsertString(typed)
+	m.afterInputChange()
+	return m.sendFirstPrompt()
 }
 
 // view draws the command's output, the choices beneath it and the field;

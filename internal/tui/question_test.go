@@ -116,7 +116,7 @@ func TestAskAndApprovalTakeTurns(t *testing.T) {
 	s.emit(protocol.ApprovalRequestEvent{ID: "approval-1", CallID: "b1", Name: "bash", Title: "make", Kind: protocol.KindExecute,
 		Input: []byte(`{"command":"make"}`), Grants: []string{`bash "make *"`}},
 		protocol.QuestionEvent{ID: "question-2", CallID: "q9", Question: "Shall I also run the linters?"})
-	d.waitText("bash wants to run", "$ make", "command: make")
+	d.waitText("bash wants to run", "$ make")
 	d.inspect(func(m *model) {
 		if m.question != nil {
 			t.Error("a question opened over the approval")

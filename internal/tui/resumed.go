@@ -33,7 +33,7 @@ func (m *model) showHistory(e protocol.HistoryEvent) {
 	for _, msg := range e.Messages {
 		switch msg.Role {
 		case protocol.HistoryUser:
-			tr.add(&userItem{text: msg.Text})
+			tr.add(&userItem{text: msg.Text, attached: msg.Attached})
 		case protocol.HistorySummary:
 			m.note(noteNotice, "earlier messages were compacted into this summary:\n"+msg.Text)
 		case protocol.HistoryAssistant:

@@ -41,6 +41,18 @@ func TestAHistoryEventIsDrawnAsTheTranscript(t *testing.T) {
 	})
 }
 
+// A prompt with @ attachments is drawn as typed, the attachments named on
+// one line under it, never their content.
+func TestAResumedPromptNamesItsAttachments(t *testing.T) {
+	s := newFakeSession(t)
+	s.emit(protocol.HistoryEvent{Messages: []protocol.HistoryMessage{
+		{Role: protocol.HistoryUser, Text: "why does @logs/app.log fail", Attached: []string{"logs/app.log", "@docs:docs://guide"}},
+		{Role: protocol.HistoryAssistant, Text: "It runs out of disk."},
+	}})
+	d := startDriver(t, s, Options{})
+	d.waitText("› why does @logs/app.log fail\n  attached logs/app.log, @docs:docs://guide\n", "It runs out of disk.")
+}
+
 // A conversation replaced while the session runs (/undo) is redrawn: the
 // turn taken back is gone from the transcript, what stays is drawn again.
 func TestAReplacedConversationIsRedrawn(t *testing.T) {

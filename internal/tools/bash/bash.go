@@ -106,22 +106,21 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 			if in.Timeout != nil {
 				timeout = *in.Timeout
 			}
-			out, refused, err := runForeground(ctx, env, timing, in.Command, timeout, rt.Emit)
-			return tool.Result{Output: out, Refused: refused}, err
+			return runForeground(ctx, env, timing, in.Command, timeout, rt.Emit)
 		},
 	})
 }
 
 // runForeground runs a command to its end, streaming its output to emit,
 // and words the result.
-func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (string, *protocol.SandboxRefusal, error) {
+func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (tool.Result, error) {
 	out := &foregroundOutput{emit: emit}
 	out.redact = newRedaction(ctx, env, out.keep)
 	spec := shellSpec(env, command, timing, out.write)
 	spec.Timeout = time.Duration(timeoutMS) * time.Millisecond
 	res, err := proc.Run(ctx, spec)
 	if err != nil {
-		return "", nil, fmt.Errorf("run the command: %w", err)
+		return tool.Result{}, fmt.Errorf("run the command: %w", err)
 	}
 	out.flush()
 	var note string
@@ -131,9 +130,11 @@ func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, c
 	case errors.Is(res.Stopped, proc.ErrTimedOut):
 		note = fmt.Sprintf("timed out after %dms (killed)", timeoutMS)
 	case res.Stopped != nil:
-		return "", nil, ErrInterrupted
+		return tool.Result{}, ErrInterrupted
 	}
-	return out.result(res.Exit.ShellCode(), note), refusalOf(res.Refusal), nil
+	result := out.result(res.Exit.ShellCode(), note)
+	result.Refused = refusalOf(res.Refusal)
+	return result, nil
 }
 
 // refusalOf is what the sandbox refused, as the session reports it.

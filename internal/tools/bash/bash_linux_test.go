@@ -86,6 +86,28 @@ func TestBashResultFormat(t *testing.T) {
 	}
 }
 
+// The result also carries the streams bare, for a caller that wants the
+// output alone (a custom command's !`cmd`).
+func TestBashResultCarriesTheStreamsBare(t *testing.T) {
+	env := testEnv(t, nil)
+	for _, c := range []struct {
+		command string
+		want    tool.RunOutput
+	}{
+		{"echo out; echo err >&2", tool.RunOutput{Exit: 0, Stdout: "out", Stderr: "err"}},
+		{"printf 'a\\tb\\n\\n'; exit 3", tool.RunOutput{Exit: 3, Stdout: "a\tb\n"}},
+		{"true", tool.RunOutput{}},
+	} {
+		res, err := tool.Invoke(t.Context(), plainBash(env), jsonInput(t, map[string]any{"command": c.command}), tool.Runtime{CallID: "c1"})
+		if err != nil {
+			t.Fatalf("%s: %v", c.command, err)
+		}
+		if res.Run == nil || *res.Run != c.want {
+			t.Errorf("%s: run = %+v, want %+v", c.command, res.Run, c.want)
+		}
+	}
+}
+
 // Tools without a workspace of their own work in the Background's.
 func TestToolsFallBackOnTheBackgroundsWorkspace(t *testing.T) {
 	env := testEnv(t, nil)

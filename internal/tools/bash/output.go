@@ -182,8 +182,8 @@ func (o *foregroundOutput) flush() {
 }
 
 // result renders the tool result: the exit line, an optional note, then the
-// non-empty streams, all within ResultCap.
-func (o *foregroundOutput) result(exit int, note string) string {
+// non-empty streams, all within ResultCap; Run holds the same streams bare.
+func (o *foregroundOutput) result(exit int, note string) tool.Result {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	var b strings.Builder
@@ -197,18 +197,22 @@ func (o *foregroundOutput) result(exit int, note string) string {
 	budget := tool.ResultCap - b.Len() - 128
 	out, errOut := &o.streams[stdoutStream], &o.streams[stderrStream]
 	outShare, errShare := splitBudget(out.total, errOut.total, budget)
+	run := &tool.RunOutput{Exit: exit, Note: note}
 	for _, s := range []struct {
 		label string
 		c     *streamCapture
 		share int
-	}{{"stdout", out, outShare}, {"stderr", errOut, errShare}} {
+		bare  *string
+	}{{"stdout", out, outShare, &run.Stdout}, {"stderr", errOut, errShare, &run.Stderr}} {
 		if s.c.total == 0 {
 			continue
 		}
+		text := strings.TrimSuffix(s.c.render(s.share), "\n")
+		*s.bare = text
 		b.WriteString("\n" + s.label + ":\n")
-		b.WriteString(strings.TrimSuffix(s.c.render(s.share), "\n"))
+		b.WriteString(text)
 	}
-	return tool.Cap(b.String())
+	return tool.Result{Output: tool.Cap(b.String()), Run: run}
 }
 
 // splitBudget shares budget between two streams: each gets what it needs

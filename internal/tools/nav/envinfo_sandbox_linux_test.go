@@ -47,7 +47,10 @@ func TestEnvInfoProbesRunInTheSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sb.Close)
+	// A helper being started for the next command makes the folders it
+	// mounts over (.git/hooks) in the workspace, and Close does not wait
+	// for it: let it finish, or the temp dir's removal races with it.
+	t.Cleanup(func() { sb.Ready(); sb.Close() })
 	env.Launcher = sb
 
 	if v := version(t.Context(), env, probe{"go", []string{"version"}}); v != "go version fake" {
