@@ -73,7 +73,7 @@ func TestAttachAddsNamedFiles(t *testing.T) {
 		"notes.txt": "n",
 	})
 	text := "look at @src/a.go, @src and @big.txt; ask @alice about @../etc/passwd and @blob.bin"
-	got, added := mention.Attach(env, text)
+	got, _, added := mention.Attach(env, text)
 	if !strings.HasPrefix(got, text+"\n\nThe user attached these with @") {
 		t.Fatalf("the message itself changed:\n%s", got[:200])
 	}
@@ -93,7 +93,7 @@ func TestAttachAddsNamedFiles(t *testing.T) {
 	if strings.Join(added, "|") != "src/a.go (23 B)|src/ (2 entries)|big.txt (64.0 KB)|blob.bin (binary, not attached)" {
 		t.Fatalf("added = %q", added)
 	}
-	if same, none := mention.Attach(env, "no mentions here, mail me@example.com"); same != "no mentions here, mail me@example.com" || none != nil {
+	if same, _, none := mention.Attach(env, "no mentions here, mail me@example.com"); same != "no mentions here, mail me@example.com" || none != nil {
 		t.Fatalf("a message without @path changed: %q %v", same, none)
 	}
 }

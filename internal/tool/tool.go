@@ -197,6 +197,9 @@ type Question struct {
 type Result struct {
 	Output string
 	Diff   *protocol.Diff
+	// Images are pictures for the model (read_file on a PNG), sent with
+	// Output as the wire allows.
+	Images []llm.Image
 }
 
 // Text is a Result with only text.
