@@ -38,7 +38,7 @@ func TestTurnImagesReachTheModel(t *testing.T) {
 		}
 		c.SeesImages = func(string) bool { return true }
 	}, resp(llm.TextDelta{Text: "a cat"}))
-	evs := sendTurn(s, protocol.UserTurn{Text: "what is this?", Images: []protocol.Image{{MediaType: "image/png", Data: pngBytes, Name: "shot.png"}}})
+	evs := sendTurn(s, protocol.UserTurn{Text: "what is this?"}.WithImages([]protocol.Image{{MediaType: "image/png", Data: pngBytes, Name: "shot.png"}}))
 	if start, _ := find[protocol.TurnStartEvent](evs); start.Images != 2 {
 		t.Errorf("turn start counts %d images", start.Images)
 	}
@@ -61,7 +61,7 @@ func TestImagesForAModelWithoutVisionAreRefusedBeforeSending(t *testing.T) {
 	s, wire := startWith(t, mustRegistry(t), allowAll(), func(c *agent.Config) {
 		c.SeesImages = func(model string) bool { return model != "test-model" }
 	}, resp(llm.TextDelta{Text: "never"}))
-	evs := sendTurn(s, protocol.UserTurn{Text: "look", Images: []protocol.Image{{MediaType: "image/png", Data: pngBytes}}})
+	evs := sendTurn(s, protocol.UserTurn{Text: "look"}.WithImages([]protocol.Image{{MediaType: "image/png", Data: pngBytes}}))
 	e, ok := find[protocol.ErrorEvent](evs)
 	if !ok || !strings.Contains(e.Error, "test-model cannot read images: nothing was sent") {
 		t.Fatalf("error %q in %v", e.Error, types(evs))
@@ -81,7 +81,7 @@ func TestImagesForAModelWithoutVisionAreRefusedBeforeSending(t *testing.T) {
 // A bad picture is refused at Submit, naming it.
 func TestBadTurnImageIsRefusedAtSubmit(t *testing.T) {
 	s, _ := startWith(t, mustRegistry(t), allowAll(), nil)
-	err := s.Submit(protocol.UserTurn{Text: "x", Images: []protocol.Image{{MediaType: "image/tiff", Data: []byte("II*"), Name: "scan.tiff"}}})
+	err := s.Submit(protocol.UserTurn{Text: "x"}.WithImages([]protocol.Image{{MediaType: "image/tiff", Data: []byte("II*"), Name: "scan.tiff"}}))
 	if err == nil || !strings.Contains(err.Error(), "image 1 (scan.tiff)") {
 		t.Fatalf("err %v", err)
 	}

@@ -53,11 +53,12 @@ type queued struct {
 }
 
 func (s *Session) enqueue(o protocol.UserTurn) error {
-	if strings.TrimSpace(o.Text) == "" && len(o.Images) == 0 {
+	pictures := o.Pictures()
+	if strings.TrimSpace(o.Text) == "" && len(pictures) == 0 {
 		return fmt.Errorf("user turn: the text is empty")
 	}
-	images := make([]llm.Image, 0, len(o.Images))
-	for i, img := range o.Images {
+	images := make([]llm.Image, 0, len(pictures))
+	for i, img := range pictures {
 		part, err := llm.NewImage(img.MediaType, img.Data)
 		if err != nil {
 			return fmt.Errorf("user turn: image %d%s: %w", i+1, named(img.Name), err)

@@ -13,8 +13,28 @@ func OpType(o Op) string { return o.opType() }
 type UserTurn struct {
 	Text string `json:"text"`
 	// Images are pictures sent with the text (a screenshot); the session
-	// checks each is a format the models take.
-	Images []Image `json:"images,omitempty"`
+	// checks each is a format the models take. A pointer keeps UserTurn
+	// comparable: front ends and their tests compare ops with ==, and an
+	// op holding a slice would make that panic.
+	Images *[]Image `json:"images,omitempty"`
+}
+
+// Pictures are a turn's images; none when it has none.
+func (u UserTurn) Pictures() []Image {
+	if u.Images == nil {
+		return nil
+	}
+	return *u.Images
+}
+
+// WithImages is the turn with these pictures (none when images is empty).
+func (u UserTurn) WithImages(images []Image) UserTurn {
+	if len(images) == 0 {
+		u.Images = nil
+	} else {
+		u.Images = &images
+	}
+	return u
 }
 
 // Image is one picture of a user turn: its bytes (base64 in JSON) and
