@@ -27,11 +27,7 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		// listen PORTFILE HITFILE: a loopback listener a script's model
 		// must not reach (sandbox scripts).
-		// homeoutside: HOME in /var/tmp, outside the temp dir; gocache:
-		// GOCACHE is the test runner's build cache.
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"listen": listenCmd, "homeoutside": homeOutsideCmd, "gocache": goCacheCmd,
-		},
+		Cmds: scriptCmds(),
 		// [landlock]: this machine can confine commands; [userns]: a user
 		// namespace can be made here (sandbox scripts). With
 		// SHIRO_REQUIRE_SANDBOX set (CI), a missing one fails the script
@@ -53,6 +49,7 @@ func TestScripts(t *testing.T) {
 			return ok, nil
 		},
 		Setup: func(env *testscript.Env) error {
+			env.Values[fakeKey] = &fakeSlot{}
 			// Every script gets its own state directory and no keys.
 			env.Setenv("SHIRO_HOME", env.WorkDir+"/.home")
 			for _, k := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "SHIRO_API_KEY", "SHIRO_PROVIDER", "SHIRO_MODEL", "SHIRO_BASE_URL"} {
@@ -61,6 +58,19 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// scriptCmds are the commands scripts have beyond testscript's own.
+func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	// homeoutside: HOME in /var/tmp, outside the temp dir; gocache:
+	// GOCACHE is the test runner's build cache.
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"listen": listenCmd, "homeoutside": homeOutsideCmd, "gocache": goCacheCmd,
+	}
+	for name, cmd := range fakeCmds {
+		cmds[name] = cmd
+	}
+	return cmds
 }
 
 // userNamespaces reports whether unshare(1) can make a user namespace

@@ -37,7 +37,7 @@ func (a *server) Initialize(context.Context, acp.InitializeRequest) (acp.Initial
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		AgentInfo:       &acp.Implementation{Name: "shiro", Version: a.cfg.version},
 		AgentCapabilities: acp.AgentCapabilities{
-			PromptCapabilities:  acp.PromptCapabilities{EmbeddedContext: true},
+			PromptCapabilities:  acp.PromptCapabilities{EmbeddedContext: true, Image: true},
 			SessionCapabilities: acp.SessionCapabilities{Close: &acp.SessionCloseCapabilities{}},
 		},
 		AuthMethods: []acp.AuthMethod{},
@@ -159,11 +159,11 @@ func (a *server) Prompt(ctx context.Context, req acp.PromptRequest) (acp.PromptR
 	if err != nil {
 		return acp.PromptResponse{}, err
 	}
-	text, err := promptText(req.Prompt, s.cwd)
+	text, images, err := promptContent(req.Prompt, s.cwd)
 	if err != nil {
 		return acp.PromptResponse{}, invalidParams("prompt: %v", err)
 	}
-	return s.prompt(ctx, text)
+	return s.promptWith(ctx, text, images)
 }
 
 // Cancel interrupts the session's running turn; the prompt waiting for it

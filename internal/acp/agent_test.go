@@ -148,7 +148,7 @@ func TestEditorDrivesARealSession(t *testing.T) {
 	}
 	caps := init.AgentCapabilities
 	if init.AgentInfo == nil || init.AgentInfo.Name != "shiro" || init.AgentInfo.Version != "1.2.3" || init.ProtocolVersion != sdk.ProtocolVersionNumber ||
-		caps.LoadSession || !caps.PromptCapabilities.EmbeddedContext || caps.PromptCapabilities.Image || caps.PromptCapabilities.Audio {
+		caps.LoadSession || !caps.PromptCapabilities.EmbeddedContext || !caps.PromptCapabilities.Image || caps.PromptCapabilities.Audio {
 		t.Fatalf("initialize = %+v", init)
 	}
 	sess, err := w.NewSession(ctx, sdk.NewSessionRequest{Cwd: ws.root, McpServers: []sdk.McpServer{}})

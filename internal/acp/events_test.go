@@ -300,9 +300,9 @@ func TestPromptRequestsAreChecked(t *testing.T) {
 	if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, `"nope"`) {
 		t.Fatalf("unknown session: %v", err)
 	}
-	_, err = w.Prompt(t.Context(), sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.ImageBlock("AAAA", "image/png")}})
-	if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, "image") {
-		t.Fatalf("image prompt: %v", err)
+	_, err = w.Prompt(t.Context(), sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.AudioBlock("AAAA", "audio/wav")}})
+	if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, "audio") {
+		t.Fatalf("audio prompt: %v", err)
 	}
 	if ops := opsLeft(s); len(ops) != 0 {
 		t.Fatalf("a refused prompt reached the session: %#v", ops)

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
@@ -10,6 +11,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/coder/acp-go-sdk"
+
+	"github.com/shiro-neko/shiro/internal/picture"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // promptText turns a prompt's content blocks into the text of one user
@@ -18,7 +22,18 @@ import (
 // resource follows the message as a quoted block under its reference, so
 // the model reads the question first and the material after.
 func promptText(blocks []acp.ContentBlock, cwd string) (string, error) {
+	text, images, err := promptContent(blocks, cwd)
+	if err == nil && len(images) > 0 {
+		return "", errors.New("the prompt has images")
+	}
+	return text, err
+}
+
+// promptContent is promptText with the prompt's image blocks, which go
+// with the turn as pictures (scaled down when larger than a model reads).
+func promptContent(blocks []acp.ContentBlock, cwd string) (string, []protocol.Image, error) {
 	var p promptBuilder
+	var images []protocol.Image
 	for i, b := range blocks {
 		switch {
 		case b.Text != nil:
@@ -30,18 +45,43 @@ func promptText(blocks []acp.ContentBlock, cwd string) (string, error) {
 			p.ref(ref)
 			p.attached.WriteString("\n\n" + block)
 		case b.Image != nil:
-			return "", fmt.Errorf("block %d is an image: shiro takes text, resource links and embedded resources (initialize said image: false)", i)
+			img, err := imageOf(b.Image)
+			if err != nil {
+				return "", nil, fmt.Errorf("block %d: %w", i, err)
+			}
+			images = append(images, img)
 		case b.Audio != nil:
-			return "", fmt.Errorf("block %d is audio: shiro takes text, resource links and embedded resources (initialize said audio: false)", i)
+			return "", nil, fmt.Errorf("block %d is audio: shiro takes text, images, resource links and embedded resources (initialize said audio: false)", i)
 		default:
-			return "", fmt.Errorf("block %d has no content shiro knows", i)
+			return "", nil, fmt.Errorf("block %d has no content shiro knows", i)
 		}
 	}
 	text := strings.TrimSpace(p.body.String() + p.attached.String())
-	if text == "" {
-		return "", errors.New("the prompt has no text")
+	if text == "" && len(images) == 0 {
+		return "", nil, errors.New("the prompt has no text")
 	}
-	return text, nil
+	return text, images, nil
+}
+
+// imageOf reads an image block: base64 data in a format the models take.
+func imageOf(b *acp.ContentBlockImage) (protocol.Image, error) {
+	data, err := base64.StdEncoding.DecodeString(b.Data)
+	if err != nil {
+		return protocol.Image{}, fmt.Errorf("the image's data is not base64: %w", err)
+	}
+	name := "image"
+	if b.Uri != nil && *b.Uri != "" {
+		name = *b.Uri
+	}
+	img, _, err := picture.Prepare(name, data)
+	if err != nil {
+		return protocol.Image{}, err
+	}
+	if img.MediaType != b.MimeType {
+		// The bytes decide; a client that mislabels them is not refused.
+		name += " (sent as " + b.MimeType + ")"
+	}
+	return protocol.Image{MediaType: img.MediaType, Data: img.Data, Name: name}, nil
 }
 
 // promptBuilder keeps references apart from the words around them.

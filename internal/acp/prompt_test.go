@@ -51,7 +51,7 @@ func TestPromptTextNamesBinaryResources(t *testing.T) {
 
 func TestPromptTextRefusesWhatWasNotOffered(t *testing.T) {
 	for name, blocks := range map[string][]acp.ContentBlock{
-		"image": {acp.TextBlock("look"), acp.ImageBlock("AAAA", "image/png")},
+		"image": {acp.TextBlock("look"), acp.ImageBlock("AAAA", "image/png")}, // not a picture
 		"audio": {acp.AudioBlock("AAAA", "audio/wav")},
 		"empty": {acp.TextBlock("  \n")},
 		"none":  {},
@@ -60,8 +60,8 @@ func TestPromptTextRefusesWhatWasNotOffered(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	_, err := promptText([]acp.ContentBlock{acp.TextBlock("x"), acp.ImageBlock("AAAA", "image/png")}, "/p")
-	if err == nil || !strings.Contains(err.Error(), "block 1 is an image") {
+	_, err := promptText([]acp.ContentBlock{acp.TextBlock("x"), acp.AudioBlock("AAAA", "audio/wav")}, "/p")
+	if err == nil || !strings.Contains(err.Error(), "block 1 is audio") {
 		t.Fatalf("error = %v", err)
 	}
 }

@@ -107,6 +107,11 @@ func (s *session) prompt(ctx context.Context, text string) (acp.PromptResponse, 
 	return s.run(ctx, s.enqueue(), text)
 }
 
+// promptWith is prompt for a turn with pictures.
+func (s *session) promptWith(ctx context.Context, text string, images []protocol.Image) (acp.PromptResponse, error) {
+	return s.runTurn(ctx, s.enqueue(), protocol.UserTurn{Text: text}.WithImages(images))
+}
+
 // enqueue registers a prompt before it waits for the slot.
 func (s *session) enqueue() *promptTurn {
 	p := &promptTurn{done: make(chan struct{})}
@@ -119,6 +124,13 @@ func (s *session) enqueue() *promptTurn {
 // run waits for p's turn in the slot, submits text and waits for the turn
 // to end.
 func (s *session) run(ctx context.Context, p *promptTurn, text string) (acp.PromptResponse, error) {
+	return s.runTurn(ctx, p, protocol.UserTurn{Text: text})
+}
+
+// runTurn is run for a turn that may carry pictures; a slash command
+// line takes none.
+func (s *session) runTurn(ctx context.Context, p *promptTurn, turn protocol.UserTurn) (acp.PromptResponse, error) {
+	text := turn.Text
 	select {
 	case s.slot <- struct{}{}:
 	case <-ctx.Done():
@@ -127,8 +139,9 @@ func (s *session) run(ctx context.Context, p *promptTurn, text string) (acp.Prom
 	}
 	defer func() { <-s.slot }()
 
-	var op protocol.Op = protocol.UserTurn{Text: text}
+	var op protocol.Op = turn
 	line, isCommand := s.commandLine(text)
+	isCommand = isCommand && turn.Images == nil
 	if isCommand {
 		op = protocol.Command{Line: line}
 	}

@@ -87,8 +87,9 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 		res = t.offerWider(callRef{id: c.ID, info: info, call: v.Call}, res)
 	}
 	out := tool.Cap(res.Output)
+	out, images := t.toolImages(out, res.Images)
 	t.emit(protocol.ToolResultEvent{ID: c.ID, Name: c.Name, Output: out, Diff: res.Diff})
-	return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: out}
+	return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: out, Images: images}
 }
 
 // Forwarder is a prepared call that stands for a call of another tool (the

@@ -189,10 +189,23 @@ func writeTranscript(b *strings.Builder, msgs []llm.Message) {
 				if len(out) > compactResultChars {
 					out = out[:compactResultChars] + fmt.Sprintf("\n[… %d more characters]", len(p.Output)-compactResultChars)
 				}
-				fmt.Fprintf(b, "%s %s:\n%s\n\n", p.Name, state, out)
+				fmt.Fprintf(b, "%s %s:\n%s\n", p.Name, state, out)
+				for _, img := range p.Images {
+					fmt.Fprintf(b, "%s\n", imageNote(img))
+				}
+				b.WriteString("\n")
+			case llm.Image:
+				// The summary model reads words; it is told a picture was
+				// there, which the kept goal message still shows.
+				fmt.Fprintf(b, "Person attached %s\n\n", imageNote(p))
 			}
 		}
 	}
+}
+
+// imageNote names a picture in a transcript without its bytes.
+func imageNote(img llm.Image) string {
+	return fmt.Sprintf("[image %s, %d bytes, sha256 %.12s]", img.MediaType, len(img.Data), img.SHA256)
 }
 
 // compactionPlan is where a history is cut: h[:from] is the goal, kept

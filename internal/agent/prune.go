@@ -45,11 +45,18 @@ func estimateTokens(m llm.Message) int {
 		case llm.ToolCall:
 			chars += len(p.Name) + len(p.Input) + 40
 		case llm.ToolResult:
-			chars += len(p.Output) + 40
+			chars += len(p.Output) + 40 + len(p.Images)*imageChars
+		case llm.Image:
+			chars += imageChars
 		}
 	}
 	return int(float64(chars)/3.6) + 8
 }
+
+// imageChars is what one picture weighs in estimateTokens: about 1,600
+// tokens, what a model bills for an image at the size read_file and the
+// attachments scale pictures down to.
+const imageChars = 1600 * 36 / 10
 
 // pruneForWire returns the history to send. Under the limit it is the
 // history itself. Over it, reasoning is dropped from earlier turns first,
@@ -190,7 +197,7 @@ func withoutReasoning(m llm.Message) llm.Message {
 func withoutToolOutput(m llm.Message) llm.Message {
 	long := false
 	for _, p := range m.Parts {
-		if r, ok := p.(llm.ToolResult); ok && len(r.Output) > len(prunedOutput) {
+		if r, ok := p.(llm.ToolResult); ok && (len(r.Output) > len(prunedOutput) || len(r.Images) > 0) {
 			long = true
 		}
 	}
@@ -199,8 +206,9 @@ func withoutToolOutput(m llm.Message) llm.Message {
 	}
 	parts := make([]llm.Part, len(m.Parts))
 	for j, p := range m.Parts {
-		if r, ok := p.(llm.ToolResult); ok && len(r.Output) > len(prunedOutput) {
-			r.Output = prunedOutput
+		if r, ok := p.(llm.ToolResult); ok && (len(r.Output) > len(prunedOutput) || len(r.Images) > 0) {
+			// Pictures go with the output they came with.
+			r.Output, r.Images = prunedOutput, nil
 			p = r
 		}
 		parts[j] = p

@@ -16,8 +16,13 @@ import (
 // iteration early, interrupts the turn (its remaining events are still
 // drained, so the session stays usable).
 func (s *Session) Send(ctx context.Context, text string) iter.Seq[protocol.Event] {
+	return s.SendTurn(ctx, protocol.UserTurn{Text: text})
+}
+
+// SendTurn is Send for a turn with more than text (pictures).
+func (s *Session) SendTurn(ctx context.Context, turn protocol.UserTurn) iter.Seq[protocol.Event] {
 	return func(yield func(protocol.Event) bool) {
-		if err := s.Submit(protocol.UserTurn{Text: text}); err != nil {
+		if err := s.Submit(turn); err != nil {
 			yield(protocol.ErrorEvent{Error: err.Error()})
 			return
 		}

@@ -139,12 +139,18 @@ type Config struct {
 	// ExpandTurn, when set, rewrites a user turn's text before it enters
 	// the history (MCP resources attached with @server:uri); the turn-start
 	// event keeps what the person typed. Notices are shown before the turn.
-	ExpandTurn func(ctx context.Context, text string) (expanded string, notices []string)
+	// It may attach pictures (@shot.png), which join the turn's message.
+	ExpandTurn func(ctx context.Context, text string) (expanded string, images []llm.Image, notices []string)
 	// SplitTurn, when set, undoes ExpandTurn for the front ends: a stored
 	// prompt is shown as typed, with the names of what was attached, not
 	// with the attached content (a resumed or undone conversation would
 	// otherwise redraw a whole log file inline).
 	SplitTurn func(expanded string) (typed string, attached []string)
+	// SeesImages reports whether a model takes pictures (the catalogue's
+	// vision flag); nil takes every model at its word. A turn with a
+	// picture for a model that does not is refused before anything is
+	// sent, and pictures tools return are left out for it.
+	SeesImages func(model string) bool
 	// Recorder keeps every message as it enters the history (the session
 	// store); nil keeps the conversation in memory only.
 	Recorder Recorder

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -17,7 +18,7 @@ import (
 func (s *Session) Submit(op protocol.Op) error {
 	switch o := op.(type) {
 	case protocol.UserTurn:
-		return s.enqueue(o.Text)
+		return s.enqueue(o)
 	case protocol.Approval:
 		return s.broker.answerApproval(o)
 	case protocol.Answer:
@@ -48,13 +49,31 @@ type queued struct {
 	text    string
 	command bool
 	model   string
+	images  []llm.Image
 }
 
-func (s *Session) enqueue(text string) error {
-	if strings.TrimSpace(text) == "" {
+func (s *Session) enqueue(o protocol.UserTurn) error {
+	pictures := o.Pictures()
+	if strings.TrimSpace(o.Text) == "" && len(pictures) == 0 {
 		return fmt.Errorf("user turn: the text is empty")
 	}
-	return s.push(queued{text: text})
+	images := make([]llm.Image, 0, len(pictures))
+	for i, img := range pictures {
+		part, err := llm.NewImage(img.MediaType, img.Data)
+		if err != nil {
+			return fmt.Errorf("user turn: image %d%s: %w", i+1, named(img.Name), err)
+		}
+		images = append(images, part)
+	}
+	return s.push(queued{text: o.Text, images: images})
+}
+
+// named is " (name)" for an image that has one.
+func named(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " (" + name + ")"
 }
 
 func (s *Session) push(q queued) error {
@@ -105,7 +124,7 @@ func (s *Session) runTurns() {
 		if next.command {
 			s.runCommand(ctx, next.text)
 		} else {
-			s.runTurn(ctx, seq, next.text, next.model)
+			s.runTurn(ctx, seq, next.text, next.model, next.images)
 		}
 		stop()
 		s.mu.Lock()

@@ -68,7 +68,7 @@ func (t *turn) emit(e protocol.Event) { t.s.out.emit(e) }
 // runTurn runs one turn for text; the last event it emits is DoneEvent.
 //
 // model, when set, is this turn's model alone (a custom command's).
-func (s *Session) runTurn(ctx context.Context, seq int, text, model string) {
+func (s *Session) runTurn(ctx context.Context, seq int, text, model string, images []llm.Image) {
 	t := &turn{s: s, ctx: ctx}
 	if s.cfg.BeforeTurn != nil {
 		setup := s.cfg.BeforeTurn(ctx)
@@ -93,14 +93,24 @@ func (s *Session) runTurn(ctx context.Context, seq int, text, model string) {
 	typed := text
 	if s.cfg.ExpandTurn != nil {
 		var notices []string
-		text, notices = s.cfg.ExpandTurn(ctx, text)
+		var attached []llm.Image
+		text, attached, notices = s.cfg.ExpandTurn(ctx, text)
+		images = append(slices.Clip(images), attached...)
 		for _, n := range notices {
 			t.emit(protocol.NoticeEvent{Text: n})
 		}
 	}
-	t.emit(protocol.TurnStartEvent{Turn: seq, Text: typed})
+	t.emit(protocol.TurnStartEvent{Turn: seq, Text: typed, Images: len(images)})
 	t.seq, t.typed, t.historyStart = seq, typed, s.historyLen()
-	s.appendMessage(llm.UserText(text))
+	if len(images) > 0 && !s.seesImages(t.model) {
+		// Refused before anything is sent: the provider would reject the
+		// request, or worse, the model would answer without the picture.
+		t.stop = protocol.StopError
+		t.emit(protocol.ErrorEvent{Error: noVision(t.model, len(images))})
+		t.finish()
+		return
+	}
+	s.appendMessage(userMessage(text, images))
 	s.repeats.Reset()
 	s.startTurnSpend()
 	defer t.finish()

@@ -211,8 +211,8 @@ func TestForwardedCallRunsTheRealTool(t *testing.T) {
 // what the person typed.
 func TestExpandTurnRewritesTheHistoryNotTheEvent(t *testing.T) {
 	s, wire := startWith(t, mustRegistry(t), allowAll(), func(c *agent.Config) {
-		c.ExpandTurn = func(_ context.Context, text string) (string, []string) {
-			return text + "\n[attached]", []string{"attached 1 resource"}
+		c.ExpandTurn = func(_ context.Context, text string) (string, []llm.Image, []string) {
+			return text + "\n[attached]", nil, []string{"attached 1 resource"}
 		}
 	}, resp(llm.TextDelta{Text: "ok"}))
 	evs := drain(s, "look @srv:doc")

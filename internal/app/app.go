@@ -186,7 +186,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		Tools: a.Tools, Gate: a.gate(a.ext.Load()), Prompter: a.Prompt, Variant: variant,
 		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent}, Attended: opts.Attended,
 		CacheSystemPrefix: s.CacheSystemPrefix, Observers: observers, BeforeTurn: a.turnSetup,
-		Commands: a.ux.cmds, ExpandTurn: a.expandMentions, SplitTurn: splitMentions, BeforeEnd: a.lspBeforeEnd,
+		Commands: a.ux.cmds, ExpandTurn: a.expandMentions, SplitTurn: splitMentions, BeforeEnd: a.lspBeforeEnd, SeesImages: a.seesImages,
 		Recorder: a.sessions, History: begin.history(), Checkpoints: a.checkpoints,
 		Spend: a.spend(), MaxSteps: s.MaxSteps, ContextWindow: a.contextWindow, OutputLimit: a.outputLimit, CompactAt: s.CompactAt,
 	})

@@ -20,7 +20,7 @@ func catalogOverrides(models map[string]config.ModelEntry, origin string) map[st
 	out := make(map[string]catalog.Override, len(models))
 	for id, e := range models {
 		out[id] = catalog.Override{ContextWindow: e.ContextWindow, MaxOutput: e.MaxOutput,
-			Input: e.Input, Output: e.Output, CacheRead: e.CacheRead, CacheWrite: e.CacheWrite, Origin: origin}
+			Input: e.Input, Output: e.Output, CacheRead: e.CacheRead, CacheWrite: e.CacheWrite, Vision: e.Vision, Origin: origin}
 	}
 	return out
 }
@@ -41,6 +41,12 @@ func (a *App) contextWindow(model string) int {
 func (a *App) outputLimit(model string) int {
 	m, _ := a.catalog.Lookup(a.settings().Preset.ID, model)
 	return m.MaxOutput
+}
+
+// seesImages asks the catalogue whether the current provider's model
+// reads images.
+func (a *App) seesImages(model string) bool {
+	return a.catalog.SeesImages(a.settings().Preset.ID, model)
 }
 
 func (h host) Catalog() *catalog.Catalog { return h.a.catalog }

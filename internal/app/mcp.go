@@ -10,6 +10,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/mcp"
 	"github.com/shiro-neko/shiro/internal/mention"
 	"github.com/shiro-neko/shiro/internal/protocol"
@@ -170,13 +171,13 @@ func (a *App) announceMCP() {
 // expandMentions attaches what a message names: files (@path) and MCP
 // resources (@server:uri). Both read the text as typed, so nothing an
 // attachment contains is taken for a mention.
-func (a *App) expandMentions(ctx context.Context, text string) (string, []string) {
-	expanded, notices := a.expandTurn(ctx, text)
+func (a *App) expandMentions(ctx context.Context, text string) (string, []llm.Image, []string) {
+	expanded, images, notices := a.expandTurn(ctx, text)
 	if a.MCP == nil {
-		return expanded, notices
+		return expanded, images, notices
 	}
 	withResources, more := a.MCP.Attach(ctx, text)
-	return expanded + strings.TrimPrefix(withResources, text), append(notices, more...)
+	return expanded + strings.TrimPrefix(withResources, text), images, append(notices, more...)
 }
 
 // splitMentions undoes expandMentions for display: the resources came

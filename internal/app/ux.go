@@ -94,13 +94,14 @@ func (a *App) commandProblems() []Problem {
 	return out
 }
 
-// expandTurn attaches the files a message names with @path.
-func (a *App) expandTurn(_ context.Context, text string) (string, []string) {
-	expanded, added := mention.Attach(a.Env, text)
+// expandTurn attaches the files a message names with @path, pictures as
+// images.
+func (a *App) expandTurn(_ context.Context, text string) (string, []llm.Image, []string) {
+	expanded, images, added := mention.Attach(a.Env, text)
 	if len(added) == 0 {
-		return text, nil
+		return text, nil, nil
 	}
-	return expanded, []string{"attached " + strings.Join(added, ", ")}
+	return expanded, images, []string{"attached " + strings.Join(added, ", ")}
 }
 
 // uxObserver keeps the picker's index and the background check in step

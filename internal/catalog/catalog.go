@@ -39,6 +39,9 @@ type Model struct {
 	// Origin says where the entry came from: the catalogue (and which of
 	// its providers) or a config file.
 	Origin string
+	// Vision says the model reads images (catwalk's supports_attachments,
+	// or the config's "vision").
+	Vision bool
 }
 
 // Override is a user's entry for one model. Zero sizes and nil prices keep
@@ -51,6 +54,8 @@ type Override struct {
 	Output        *float64
 	CacheRead     *float64
 	CacheWrite    *float64
+	// Vision, when set, says whether the model reads images.
+	Vision *bool
 	// Origin names the config file, for /cost.
 	Origin string
 }
@@ -128,6 +133,14 @@ func (c *Catalog) Lookup(preset, model string) (Model, bool) {
 	c.memo[key] = r
 	c.memoMu.Unlock()
 	return r.model, r.found
+}
+
+// SeesImages reports whether a model reads images. A model nobody
+// describes (a local server's, a proxy's own name) is taken at its word:
+// only a known entry without vision says no.
+func (c *Catalog) SeesImages(preset, model string) bool {
+	m, ok := c.Lookup(preset, model)
+	return !ok || m.Vision
 }
 
 // Cost prices usage on a model; known is false when the model has no price.
@@ -211,7 +224,8 @@ func (c *Catalog) parse() {
 // either field. So the price below input is the read, the one above it the
 // write; a missing one costs what plain input costs.
 func fromCatwalk(provider string, m catwalk.Model) Model {
-	out := Model{ID: m.ID, ContextWindow: int(m.ContextWindow), MaxOutput: int(m.DefaultMaxTokens), Origin: Source + " (" + provider + ")"}
+	out := Model{ID: m.ID, ContextWindow: int(m.ContextWindow), MaxOutput: int(m.DefaultMaxTokens), Origin: Source + " (" + provider + ")",
+		Vision: m.SupportsImages}
 	if m.CostPer1MIn == 0 && m.CostPer1MOut == 0 {
 		return out
 	}
@@ -237,6 +251,9 @@ func (o Override) apply(m Model, id string) Model {
 	}
 	if o.MaxOutput > 0 {
 		m.MaxOutput = o.MaxOutput
+	}
+	if o.Vision != nil {
+		m.Vision = *o.Vision
 	}
 	if o.Input == nil && o.Output == nil && o.CacheRead == nil && o.CacheWrite == nil {
 		return m

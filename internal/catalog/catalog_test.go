@@ -169,3 +169,27 @@ func TestRepeatedLookupsAreRemembered(t *testing.T) {
 		t.Error("a model added to the caller's map after New is known")
 	}
 }
+
+// Vision comes from catwalk's supports_attachments; a model nobody
+// describes is taken at its word, and the config's "vision" wins.
+func TestSeesImages(t *testing.T) {
+	no := false
+	yes := true
+	c := New(map[string]Override{"deepseek-v4-pro": {Vision: &yes}, "claude-sonnet-4-6": {Vision: &no}})
+	plain := New(nil)
+	for _, tc := range []struct {
+		c             *Catalog
+		preset, model string
+		want          bool
+	}{
+		{plain, "anthropic", "claude-sonnet-4-6", true},
+		{plain, "deepseek", "deepseek-v4-pro", false},
+		{plain, "ollama", "llava:13b", true},
+		{c, "deepseek", "deepseek-v4-pro", true},
+		{c, "anthropic", "claude-sonnet-4-6", false},
+	} {
+		if got := tc.c.SeesImages(tc.preset, tc.model); got != tc.want {
+			t.Errorf("%s/%s: %v, want %v", tc.preset, tc.model, got, tc.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/app"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/headless"
+	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/workflow"
 )
 
@@ -26,11 +27,12 @@ type runOptions struct {
 	noSubagent, initScaffold                                 bool
 	noMCP, noLSP                                             bool
 	mcpConfig                                                []string
-	cont                                                     bool   // -c
-	resume                                                   string // -r
-	sandbox                                                  string // --sandbox
-	approval                                                 string // --approval
-	maxSteps                                                 int    // --max-steps
+	cont                                                     bool     // -c
+	resume                                                   string   // -r
+	sandbox                                                  string   // --sandbox
+	approval                                                 string   // --approval
+	maxSteps                                                 int      // --max-steps
+	images                                                   []string // -i
 }
 
 func (o runOptions) flags() config.Flags {
@@ -54,6 +56,9 @@ func runMain(ctx context.Context, stdio IO, o runOptions) error {
 		return runInitScaffold(stdio, cwd, o)
 	}
 	headlessMode := o.print != "" || o.inputFormat != "text"
+	if !headlessMode && len(o.images) > 0 {
+		return fmt.Errorf("-i/--image goes with -p PROMPT; in the terminal UI, name the picture with @path or paste its path")
+	}
 	if !headlessMode && stdio.UI == nil {
 		// Before anything is loaded: the UI build loads it all again.
 		return handOffUI(stdio)
@@ -77,7 +82,7 @@ func runMain(ctx context.Context, stdio IO, o runOptions) error {
 }
 
 func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded) error {
-	input, attended, err := headlessInput(stdio, o)
+	input, attended, err := headlessInput(stdio, loaded.Cwd, o)
 	if err != nil {
 		return err
 	}
@@ -132,11 +137,14 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 // headlessInput decides where the turns come from: the -p value, stdin as
 // one prompt, or stdin as stream-json ops. A stream-json client can answer
 // approval requests, so its session is attended.
-func headlessInput(stdio IO, o runOptions) (headless.Input, bool, error) {
+func headlessInput(stdio IO, cwd string, o runOptions) (headless.Input, bool, error) {
 	switch o.inputFormat {
 	case "stream-json":
 		if o.print != "" && o.print != "-" {
 			return nil, false, fmt.Errorf("--input-format stream-json reads turns from stdin; do not also pass a prompt to -p")
+		}
+		if len(o.images) > 0 {
+			return nil, false, fmt.Errorf("-i/--image goes with -p PROMPT; with --input-format stream-json, give a turn's pictures in its \"images\"")
 		}
 		return headless.StreamJSON(stdio.In), true, nil
 	case "text":
@@ -160,7 +168,15 @@ func headlessInput(stdio IO, o runOptions) (headless.Input, bool, error) {
 	if prompt == "" {
 		return nil, false, fmt.Errorf("-p needs a prompt: pass it after -p, or pipe it on stdin")
 	}
-	return headless.Prompt(prompt), false, nil
+	var images []protocol.Image
+	for _, path := range o.images {
+		img, err := headless.LoadImage(cwd, path)
+		if err != nil {
+			return nil, false, fmt.Errorf("-i: %w", err)
+		}
+		images = append(images, img)
+	}
+	return headless.Prompt(prompt, images...), false, nil
 }
 
 // attachRecorder opens the --record cassette; the returned func closes it.

@@ -19,11 +19,14 @@ type ModelEntry struct {
 	Output        *float64 `json:"output,omitempty"`
 	CacheRead     *float64 `json:"cacheRead,omitempty"`
 	CacheWrite    *float64 `json:"cacheWrite,omitempty"`
+	// Vision says whether the model reads images; unset keeps the
+	// catalogue's answer.
+	Vision *bool `json:"vision,omitempty"`
 }
 
 // modelEntryKeys are the fields of a models entry, for the error that
 // names a misspelt one.
-var modelEntryKeys = []string{"contextWindow", "maxOutput", "input", "output", "cacheRead", "cacheWrite"}
+var modelEntryKeys = []string{"contextWindow", "maxOutput", "input", "output", "cacheRead", "cacheWrite", "vision"}
 
 // checkCost validates the spend and step keys of a parsed file.
 func (f File) checkCost(name string) error {

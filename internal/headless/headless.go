@@ -124,12 +124,17 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 // Prompt is the input of `-p "…"`: one turn, or, when the text is a
 // slash command line (`-p /cost`), that command, whose output is printed
 // like any other event.
-func Prompt(text string) Input {
+//
+// images (-i FILE, loaded with LoadImage) go with the turn.
+func Prompt(text string, images ...protocol.Image) Input {
 	return func(_ context.Context, submit func(protocol.Op) error) error {
 		if IsCommandLine(text) {
+			if len(images) > 0 {
+				return fmt.Errorf("-i/--image goes with a prompt, not with the command %s", strings.Fields(text)[0])
+			}
 			return submit(protocol.Command{Line: strings.TrimSpace(text)})
 		}
-		return submit(protocol.UserTurn{Text: text})
+		return submit(protocol.UserTurn{Text: text}.WithImages(images))
 	}
 }
 
@@ -144,7 +149,9 @@ func IsCommandLine(text string) bool {
 // a turn, `{"type":"approval","id":…,"answer":"yes|always|no"}` for an
 // approval request, and the other ops of the protocol. Blank lines are
 // skipped; a line that is not a valid op stops the input with an error
-// naming the line (turns already queued still run).
+// naming the line (turns already queued still run). A turn's "images"
+// give each picture as {"path": FILE} (read from the working directory)
+// or {"mediaType": "image/png", "data": BASE64}.
 func StreamJSON(r io.Reader) Input {
 	return func(ctx context.Context, submit func(protocol.Op) error) error {
 		sc := bufio.NewScanner(r)
@@ -162,6 +169,11 @@ func StreamJSON(r io.Reader) Input {
 			}
 			if _, ok := op.(protocol.Shutdown); ok {
 				return nil
+			}
+			if turn, ok := op.(protocol.UserTurn); ok {
+				if op, err = loadTurnImages(".", turn); err != nil {
+					return fmt.Errorf("stdin line %d: %w", n, err)
+				}
 			}
 			if err := submit(op); err != nil {
 				return fmt.Errorf("stdin line %d: %w", n, err)

@@ -64,14 +64,17 @@ type ToolCall struct {
 	ProviderID string
 }
 
-// ToolResult answers one ToolCall.
+// ToolResult answers one ToolCall. Images are pictures the tool returns
+// with its text (read_file on a PNG); each wire places them where it can.
 type ToolResult struct {
 	CallID  string
 	Name    string
 	Output  string
 	IsError bool
+	Images  []Image
 }
 
+func (Image) isPart()      {}
 func (Text) isPart()       {}
 func (Reasoning) isPart()  {}
 func (ToolCall) isPart()   {}
@@ -117,6 +120,8 @@ type wirePart struct {
 	ProviderID string          `json:"providerId,omitempty"`
 	Output     *string         `json:"output,omitempty"`
 	IsError    bool            `json:"isError,omitempty"`
+	Images     []wireImage     `json:"images,omitempty"`
+	wireImage
 }
 
 type wireMessage struct {
@@ -138,7 +143,10 @@ func (m Message) MarshalJSON() ([]byte, error) {
 			w.Parts = append(w.Parts, wirePart{Type: "tool-call", ID: p.ID, Name: p.Name, Input: inputOrEmpty(p.Input), ProviderID: p.ProviderID})
 		case ToolResult:
 			out := p.Output
-			w.Parts = append(w.Parts, wirePart{Type: "tool-result", CallID: p.CallID, Name: p.Name, Output: &out, IsError: p.IsError})
+			w.Parts = append(w.Parts, wirePart{Type: "tool-result", CallID: p.CallID, Name: p.Name, Output: &out, IsError: p.IsError,
+				Images: wireImages(p.Images)})
+		case Image:
+			w.Parts = append(w.Parts, wirePart{Type: "image", wireImage: toWireImage(p)})
 		default:
 			return nil, fmt.Errorf("llm: cannot encode part %T", p)
 		}
@@ -174,7 +182,17 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 			if p.Output != nil {
 				out = *p.Output
 			}
-			m.Parts = append(m.Parts, ToolResult{CallID: p.CallID, Name: p.Name, Output: out, IsError: p.IsError})
+			images, err := fromWireImages(p.Images)
+			if err != nil {
+				return fmt.Errorf("llm: part %d: %w", i, err)
+			}
+			m.Parts = append(m.Parts, ToolResult{CallID: p.CallID, Name: p.Name, Output: out, IsError: p.IsError, Images: images})
+		case "image":
+			img, err := p.wireImage.image()
+			if err != nil {
+				return fmt.Errorf("llm: part %d: %w", i, err)
+			}
+			m.Parts = append(m.Parts, img)
 		default:
 			return fmt.Errorf("llm: part %d has unknown type %q", i, p.Type)
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/picture"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -17,6 +19,8 @@ const (
 	TotalBytes = 256 << 10
 	// DirEntries is the most entries a directory's listing shows.
 	DirEntries = 200
+	// Images is the most pictures one message attaches.
+	Images = 8
 )
 
 // attachHeader opens the attachments the model reads after the message.
@@ -49,13 +53,16 @@ func contains(list []string, s string) bool {
 }
 
 // Attach returns text with the workspace files and directories it names
-// with @path attached after it, and one line per attachment saying what
-// was added ("src/main.go (3.2 KB)"). An @word that names nothing in the
-// workspace (a mention of a person, an e-mail handle) is left as it is.
-// Files are read through the jail; binary files are named, not attached.
-func Attach(env *workspace.Env, text string) (string, []string) {
+// with @path attached after it, the pictures it names (@shot.png) as
+// image parts, and one line per attachment saying what was added
+// ("src/main.go (3.2 KB)"). An @word that names nothing in the workspace
+// (a mention of a person, an e-mail handle) is left as it is. Files are
+// read through the jail; pictures are scaled down to what a model reads;
+// other binary files are named, not attached.
+func Attach(env *workspace.Env, text string) (string, []llm.Image, []string) {
 	var b strings.Builder
 	var added []string
+	var images []llm.Image
 	budget := TotalBytes
 	for _, ref := range Refs(text) {
 		abs, err := env.Resolve(ref)
@@ -70,6 +77,12 @@ func Attach(env *workspace.Env, text string) (string, []string) {
 		var part, what string
 		if fi.IsDir() {
 			part, what = listDir(env, rel)
+		} else if fi.Mode().IsRegular() && picture.IsImageName(rel) {
+			var img *llm.Image
+			img, part, what = readPicture(env, rel, fi.Size(), len(images))
+			if img != nil {
+				images = append(images, *img)
+			}
 		} else if fi.Mode().IsRegular() {
 			part, what = readFile(env, rel, min(FileBytes, budget))
 		} else {
@@ -87,9 +100,33 @@ func Attach(env *workspace.Env, text string) (string, []string) {
 		}
 	}
 	if len(added) == 0 {
-		return text, nil
+		return text, nil, nil
 	}
-	return text + "\n\n" + attachHeader + b.String(), added
+	return text + "\n\n" + attachHeader + b.String(), images, added
+}
+
+// readPicture attaches one picture as an image part, with a line in the
+// text that says which file it is; a file that is not a picture after
+// all, or one too many, is named and not attached. have is how many
+// pictures the message has so far.
+func readPicture(env *workspace.Env, rel string, bytes int64, have int) (img *llm.Image, part, what string) {
+	if have >= Images {
+		return nil, fmt.Sprintf("=== %s (image: not attached, a message takes at most %d) ===", rel, Images),
+			rel + " (image, not attached: too many)"
+	}
+	if bytes > picture.MaxFileBytes {
+		return nil, fmt.Sprintf("=== %s (image of %s: too large, not attached) ===", rel, size(int(bytes))),
+			rel + " (image, too large, not attached)"
+	}
+	data, err := env.ReadFile(rel)
+	if err != nil {
+		return nil, "", ""
+	}
+	got, info, err := picture.Prepare(rel, data)
+	if err != nil {
+		return nil, fmt.Sprintf("=== %s (not attached: %v) ===", rel, err), rel + " (not a picture, not attached)"
+	}
+	return &got, fmt.Sprintf("=== %s (attached as an image: %s) ===", rel, info), fmt.Sprintf("%s (image, %s)", rel, size(info.Bytes))
 }
 
 // Split undoes Attach: the text as typed, and the names of what was

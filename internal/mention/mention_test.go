@@ -74,7 +74,7 @@ func TestAttachAddsNamedFiles(t *testing.T) {
 		"notes.txt": "n",
 	})
 	text := "look at @src/a.go, @src and @big.txt; ask @alice about @../etc/passwd and @blob.bin, @log.txt"
-	got, added := mention.Attach(env, text)
+	got, _, added := mention.Attach(env, text)
 	if !strings.HasPrefix(got, text+"\n\nThe user attached these with @") {
 		t.Fatalf("the message itself changed:\n%s", got[:200])
 	}
@@ -105,7 +105,7 @@ func TestAttachAddsNamedFiles(t *testing.T) {
 	if typed, names := mention.Split("plain text"); typed != "plain text" || names != nil {
 		t.Fatalf("Split of a plain text = %q, %q", typed, names)
 	}
-	if same, none := mention.Attach(env, "no mentions here, mail me@example.com"); same != "no mentions here, mail me@example.com" || none != nil {
+	if same, _, none := mention.Attach(env, "no mentions here, mail me@example.com"); same != "no mentions here, mail me@example.com" || none != nil {
 		t.Fatalf("a message without @path changed: %q %v", same, none)
 	}
 }

@@ -38,6 +38,8 @@ type CommandsEvent struct {
 type TurnStartEvent struct {
 	Turn int    `json:"turn"`
 	Text string `json:"text"`
+	// Images is how many pictures the message carries.
+	Images int `json:"images,omitempty"`
 }
 
 // TextEvent is a chunk of the assistant's answer.

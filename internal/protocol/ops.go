@@ -12,6 +12,41 @@ func OpType(o Op) string { return o.opType() }
 // runs is queued and starts when that one ends.
 type UserTurn struct {
 	Text string `json:"text"`
+	// Images are pictures sent with the text (a screenshot); the session
+	// checks each is a format the models take. A pointer keeps UserTurn
+	// comparable: front ends and their tests compare ops with ==, and an
+	// op holding a slice would make that panic.
+	Images *[]Image `json:"images,omitempty"`
+}
+
+// Pictures are a turn's images; none when it has none.
+func (u UserTurn) Pictures() []Image {
+	if u.Images == nil {
+		return nil
+	}
+	return *u.Images
+}
+
+// WithImages is the turn with these pictures (none when images is empty).
+func (u UserTurn) WithImages(images []Image) UserTurn {
+	if len(images) == 0 {
+		u.Images = nil
+	} else {
+		u.Images = &images
+	}
+	return u
+}
+
+// Image is one picture of a user turn: its bytes (base64 in JSON) and
+// their media type (image/png, image/jpeg, image/gif or image/webp). Name
+// (a file name) is only for messages. A front end that reads files turns
+// a path into these bytes before it submits the turn; headless
+// stream-json input may give "path" instead of "data" for that.
+type Image struct {
+	MediaType string `json:"mediaType,omitempty"`
+	Data      []byte `json:"data,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Path      string `json:"path,omitempty"`
 }
 
 // Approval answers the ApprovalRequestEvent with the same ID.

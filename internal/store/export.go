@@ -18,17 +18,58 @@ const exportResultLines = 30
 // ExportJSON writes a session and its entries as one indented JSON
 // object: {"session": …, "entries": […]}, messages in the form the store
 // keeps them.
+//
+// Pictures are written once, under "images" by their sha256, as the store
+// keeps them; the messages name them by hash.
 func ExportJSON(w io.Writer, sess Session, entries []Entry) error {
-	if entries == nil {
-		entries = []Entry{}
+	out := make([]Entry, 0, len(entries))
+	images := map[string]exportImage{}
+	keep := func(msgs []llm.Message) ([]llm.Message, error) {
+		stripped, imgs, err := stripAll(msgs)
+		for _, img := range imgs {
+			images[img.SHA256] = exportImage{MediaType: img.MediaType, Data: img.Data}
+		}
+		return stripped, err
+	}
+	for _, e := range entries {
+		if e.Message != nil {
+			msgs, err := keep([]llm.Message{*e.Message})
+			if err != nil {
+				return err
+			}
+			e.Message = &msgs[0]
+		}
+		if e.Marker != nil {
+			m := *e.Marker
+			var err error
+			if m.History, err = keep(m.History); err != nil {
+				return err
+			}
+			e.Marker = &m
+		}
+		out = append(out, e)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
-		Session Session `json:"session"`
-		Entries []Entry `json:"entries"`
-	}{sess, entries})
+		Session Session                `json:"session"`
+		Entries []Entry                `json:"entries"`
+		Images  map[string]exportImage `json:"images,omitempty"`
+	}{sess, out, images})
+}
+
+// exportImage is one picture of a JSON export.
+type exportImage struct {
+	MediaType string `json:"mediaType"`
+	Data      []byte `json:"data"`
+}
+
+// imageLines names a message's pictures for the Markdown export.
+func imageLines(b *strings.Builder, images []llm.Image) {
+	for _, img := range images {
+		fmt.Fprintf(b, "\n*[image: %s, %d bytes, sha256 %.12s]*\n", img.MediaType, len(img.Data), img.SHA256)
+	}
 }
 
 // ExportMarkdown writes a transcript a person can read, or paste into a
@@ -134,6 +175,7 @@ func writeMessage(b *strings.Builder, entry int, m llm.Message, results map[call
 	switch m.Role {
 	case llm.RoleUser:
 		fmt.Fprintf(b, "\n## You\n\n%s\n", strings.TrimSpace(m.PlainText()))
+		imageLines(b, m.Images())
 	case llm.RoleAssistant:
 		b.WriteString("\n## shiro\n")
 		for j, p := range m.Parts {
@@ -167,6 +209,7 @@ func writeCall(b *strings.Builder, c llm.ToolCall, results map[callKey]llm.ToolR
 	}
 	fmt.Fprintf(b, "\n<details><summary>%s</summary>\n\n", label)
 	writeFenced(b, "", out)
+	imageLines(b, r.Images)
 	b.WriteString("\n</details>\n")
 }
 

@@ -67,6 +67,15 @@ CREATE TABLE prompts (
 	PRIMARY KEY (project, seq)
 );
 `,
+	// 2: pictures, kept once by the sha256 of their bytes; messages hold
+	// only the hash.
+	`
+CREATE TABLE blobs (
+	sha256     TEXT PRIMARY KEY,
+	media_type TEXT NOT NULL,
+	data       BLOB NOT NULL
+) WITHOUT ROWID;
+`,
 }
 
 // migrate brings db to the newest version in steps. Each step runs in its

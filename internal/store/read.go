@@ -219,7 +219,13 @@ func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
 			}
 			snap.History = append(snap.History, m)
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if err := fillAll(ctx, tx, snap.History); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+		return nil
 	})
 	return snap, err
 }
@@ -277,7 +283,16 @@ FROM entries WHERE session_id = ? ORDER BY seq`, id)
 			}
 			entries = append(entries, e)
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		for _, e := range entries {
+			if err := fillEntry(ctx, tx, e); err != nil {
+				return fmt.Errorf("session %s: entry %d: %w", id, e.Seq, err)
+			}
+		}
+		return nil
 	})
 	return sess, entries, err
 }

@@ -158,11 +158,20 @@ func (s *Store) mark(ctx context.Context, h Head, m Marker, call Step) error {
 	default:
 		return fmt.Errorf("session store: unknown marker kind %q", m.Kind)
 	}
+	searchable := m.History
+	history, images, err := stripAll(m.History)
+	if err != nil {
+		return err
+	}
+	m.History = history
 	body, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("session store: encoding a marker: %w", err)
 	}
 	return s.write(ctx, func(tx txn) error {
+		if err := keepBlobs(tx, images); err != nil {
+			return err
+		}
 		now := millis(s.now())
 		if err := ensureSession(tx, h, now); err != nil {
 			return err
@@ -178,7 +187,7 @@ func (s *Store) mark(ctx context.Context, h Head, m Marker, call Step) error {
 			return err
 		}
 		var text []string
-		for _, msg := range m.History {
+		for _, msg := range searchable {
 			if t := searchText(msg); t != "" {
 				text = append(text, t)
 			}
@@ -303,7 +312,14 @@ func nextSeq(tx txn, id string) (int, error) {
 
 // insertMessage writes one message entry and its searchable text.
 func insertMessage(tx txn, id string, seq int, st Step, now int64) error {
-	body, err := json.Marshal(st.Message)
+	stored, images, err := stripImages(st.Message)
+	if err != nil {
+		return err
+	}
+	if err := keepBlobs(tx, images); err != nil {
+		return err
+	}
+	body, err := json.Marshal(stored)
 	if err != nil {
 		return fmt.Errorf("session store: encoding a message: %w", err)
 	}

@@ -206,6 +206,9 @@ type Result struct {
 	// around them: a custom command's !`cmd` is replaced by the output
 	// alone.
 	Run *RunOutput
+	// Images are pictures for the model (read_file on a PNG), sent with
+	// Output as the wire allows.
+	Images []llm.Image
 }
 
 // RunOutput is what a command printed (each stream cut as in Output) and

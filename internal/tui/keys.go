@@ -146,6 +146,7 @@ func (m *model) interrupt() tea.Cmd {
 	case m.input.Value() != "":
 		m.input.Reset()
 		clear(m.pastes)
+		clear(m.images)
 		m.afterInputChange()
 		m.note(noteNotice, "cleared the input; ctrl-c again within 2 seconds quits")
 	default:

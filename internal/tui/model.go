@@ -65,6 +65,10 @@ type model struct {
 	// input shows folded, by their placeholder.
 	mention mentionState
 	pastes  map[string]string
+	// images are the pictures pasted as paths, by the placeholder the
+	// input shows for each; sending are those the next prompt carries.
+	images  map[string]protocol.Image
+	sending []protocol.Image
 	// lastCtrlC is when ctrl-c last stopped something: a second press
 	// within ctrlCWindow quits.
 	lastCtrlC time.Time
@@ -95,7 +99,7 @@ type turnState struct {
 
 func newModel(ctx context.Context, s Session, box *inbox, opts Options) *model {
 	m := &model{
-		ctx: ctx, s: s, box: box, opts: opts, now: opts.Clock, pastes: map[string]string{},
+		ctx: ctx, s: s, box: box, opts: opts, now: opts.Clock, pastes: map[string]string{}, images: map[string]protocol.Image{},
 		st: newStyles(), md: newMarkdown(), tr: newTranscript(), follow: true,
 		hist: openHistory(ctx, opts), firstPrompt: opts.FirstPrompt,
 	}

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -22,6 +24,9 @@ const (
 // paste puts a paste into the input, folding a long one.
 func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
 	content := unixLines(msg.Content)
+	if path, ok := pastedImagePath(content); ok && m.attachImage(path) {
+		return nil
+	}
 	lines := strings.Count(strings.TrimRight(content, "\n"), "\n") + 1
 	if lines < pasteFoldLines && len(content) < pasteFoldChars {
 		var cmd tea.Cmd
@@ -48,6 +53,14 @@ func (m *model) takeInput() (text, shown string) {
 		text = strings.ReplaceAll(text, token, content)
 	}
 	clear(m.pastes)
+	m.sending = m.sending[:0]
+	for _, token := range slices.Sorted(maps.Keys(m.images)) {
+		// A placeholder the person deleted takes its picture with it.
+		if strings.Contains(text, token) {
+			m.sending = append(m.sending, m.images[token])
+		}
+	}
+	clear(m.images)
 	m.input.Reset()
 	m.afterInputChange()
 	return text, shown

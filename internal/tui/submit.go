@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -33,6 +34,10 @@ func (m *model) submitShown(text, shown string) tea.Cmd {
 		m.note(noteNotice, "could not save the prompt history: "+err.Error())
 	}
 	if strings.HasPrefix(text, "/") {
+		if len(m.sending) > 0 {
+			m.note(noteNotice, "the pasted pictures go with a prompt, not with a command: they were left out")
+			m.sending = nil
+		}
 		return m.runCommand(text)
 	}
 	m.sendPrompt(text, shown)
@@ -42,7 +47,9 @@ func (m *model) submitShown(text, shown string) tea.Cmd {
 // sendPrompt submits a user turn. It shows in the transcript when the
 // session starts it (TurnStartEvent), as shown; until then it is queued.
 func (m *model) sendPrompt(text, shown string) {
-	if err := m.s.Submit(protocol.UserTurn{Text: text}); err != nil {
+	turn := protocol.UserTurn{Text: text}.WithImages(slices.Clone(m.sending))
+	m.sending = m.sending[:0]
+	if err := m.s.Submit(turn); err != nil {
 		m.note(noteError, "not sent: "+err.Error())
 		return
 	}

@@ -90,12 +90,32 @@ func blockOf(part llm.Part) (anthropic.ContentBlockParamUnion, bool, error) {
 		if p.Output != "" {
 			result.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: p.Output}}}
 		}
+		// Pictures go inside the result, which the API takes (read_file on
+		// a PNG answers with the picture itself).
+		for _, img := range p.Images {
+			block, err := imageBlock(img)
+			if err != nil {
+				return anthropic.ContentBlockParamUnion{}, false, err
+			}
+			result.Content = append(result.Content, anthropic.ToolResultBlockParamContentUnion{OfImage: block.OfImage})
+		}
 		if p.IsError {
 			result.IsError = param.NewOpt(true)
 		}
 		return anthropic.ContentBlockParamUnion{OfToolResult: result}, true, nil
+	case llm.Image:
+		block, err := imageBlock(p)
+		return block, err == nil, err
 	}
 	return anthropic.ContentBlockParamUnion{}, false, fmt.Errorf("part of type %T has no Anthropic form", part)
+}
+
+// imageBlock is an image block with the picture inline, in base64.
+func imageBlock(img llm.Image) (anthropic.ContentBlockParamUnion, error) {
+	if len(img.Data) == 0 {
+		return anthropic.ContentBlockParamUnion{}, fmt.Errorf("image %s has no bytes to send", img.SHA256)
+	}
+	return anthropic.NewImageBlockBase64(img.MediaType, img.Base64()), nil
 }
 
 // toolUseInput is a call's input as the API accepts it: a JSON object.

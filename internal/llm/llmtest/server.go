@@ -111,12 +111,24 @@ type Server struct {
 // New starts a fake server answering from replies; it stops at test end.
 func New(t testing.TB, replies ...Reply) *Server {
 	t.Helper()
+	s := Start(replies...)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a fake server for code that has no testing.TB (a
+// testscript command); Close stops it.
+func Start(replies ...Reply) *Server {
 	s := &Server{script: append([]Reply(nil), replies...), done: make(chan struct{})}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.srv.Close)
-	t.Cleanup(func() { close(s.done) }) // runs first: cleanups run last-in first-out
 	s.URL = s.srv.URL + "/v1"
 	return s
+}
+
+// Close releases stalled handlers, then stops the server.
+func (s *Server) Close() {
+	close(s.done)
+	s.srv.Close()
 }
 
 // Push appends replies to the script.

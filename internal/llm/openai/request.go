@@ -207,13 +207,17 @@ func (p *Provider) effort(t llm.Thinking) (shared.ReasoningEffort, bool) {
 func appendChatMessage(out []openai.ChatCompletionMessageParamUnion, m llm.Message) ([]openai.ChatCompletionMessageParamUnion, error) {
 	switch m.Role {
 	case llm.RoleUser:
-		if text := joinText(m.Parts); text != "" {
-			out = append(out, openai.UserMessage(text))
+		user, err := chatUserMessage(joinText(m.Parts), m.Parts)
+		if err != nil {
+			return out, err
+		}
+		if user != nil {
+			out = append(out, *user)
 		}
 		// A misplaced tool result still answers its call.
-		return appendToolResults(out, m.Parts), nil
+		return appendToolResults(out, m.Parts)
 	case llm.RoleTool:
-		return appendToolResults(out, m.Parts), nil
+		return appendToolResults(out, m.Parts)
 	case llm.RoleAssistant:
 		var msg openai.ChatCompletionAssistantMessageParam
 		if text := joinText(m.Parts); text != "" {
@@ -243,13 +247,20 @@ func appendChatMessage(out []openai.ChatCompletionMessageParamUnion, m llm.Messa
 	return out, fmt.Errorf("unknown role %q", m.Role)
 }
 
-func appendToolResults(out []openai.ChatCompletionMessageParamUnion, parts []llm.Part) []openai.ChatCompletionMessageParamUnion {
+// appendToolResults appends one tool message per result. Tool messages
+// hold text only, so the pictures results returned follow in one user
+// message after the last of them (see toolImagesMessage).
+func appendToolResults(out []openai.ChatCompletionMessageParamUnion, parts []llm.Part) ([]openai.ChatCompletionMessageParamUnion, error) {
 	for _, part := range parts {
 		if r, ok := part.(llm.ToolResult); ok {
 			out = append(out, openai.ToolMessage(resultText(r), r.CallID))
 		}
 	}
-	return out
+	images, err := toolImagesMessage(parts)
+	if err != nil || images == nil {
+		return out, err
+	}
+	return append(out, *images), nil
 }
 
 // resultText is a tool result's content. Chat completions has no error flag,

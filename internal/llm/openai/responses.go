@@ -116,13 +116,19 @@ func encodeResponseItems(m llm.Message) ([]byte, error) {
 func appendResponseItems(items responses.ResponseInputParam, m llm.Message) (responses.ResponseInputParam, error) {
 	switch m.Role {
 	case llm.RoleUser, llm.RoleTool:
-		if text := joinText(m.Parts); text != "" {
-			items = append(items, responses.ResponseInputItemParamOfMessage(text, responses.EasyInputMessageRoleUser))
+		user, ok, err := responsesUserItem(joinText(m.Parts), m.Parts)
+		if err != nil {
+			return items, err
+		}
+		if ok {
+			items = append(items, user)
 		}
 		for _, part := range m.Parts {
 			if r, ok := part.(llm.ToolResult); ok {
-				out := responses.ResponseInputItemParamOfFunctionCallOutput(resultText(r))
-				out.OfFunctionCallOutput.CallID = openai.String(r.CallID)
+				out, err := functionCallOutput(r)
+				if err != nil {
+					return items, err
+				}
 				items = append(items, out)
 			}
 		}

@@ -1,4 +1,4 @@
--- schema version 1
+-- schema version 2
 
 -- index sessions_by_cwd
 CREATE INDEX sessions_by_cwd ON sessions (cwd, updated_at);
@@ -14,6 +14,9 @@ CREATE INDEX sessions_by_time ON sessions (updated_at);
 
 -- index sqlite_autoindex_sessions_1
 ;
+
+-- table blobs
+CREATE TABLE blobs ( sha256 TEXT PRIMARY KEY, media_type TEXT NOT NULL, data BLOB NOT NULL ) WITHOUT ROWID;
 
 -- table entries
 CREATE TABLE entries ( session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE, seq INTEGER NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('message', 'marker')), role TEXT NOT NULL DEFAULT '', body TEXT NOT NULL, model TEXT NOT NULL DEFAULT '', input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0, cache_read_tokens INTEGER NOT NULL DEFAULT 0, cache_write_tokens INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, UNIQUE (session_id, seq) );

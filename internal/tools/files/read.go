@@ -2,6 +2,7 @@ package files
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -26,7 +27,7 @@ func readFileTool(env *workspace.Env) tool.Tool {
 	return tool.New(tool.Def[readFileInput]{
 		Info: tool.Info{
 			Name:        "read_file",
-			Description: "Read a text file. Lines come back as `N: text`; page long files with offset/limit.",
+			Description: "Read a text file. Lines come back as `N: text`; page long files with offset/limit. A picture (PNG, JPEG, GIF, WebP) comes back as an image you can see.",
 			Guidance:    "read_file: read a file before you edit it; page long files with offset and limit.",
 			Set:         tool.SetCore,
 			Effect:      tool.Reads,
@@ -43,6 +44,10 @@ func readFileTool(env *workspace.Env) tool.Tool {
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *readFileInput) (tool.Result, error) {
 			out, err := readText(env, readRequest(*in), tool.ResultCap)
+			var pic *pictureFile
+			if errors.As(err, &pic) {
+				return readPicture(env, pic)
+			}
 			if err != nil {
 				return tool.Result{}, err
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/shiro-neko/shiro/internal/picture"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
@@ -63,6 +64,9 @@ func readText(env *workspace.Env, req readRequest, budget int) (string, error) {
 	head, err := r.Peek(workspace.BinarySniff)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return "", fmt.Errorf("read %s: %w", disp, err)
+	}
+	if mt := picture.Sniff(head); mt != "" {
+		return "", &pictureFile{rel: disp, mediaType: mt, size: fi.Size()}
 	}
 	if workspace.IsBinary(head) {
 		return "", tool.Failf("%s is a binary file, not text. Use bash (for example `file %s` or `xxd %s | head`) to inspect it.", disp, disp, disp)
