@@ -115,25 +115,35 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 // runForeground runs a command to its end, streaming its output to emit,
 // and words the result.
 func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (string, error) {
+	out, _, err := runForegroundCode(ctx, env, timing, command, timeoutMS, emit)
+	return out, err
+}
+
+// runForegroundCode is runForeground that also gives the exit code (-1
+// when the command was stopped by the timeout or left processes behind).
+func runForegroundCode(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (string, int, error) {
 	out := &foregroundOutput{emit: emit}
 	out.redact = newRedaction(ctx, env, out.keep)
 	spec := shellSpec(env, command, timing, out.write)
 	spec.Timeout = time.Duration(timeoutMS) * time.Millisecond
 	res, err := proc.Run(ctx, spec)
 	if err != nil {
-		return "", fmt.Errorf("run the command: %w", err)
+		return "", -1, fmt.Errorf("run the command: %w", err)
 	}
 	out.flush()
 	var note string
+	code := res.Exit.ShellCode()
 	switch {
 	case res.Leftovers:
 		note = "processes the command left running were stopped (use background: true for servers and watchers)"
+		code = -1
 	case errors.Is(res.Stopped, proc.ErrTimedOut):
 		note = fmt.Sprintf("timed out after %dms (killed)", timeoutMS)
+		code = -1
 	case res.Stopped != nil:
-		return "", ErrInterrupted
+		return "", -1, ErrInterrupted
 	}
-	return out.result(res.Exit.ShellCode(), note), nil
+	return out.result(res.Exit.ShellCode(), note), code, nil
 }
 
 // titleMax is the most characters a Plan's title shows of a command.
