@@ -150,7 +150,7 @@ func newRoot(stdio IO) *cobra.Command {
 
 	root.AddCommand(newACPCommand(stdio), newDemoCommand(stdio), newExplainCommand(stdio), newHooksCommand(stdio),
 		newPluginsCommand(stdio), newRegistryCommand(stdio), newSkillsCommand(stdio), newMCPCommand(stdio),
-		newSessionsCommand(stdio), newSandboxCommand(stdio), newConfigCommand(stdio))
+		newSessionsCommand(stdio), newSandboxCommand(stdio), newConfigCommand(stdio), newToolsCommand(stdio))
 	return root
 }
 

@@ -48,7 +48,7 @@ func TestLoadReportsEachBadManifestAndKeepsTheRest(t *testing.T) {
 	for _, m := range ms {
 		names = append(names, m.Name)
 	}
-	if !slices.Equal(names, []string{"readme", "weather"}) {
+	if !slices.Equal(names, []string{"readme", "weather"}) || ms[0].File != filepath.Join(dir, "also-good.json") {
 		t.Errorf("loaded %v, want readme and weather", names)
 	}
 	want := map[string]string{

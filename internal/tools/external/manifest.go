@@ -93,6 +93,7 @@ func Load(dir string) ([]Manifest, []Problem) {
 			problems = append(problems, Problem{File: file, Err: err})
 			continue
 		}
+		m.File = file
 		seen[strings.ToLower(m.Name)] = file
 		out = append(out, m)
 	}
