@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tools/external"
 	"github.com/shiro-neko/shiro/internal/trust"
@@ -29,7 +30,7 @@ func toolTrustName(name string) string { return "tool:" + name }
 
 // ToolTrust is where the approvals of project tools are kept.
 func (l Loaded) ToolTrust() *trust.Store {
-	return trust.New(filepath.Join(l.Paths.State(), "tool-trust.json"), "project tool")
+	return trust.New(l.Paths.ToolTrust(), "project tool")
 }
 
 // ManifestTools reads the person's and the project's tool manifests. A
@@ -63,8 +64,8 @@ func (l Loaded) ManifestTools() ([]ManifestTool, []Problem) {
 			out = append(out, mt)
 		}
 	}
-	add(filepath.Join(l.Paths.State(), "tools"), false)
-	add(filepath.Join(projectRoot(l.Cwd), ".shiro", "tools"), true)
+	add(l.Paths.Tools(), false)
+	add(filepath.Join(config.ProjectDir(projectRoot(l.Cwd)), "tools"), true)
 	return out, problems
 }
 
