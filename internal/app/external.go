@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/config"
@@ -98,6 +99,7 @@ func (a *App) manifestTools(builtin []tool.Tool) []tool.Tool {
 	}
 	ms, problems := a.Loaded.ManifestTools()
 	a.startup = append(a.startup, problems...)
+	ms = append(ms, a.pluginTools()...)
 	var out []tool.Tool
 	for _, m := range ms {
 		switch {
@@ -110,6 +112,31 @@ func (a *App) manifestTools(builtin []tool.Tool) []tool.Tool {
 		default:
 			out = append(out, external.Tool(m.Manifest, external.Deps{Env: a.Env}))
 		}
+	}
+	return out
+}
+
+// pluginTools are the tools enabled manifest plugins add. A registry
+// plugin's are covered by its signature and its install; a plugin in the
+// project's .shiro/plugins has no approval of its own, so its tools are
+// left out with a problem that says how to offer one (as a .shiro/tools
+// manifest, which is approved by digest).
+func (a *App) pluginTools() []ManifestTool {
+	ms, sources := a.ext.Load().plugins.ToolManifests()
+	projectPlugins := filepath.Join(config.ProjectDir(projectRoot(a.Loaded.Cwd)), "plugins") + string(filepath.Separator)
+	var out []ManifestTool
+	for i, m := range ms {
+		src := sources[i]
+		if real, err := filepath.EvalSymlinks(src); err == nil {
+			src = real
+		}
+		if strings.HasPrefix(src, projectPlugins) {
+			a.startup = append(a.startup, Problem{Kind: "tool", Where: sources[i],
+				Err: fmt.Sprintf("tool %s of a project plugin is not offered: a project's tools need approval; put it in .shiro/tools/ and run `shiro tools approve %s`", m.Name, m.Name)})
+			continue
+		}
+		m.File = sources[i]
+		out = append(out, ManifestTool{Manifest: m, Digest: trust.Digest(m.Content)})
 	}
 	return out
 }

@@ -25,7 +25,7 @@ import (
 // A manifest built in code that would not have parsed yields a plugin that
 // blocks every call, so a mistake cannot silently disable it.
 func (m Manifest) Plugin() Plugin {
-	p := Plugin{Name: m.Name, Description: m.Description, Appendix: m.appendix()}
+	p := Plugin{Name: m.Name, Description: m.Description, Appendix: m.appendix(), ToolManifests: m.Tools}
 	rules, err := m.compile()
 	if err != nil {
 		p.BeforeToolCall = func(context.Context, Call) (string, error) {
