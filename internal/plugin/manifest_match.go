@@ -235,6 +235,10 @@ func (m Manifest) appendix() string {
 	if m.Appendix != "" {
 		return m.Appendix
 	}
+	if len(m.Deny) == 0 {
+		// A plugin that only adds tools refuses nothing to warn about.
+		return ""
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "The %s plugin (%s) refuses these tool calls:\n", m.Name, m.Description)
 	for _, r := range m.Deny {

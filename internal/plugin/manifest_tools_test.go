@@ -18,6 +18,9 @@ func TestManifestPluginTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := m.Plugin()
+	if p.Appendix != "" {
+		t.Errorf("a plugin that refuses nothing got an appendix: %q", p.Appendix)
+	}
 	if len(p.ToolManifests) != 1 || p.ToolManifests[0].Name != "notes" || p.ToolManifests[0].Kind != "read" {
 		t.Errorf("tools %+v", p.ToolManifests)
 	}
