@@ -17,8 +17,8 @@ import (
 )
 
 // buildTools assembles the registry: the tool belt, then the tools that
-// belong to the session (task list, memory, skills, the person, subagents)
-// and those plugins add. Which are offered each step is the session's
+// belong to the session (task list, memory, skills, the person, subagents),
+// those plugins add, and those tool manifests describe. Which are offered each step is the session's
 // filter's business.
 func (a *App) buildTools(opts Options) error {
 	a.background = bash.NewBackground(opts.Paths.Backgrounds(), a.Env, bash.Hooks{
@@ -43,6 +43,8 @@ func (a *App) buildTools(opts Options) error {
 	if !opts.NoSubagent {
 		list = append(list, a.taskTool(opts))
 	}
+	// Manifest tools come last: one may not take a name already taken.
+	list = append(list, a.manifestTools(list)...)
 	reg, err := tool.NewRegistry(list...)
 	if err != nil {
 		return fmt.Errorf("assembling tools: %w", err)

@@ -151,7 +151,7 @@ func newRoot(stdio IO) *cobra.Command {
 
 	root.AddCommand(newACPCommand(stdio), newDemoCommand(stdio), newExplainCommand(stdio), newHooksCommand(stdio),
 		newPluginsCommand(stdio), newRegistryCommand(stdio), newSkillsCommand(stdio), newMCPCommand(stdio),
-		newSessionsCommand(stdio), newSandboxCommand(stdio), newConfigCommand(stdio), newLSPCommand(stdio))
+		newSessionsCommand(stdio), newSandboxCommand(stdio), newConfigCommand(stdio), newLSPCommand(stdio), newToolsCommand(stdio))
 	return root
 }
 

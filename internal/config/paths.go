@@ -108,5 +108,11 @@ func ProjectKey(dir string) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
+// Tools is the folder of the person's own tool manifests.
+func (p Paths) Tools() string { return filepath.Join(p.State(), "tools") }
+
+// ToolTrust is where approvals of project tool manifests are kept.
+func (p Paths) ToolTrust() string { return filepath.Join(p.State(), "tool-trust.json") }
+
 // ProjectDir is the project's own `.shiro/` directory.
 func ProjectDir(root string) string { return filepath.Join(root, ".shiro") }

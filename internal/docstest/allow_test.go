@@ -45,6 +45,7 @@ func projectEntries() map[string]string {
 		"skills":      "project skills (app: skills.Load)",
 		"plugins":     "project manifest plugins (app: plugin.LoadManifests)",
 		"commands":    "project custom commands (commands: Set.Refresh)",
+		"tools":       "project tool manifests (app: Loaded.ManifestTools)",
 	}
 }
 

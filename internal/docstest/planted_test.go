@@ -80,6 +80,7 @@ func TestProjectPathsAreRead(t *testing.T) {
 		"skills":      {"skills/broken.md", "no front matter\n"},
 		"plugins":     {"plugins/broken.json", "{"},
 		"commands":    {"commands/clear.md", "a custom command cannot replace a built-in\n"},
+		"tools":       {"tools/broken.json", "{"},
 	}
 	for entry := range projectEntries() {
 		plant, ok := plants[entry]

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shiro-neko/shiro/internal/strictjson"
+	"github.com/shiro-neko/shiro/internal/tools/external"
 )
 
 // Manifest is a declarative plugin: a list of denials, never code. The same
@@ -21,6 +22,10 @@ type Manifest struct {
 	Description string     `json:"description"`
 	Appendix    string     `json:"appendix,omitempty"`
 	Deny        []DenyRule `json:"deny"`
+	// Tools are the tools the plugin adds, each in the schema of a tool
+	// manifest (internal/tools/external); they are covered by the
+	// manifest's signature like every other member.
+	Tools []external.Manifest `json:"tools,omitempty"`
 	// Signer and Signature are the registry's publisher signature; this
 	// package only checks their shape, the registry verifies them.
 	Signer    string `json:"signer,omitempty"`
@@ -47,6 +52,7 @@ const (
 	maxDescriptionLen = 300
 	maxAppendixLen    = 2000
 	maxDenyRules      = 50
+	maxPluginTools    = 20
 	maxRuleTools      = 30
 	maxToolNameLen    = 64
 	maxPatternLen     = 200
@@ -61,7 +67,7 @@ var (
 )
 
 func manifestKeys() []string {
-	return []string{"name", "description", "appendix", "deny", "signer", "signature"}
+	return []string{"name", "description", "appendix", "deny", "tools", "signer", "signature"}
 }
 
 func ruleKeys() []string { return []string{"tools", "pathPattern", "commandPattern", "reason"} }
@@ -131,9 +137,27 @@ func decodeManifest(data []byte) (Manifest, error) {
 			return Manifest{}, err
 		}
 	}
+	toolItems, hasTools, err := arrayMember(top, "", "tools")
+	if err != nil {
+		return Manifest{}, err
+	}
+	if len(toolItems) > maxPluginTools {
+		return Manifest{}, problem("tools", "has %d tools; at most %d are allowed", len(toolItems), maxPluginTools)
+	}
+	for i, raw := range toolItems {
+		t, err := external.Parse(raw)
+		if err != nil {
+			return Manifest{}, problem(fmt.Sprintf("tools[%d]", i), "%v", err)
+		}
+		m.Tools = append(m.Tools, t)
+	}
 	items, present, err := arrayMember(top, "", "deny")
 	if err != nil {
 		return Manifest{}, err
+	}
+	if !present && hasTools && len(toolItems) > 0 {
+		// A plugin that only adds tools needs no rule.
+		return m, nil
 	}
 	if !present {
 		return Manifest{}, problem("deny", `missing; add at least one rule, such as {"tools":["write_file"],"pathPattern":"\\.sql$","reason":"…"}`)
@@ -207,7 +231,7 @@ func (m Manifest) validate() error {
 			return err
 		}
 	}
-	if len(m.Deny) == 0 {
+	if len(m.Deny) == 0 && len(m.Tools) == 0 {
 		return problem("deny", "is empty; add at least one rule")
 	}
 	if len(m.Deny) > maxDenyRules {

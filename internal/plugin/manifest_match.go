@@ -25,7 +25,7 @@ import (
 // A manifest built in code that would not have parsed yields a plugin that
 // blocks every call, so a mistake cannot silently disable it.
 func (m Manifest) Plugin() Plugin {
-	p := Plugin{Name: m.Name, Description: m.Description, Appendix: m.appendix()}
+	p := Plugin{Name: m.Name, Description: m.Description, Appendix: m.appendix(), ToolManifests: m.Tools}
 	rules, err := m.compile()
 	if err != nil {
 		p.BeforeToolCall = func(context.Context, Call) (string, error) {
@@ -234,6 +234,10 @@ func shortSubject(s string) string {
 func (m Manifest) appendix() string {
 	if m.Appendix != "" {
 		return m.Appendix
+	}
+	if len(m.Deny) == 0 {
+		// A plugin that only adds tools refuses nothing to warn about.
+		return ""
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "The %s plugin (%s) refuses these tool calls:\n", m.Name, m.Description)

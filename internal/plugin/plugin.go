@@ -11,6 +11,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/shellguard"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/external"
 )
 
 // Plugin extends the agent. Every field but Name is optional.
@@ -22,6 +23,9 @@ type Plugin struct {
 	Source string
 	// Tools are added to the session's registry.
 	Tools []tool.Tool
+	// ToolManifests are tools a manifest plugin adds; the session builds
+	// them, since they need its workspace.
+	ToolManifests []external.Manifest
 	// AutoApprove names tools whose calls need no approval.
 	AutoApprove []string
 	// BeforeToolCall returns a non-empty reason to block the call. An error
@@ -176,6 +180,21 @@ func (h *Host) Appendices() []string {
 		}
 	}
 	return out
+}
+
+// ToolManifests returns the tool manifests of the plugins, with the
+// source of the plugin each came from.
+func (h *Host) ToolManifests() (ms []external.Manifest, sources []string) {
+	if h == nil {
+		return nil, nil
+	}
+	for _, p := range h.plugins {
+		for _, m := range p.ToolManifests {
+			ms = append(ms, m)
+			sources = append(sources, p.Source)
+		}
+	}
+	return ms, sources
 }
 
 // Tools returns the tools that plugins add.

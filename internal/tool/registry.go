@@ -17,13 +17,18 @@ const (
 	SetExtra    Set = "extra"
 	SetGit      Set = "git"
 	SetNet      Set = "net"
+	// SetGitExtra holds the reference's five "extra" git tools. It is
+	// opt-in, so that they do not grow the default first request.
+	SetGitExtra Set = "git-extra"
 	// SetNone marks session, plugin and delegation tools, which no
 	// toolSets setting withholds.
 	SetNone Set = ""
 )
 
 // AllSets lists the tool sets in documentation order.
-func AllSets() []Set { return []Set{SetCore, SetEditPlus, SetNav, SetExtra, SetGit, SetNet} }
+func AllSets() []Set {
+	return []Set{SetCore, SetEditPlus, SetNav, SetExtra, SetGit, SetNet, SetGitExtra}
+}
 
 // DefaultSets is used when config names no toolSets.
 func DefaultSets() []Set { return []Set{SetCore, SetEditPlus, SetNav, SetExtra, SetGit} }

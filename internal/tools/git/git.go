@@ -1,6 +1,8 @@
 // Package git provides the read-only git tools: git_status, git_diff,
 // git_log, git_show, git_blame, git_branch and git_commit_message (set
-// `git`), and changed_files (set `extra`).
+// `git`), changed_files (set `extra`), and the opt-in git_log_file,
+// git_diff_commits, git_show_file, git_current_branch and
+// git_changed_in_ref (set `git-extra`).
 //
 // Every call runs git with a fixed argv (never through a shell), without a
 // pager, colour, terminal prompts or optional locks, in the workspace root.
@@ -32,7 +34,8 @@ type CommitModel interface {
 	Complete(ctx context.Context, system, prompt string) (string, error)
 }
 
-// Tools returns the git tools and changed_files for the workspace env.
+// Tools returns the git tools, changed_files and the git-extra set for
+// the workspace env.
 // git_commit_message is included only when commitModel is not nil.
 func Tools(env *workspace.Env, commitModel CommitModel) []tool.Tool {
 	ts := []tool.Tool{
@@ -44,6 +47,7 @@ func Tools(env *workspace.Env, commitModel CommitModel) []tool.Tool {
 		branchTool(env),
 		changedFilesTool(env),
 	}
+	ts = append(ts, extraTools(env)...)
 	if commitModel != nil {
 		ts = append(ts, commitMessageTool(env, commitModel))
 	}

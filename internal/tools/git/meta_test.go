@@ -20,6 +20,13 @@ var handWritten = map[string]string{
 	"git_branch":         `{"type":"object","properties":{"remote":{"type":"boolean","description":"also remote-tracking branches"}},"additionalProperties":false}`,
 	"git_commit_message": `{"type":"object","properties":{},"additionalProperties":false}`,
 	"changed_files":      `{"type":"object","properties":{},"additionalProperties":false}`,
+	// The git-extra set came after the derivation; its schemas are pinned
+	// here all the same, since they are what the model is sent.
+	"git_log_file":       `{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":40,"description":"default 15"}},"required":["path"],"additionalProperties":false}`,
+	"git_diff_commits":   `{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"path":{"type":"string"}},"required":["from","to"],"additionalProperties":false}`,
+	"git_show_file":      `{"type":"object","properties":{"ref":{"type":"string"},"path":{"type":"string"}},"required":["ref","path"],"additionalProperties":false}`,
+	"git_current_branch": `{"type":"object","properties":{},"additionalProperties":false}`,
+	"git_changed_in_ref": `{"type":"object","properties":{"ref":{"type":"string"}},"required":["ref"],"additionalProperties":false}`,
 }
 
 // schemaShape is what a schema says about the input, for comparing two.
@@ -79,6 +86,11 @@ func TestInfo(t *testing.T) {
 		"git_branch":         {tool.SetGit, protocol.KindRead, tool.NoSubject},
 		"git_commit_message": {tool.SetGit, protocol.KindOther, tool.NoSubject},
 		"changed_files":      {tool.SetExtra, protocol.KindRead, tool.NoSubject},
+		"git_log_file":       {tool.SetGitExtra, protocol.KindRead, tool.PathSubject},
+		"git_diff_commits":   {tool.SetGitExtra, protocol.KindRead, tool.TextSubject},
+		"git_show_file":      {tool.SetGitExtra, protocol.KindRead, tool.PathSubject},
+		"git_current_branch": {tool.SetGitExtra, protocol.KindRead, tool.NoSubject},
+		"git_changed_in_ref": {tool.SetGitExtra, protocol.KindRead, tool.TextSubject},
 	}
 	ts := Tools(newWorkspace(t), fakeModel{})
 	if _, err := tool.NewRegistry(ts...); err != nil {
