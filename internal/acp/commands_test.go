@@ -74,19 +74,23 @@ func TestSlashCommandsRunFromTheEditor(t *testing.T) {
 }
 
 // A turn ended by the step cap or a spend ceiling answers the prompt with
-// max_turn_requests, so the editor can tell it from a finished answer.
+// max_turn_requests, and one the repeat guard ended with refusal, so the
+// editor can tell them from a finished answer.
 func TestACeilingEndsThePromptWithMaxTurnRequests(t *testing.T) {
 	cwd := t.TempDir()
 	s := newScripted(protocol.SessionEvent{Cwd: cwd, Agent: "default"})
 	w := connect(t, openerOf(s))
 	sess := w.open(t, cwd)
-	for i, reason := range []protocol.StopReason{protocol.StopStepLimit, protocol.StopSpendLimit, protocol.StopEnd} {
+	for i, reason := range []protocol.StopReason{protocol.StopStepLimit, protocol.StopSpendLimit, protocol.StopEnd, protocol.StopRefused} {
 		got := w.promptAsync(t.Context(), sess.SessionId, "go on")
 		next[protocol.UserTurn](t, s)
 		s.emit(protocol.TurnStartEvent{Turn: i + 1, Text: "go on"}, protocol.DoneEvent{Reason: reason})
 		want := sdk.StopReasonMaxTurnRequests
-		if reason == protocol.StopEnd {
+		switch reason {
+		case protocol.StopEnd:
 			want = sdk.StopReasonEndTurn
+		case protocol.StopRefused:
+			want = sdk.StopReasonRefusal
 		}
 		if r := <-got; r.err != nil || r.resp.StopReason != want {
 			t.Fatalf("%s: answered %+v, %v; want %s", reason, r.resp, r.err, want)

@@ -119,6 +119,7 @@ func (s *session) turnDone(e protocol.DoneEvent) {
 	s.current = nil
 	p.usage = e.Usage
 	p.limited = e.Reason == protocol.StopStepLimit || e.Reason == protocol.StopSpendLimit
+	p.refused = e.Reason == protocol.StopRefused
 	close(p.done)
 }
 

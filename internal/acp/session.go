@@ -63,8 +63,9 @@ type promptTurn struct {
 	usage   *protocol.Usage
 	// lost: the session ended before the turn did.
 	lost bool
-	// limited: a ceiling ended the turn (the step cap or a spend limit).
-	limited bool
+	// limited: a ceiling ended the turn (the step cap or a spend limit);
+	// refused: the repeat guard did, at the third identical refused call.
+	limited, refused bool
 	// command: the prompt is a slash command still waiting for its result.
 	command bool
 	done    chan struct{}
@@ -193,6 +194,9 @@ func (p *promptTurn) response() (acp.PromptResponse, error) {
 		return acp.PromptResponse{}, internalError("the turn failed: %s", p.failure)
 	case p.lost:
 		return acp.PromptResponse{}, internalError("the session ended before the turn finished")
+	}
+	if p.refused {
+		return acp.PromptResponse{StopReason: acp.StopReasonRefusal, Usage: usageOf(p.usage)}, nil
 	}
 	if p.limited {
 		return acp.PromptResponse{StopReason: acp.StopReasonMaxTurnRequests, Usage: usageOf(p.usage)}, nil

@@ -94,7 +94,10 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 		}
 		if d, ok := e.(protocol.DoneEvent); ok {
 			ceiling = ceiling || d.Reason == protocol.StopSpendLimit
-			steps = steps || d.Reason == protocol.StopStepLimit
+			// A turn the repeat guard stopped, after the same refused
+			// call a third time, is as unfinished as one the step cap
+			// stopped.
+			steps = steps || d.Reason == protocol.StopStepLimit || d.Reason == protocol.StopRefused
 		}
 		if _, isErr := e.(protocol.ErrorEvent); isErr {
 			code = 1
