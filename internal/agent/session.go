@@ -126,6 +126,12 @@ type Config struct {
 	// turn goes on, once per turn: how the language servers' new errors
 	// in the changed files reach a model that has not looked (internal/lsp).
 	BeforeEnd func(ctx context.Context) string
+	// Continue runs when the model is about to end a turn, after
+	// BeforeEnd had nothing to say; continued counts the times this turn
+	// went on already. A non-empty answer goes to the model as a message
+	// and the turn goes on (the task list's unfinished work: the
+	// continueWhileTodos setting).
+	Continue func(ctx context.Context, continued int) string
 	// Commands runs slash commands; nil refuses every Command op.
 	Commands Commander
 	// Subagent names the subagent kind this session runs as (explore,

@@ -59,6 +59,8 @@ type turn struct {
 	// compactFailed is set once automatic compaction failed this turn.
 	wireTokens    int
 	compactFailed bool
+	// continued counts the times Continue sent the turn on.
+	continued int
 	// endChecked is set once BeforeEnd was asked this turn.
 	endChecked bool
 }
@@ -134,7 +136,7 @@ func (s *Session) runTurn(ctx context.Context, seq int, text, model string, imag
 		}
 		calls := msg.ToolCalls()
 		if len(calls) == 0 {
-			if t.checkBeforeEnd() {
+			if t.checkBeforeEnd() || t.checkContinue() {
 				continue
 			}
 			return
@@ -164,6 +166,23 @@ func (t *turn) checkBeforeEnd() bool {
 	if msg == "" {
 		return false
 	}
+	t.emit(protocol.NoticeEvent{Text: msg})
+	s.appendMessage(llm.UserText(msg))
+	return true
+}
+
+// checkContinue asks Continue whether the turn should go on; when it
+// should, its message is stored as the person's.
+func (t *turn) checkContinue() bool {
+	s := t.s
+	if s.cfg.Continue == nil || t.ctx.Err() != nil {
+		return false
+	}
+	msg := s.cfg.Continue(t.ctx, t.continued)
+	if msg == "" {
+		return false
+	}
+	t.continued++
 	t.emit(protocol.NoticeEvent{Text: msg})
 	s.appendMessage(llm.UserText(msg))
 	return true

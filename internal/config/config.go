@@ -87,7 +87,7 @@ func knownKeys() []string {
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
 		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
 		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env", "approval", "lsp",
-		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics"}
+		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics", "continueWhileTodos"}
 }
 
 // ReadFile parses a config file. A missing file is an empty config. Unknown

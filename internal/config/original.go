@@ -27,6 +27,39 @@ type OriginalKeys struct {
 	// Diagnostics is the person's background check, started with the
 	// session: a command, or {"command", "auto"}.
 	Diagnostics *DiagnosticsConfig `json:"diagnostics,omitempty"`
+	// ContinueWhileTodos sends the model back to work when it ends a
+	// turn with unfinished tasks on its list: true, or {"maxTurns": N}.
+	ContinueWhileTodos *ContinueConfig `json:"continueWhileTodos,omitempty"`
+}
+
+// ContinueConfig is the `continueWhileTodos` key: how many times one
+// message may be continued (zero: off).
+type ContinueConfig struct {
+	MaxTurns int `json:"maxTurns"`
+}
+
+// DefaultContinueTurns is what `continueWhileTodos: true` allows.
+const DefaultContinueTurns = 3
+
+// UnmarshalJSON takes true and false too.
+func (c *ContinueConfig) UnmarshalJSON(data []byte) error {
+	var on bool
+	if json.Unmarshal(data, &on) == nil {
+		c.MaxTurns = 0
+		if on {
+			c.MaxTurns = DefaultContinueTurns
+		}
+		return nil
+	}
+	type plain ContinueConfig
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var p plain
+	if err := dec.Decode(&p); err != nil || p.MaxTurns < 0 || p.MaxTurns > 20 {
+		return fmt.Errorf(`field "continueWhileTodos" should be true, false or {"maxTurns": 1–20}`)
+	}
+	*c = ContinueConfig(p)
+	return nil
 }
 
 // DiagnosticsConfig is the `diagnostics` key: the check /diagnostics runs,

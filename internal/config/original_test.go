@@ -53,6 +53,19 @@ func TestTheOriginalsConfigReadsUnchanged(t *testing.T) {
 	if _, _, err := config.Parse("/h/config.json", []byte(`{"diagnostics": {"cmd": "x"}}`)); err == nil || !strings.Contains(err.Error(), "diagnostics") {
 		t.Errorf("a misspelt diagnostics field: err = %v", err)
 	}
+	// continueWhileTodos: true is the original's three extra turns.
+	for raw, want := range map[string]int{`true`: 3, `false`: 0, `{"maxTurns": 5}`: 5} {
+		f, _, err := config.Parse("config.json", []byte(`{"continueWhileTodos": `+raw+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := config.Resolve(f, config.File{}, env(nil), config.Flags{}); s.ContinueWhileTodos != want {
+			t.Errorf("continueWhileTodos %s = %d, want %d", raw, s.ContinueWhileTodos, want)
+		}
+	}
+	if _, _, err := config.Parse("/h/config.json", []byte(`{"continueWhileTodos": {"maxTurns": 99}}`)); err == nil || !strings.Contains(err.Error(), "continueWhileTodos") {
+		t.Errorf("maxTurns 99: err = %v", err)
+	}
 }
 
 // The claude-code preset takes the endpoint and key from Claude Code's
