@@ -189,7 +189,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		Commands: a.ux.cmds, ExpandTurn: a.expandMentions, SplitTurn: splitMentions, BeforeEnd: a.lspBeforeEnd, SeesImages: a.seesImages,
 		Recorder: a.sessions, History: begin.history(), Checkpoints: a.checkpoints,
 		Continue: a.continuer(s.ContinueWhileTodos),
-		Spend: a.spend(), MaxSteps: s.MaxSteps, ContextWindow: a.contextWindow, OutputLimit: a.outputLimit, CompactAt: s.CompactAt,
+		Spend:    a.spend(), MaxSteps: s.MaxSteps, ContextWindow: a.contextWindow, OutputLimit: a.outputLimit, CompactAt: s.CompactAt,
 	})
 	if err != nil {
 		return nil, err
