@@ -196,6 +196,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	a.noteSandbox()
 	a.announce()
+	a.startConfiguredCheck()
 	if err := a.sessions.started(ctx, begin, opts.PickSession); err != nil {
 		a.Close()
 		return nil, err

@@ -41,14 +41,19 @@ func (a *App) openUX() {
 	a.ux.diag = diagnostics.New(a.Env, func(r diagnostics.Report) {
 		a.publish(protocol.CommandResultEvent{Command: "diagnostics", Output: commands.DiagnosticsReport(r)})
 	})
-	if d := a.Loaded.Settings.Diagnostics; d != nil && strings.TrimSpace(d.Command) != "" {
-		// The check config names starts with the session, as
-		// /diagnostics run would; a failure to start is a notice, not a
-		// reason to refuse the session.
-		a.ux.diag.SetAuto(d.Auto)
-		if err := a.ux.diag.Run(d.Command); err != nil {
-			a.publish(protocol.NoticeEvent{Text: "diagnostics: " + err.Error()})
-		}
+}
+
+// startConfiguredCheck starts the check config names, as /diagnostics run
+// would, once the session that shows its report exists; a failure to
+// start is a notice, not a reason to refuse the session.
+func (a *App) startConfiguredCheck() {
+	d := a.Loaded.Settings.Diagnostics
+	if d == nil || strings.TrimSpace(d.Command) == "" {
+		return
+	}
+	a.ux.diag.SetAuto(d.Auto)
+	if err := a.ux.diag.Run(d.Command); err != nil {
+		a.publish(protocol.NoticeEvent{Text: "diagnostics: " + err.Error()})
 	}
 }
 
