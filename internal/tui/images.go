@@ -28,15 +28,21 @@ func (m *model) attachImage(path string) bool {
 		m.note(noteError, "could not attach the picture: "+err.Error())
 		return false
 	}
-	img, info, err := picture.Prepare(filepath.Base(path), data)
+	return m.attachImageData(filepath.Base(path), path, data)
+}
+
+// attachImageData attaches a picture's bytes under name; from says where
+// they came from, for the notice.
+func (m *model) attachImageData(name, from string, data []byte) bool {
+	img, info, err := picture.Prepare(name, data)
 	if err != nil {
 		m.note(noteError, "not attached: "+err.Error())
 		return false
 	}
-	token := fmt.Sprintf("[image %d: %s]", len(m.images)+1, filepath.Base(path))
-	m.images[token] = protocol.Image{MediaType: img.MediaType, Data: img.Data, Name: filepath.Base(path)}
+	token := fmt.Sprintf("[image %d: %s]", len(m.images)+1, name)
+	m.images[token] = protocol.Image{MediaType: img.MediaType, Data: img.Data, Name: name}
 	m.input.InsertString(token)
 	m.afterInputChange()
-	m.note(noteNotice, fmt.Sprintf("attached %s (%s)", path, info))
+	m.note(noteNotice, fmt.Sprintf("attached %s (%s)", from, info))
 	return true
 }

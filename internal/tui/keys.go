@@ -45,6 +45,10 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.reasoning = !m.reasoning
 		m.tr.invalidateAll()
 		return nil
+	case "ctrl+v":
+		// A terminal's own paste arrives as a PasteMsg; ctrl+v reaching
+		// here asks for the clipboard's picture.
+		return readClipboardImage()
 	case "ctrl+o":
 		m.expanded = !m.expanded
 		m.tr.invalidateAll()

@@ -180,6 +180,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case clipboardImageMsg:
+		m.clipboardImage(msg)
+		return m, nil
 	case tea.PasteMsg:
 		switch {
 		case m.guarded():
