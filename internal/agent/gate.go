@@ -113,6 +113,10 @@ type Gate struct {
 	// Widen lets the sandbox allow what it refused a call, offered to the
 	// person after the call failed; nil offers nothing.
 	Widen Widener
+	// Irreplaceable names the files checkpoints cannot bring back; a call
+	// that may destroy one is asked about, or refused where nobody can be
+	// asked (irreplaceable.go). Nil checks nothing.
+	Irreplaceable Irreplaceable
 }
 
 // GateCall is one call to decide.
@@ -313,6 +317,13 @@ func (g *Gate) decide(ctx context.Context, c GateCall) Verdict {
 	}
 	info := c.Tool.Info()
 	repeated := c.Repeats.Note(info.Name, e.Call.Input())
+	if file := g.atRisk(ctx, info, e.Call); file != "" {
+		if g.Yolo || g.Approval == permission.Never || c.Approver == nil {
+			return riskVerdict(file)
+		}
+		e.leaves = riskLeaves(file)
+		return g.ask(ctx, c, e, repeated)
+	}
 	if e.Decision == string(permission.Allow) && !repeated {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}

@@ -106,3 +106,25 @@ func (h host) Checkpoints() *checkpoint.Keeper {
 	k, _ := h.a.checkpoints.keeper(context.Background())
 	return k
 }
+
+// PastCaps implements agent.Irreplaceable: the workspace files the
+// checkpoints leave out. With checkpoints off (no git, a workspace too
+// big) it knows of none: that is said once as a notice, and gating every
+// command on it would stop all work.
+func (c *checkpointer) PastCaps(ctx context.Context) []string {
+	k, err := c.keeper(ctx)
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	off := c.off
+	c.mu.Unlock()
+	if off {
+		return nil
+	}
+	caps, err := k.Store().PastCaps(ctx)
+	if err != nil {
+		return nil
+	}
+	return caps
+}

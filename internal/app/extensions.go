@@ -125,6 +125,9 @@ func (a *App) beforeTurn(ctx context.Context) agent.TurnSetup {
 func (a *App) gate(ext *extensions) *agent.Gate {
 	g := &agent.Gate{Plugins: ext.plugins, Rules: a.Loaded.Policy, Yolo: a.opts.Yolo, Cwd: a.Env.Root,
 		Approval: a.Loaded.Approval, Box: a.sandboxSwitch, Widen: a.widener()}
+	if a.checkpoints != nil {
+		g.Irreplaceable = a.checkpoints
+	}
 	if a.Hooks != nil {
 		g.Hooks = hookGate{runner: a.Hooks, cwd: a.Env.Root}
 	}

@@ -159,6 +159,21 @@ func (s *Store) Root() string { return s.opts.Root }
 
 func (s *Store) index() string { return filepath.Join(s.opts.Dir, "index") }
 
+// PastCaps is what the newest snapshot left out (files past the caps,
+// nested repositories), by workspace-relative slash path, sorted: what an
+// undo could not bring back if it were destroyed now. Before any snapshot
+// it takes one, which the first change would take anyway.
+func (s *Store) PastCaps(ctx context.Context) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tree == "" {
+		if _, err := s.snapshot(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return slices.Sorted(maps.Keys(s.skipped)), nil
+}
+
 // Snapshot records the workspace as it is now: every file, ignored ones
 // included, with its permission bits, and the repository's refs. Only
 // what changed since the previous snapshot is read and stored, so its

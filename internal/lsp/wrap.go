@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"slices"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
@@ -23,18 +22,13 @@ func (m *Manager) WithDiagnostics(list []tool.Tool) []tool.Tool {
 		switch {
 		case t.Info().Effect == tool.Writes:
 			t = watched{Tool: t, m: m}
-		case slices.Contains(patternTools(), t.Info().Name):
+		case t.Info().ByPattern:
 			t = m.fallback(t)
 		}
 		out[i] = t
 	}
 	return out
 }
-
-// patternTools are the navigation tools that match declarations by
-// pattern: with a server running they remain, as the fallback for the
-// files no server answers for, and say so.
-func patternTools() []string { return []string{"find_symbol", "outline", "read_symbol"} }
 
 // fallback is a pattern-based tool whose description says which files
 // the language server answers for instead.

@@ -82,7 +82,7 @@ func TestEditToolResultCarriesNewErrors(t *testing.T) {
 func TestPatternToolsSayTheLanguageServerIsActive(t *testing.T) {
 	m := New(Options{Root: t.TempDir(), Servers: []Available{{Spec: Spec{Name: "gopls", Files: []string{"*.go"}}, Path: "/bin/gopls"}}})
 	list := m.WithDiagnostics([]tool.Tool{
-		tool.New(tool.Def[diagnosticsInput]{Info: tool.Info{Name: "find_symbol", Description: "Find a declaration.", Effect: tool.Reads}}),
+		tool.New(tool.Def[diagnosticsInput]{Info: tool.Info{Name: "find_symbol", Description: "Find a declaration.", Effect: tool.Reads, ByPattern: true}}),
 		tool.New(tool.Def[diagnosticsInput]{Info: tool.Info{Name: "grep", Description: "Search.", Effect: tool.Reads}}),
 	})
 	if d := list[0].Info().Description; !strings.Contains(d, "for *.go files prefer definition, references and symbols") {

@@ -11,6 +11,11 @@ func isShell(base string) bool {
 	return false
 }
 
+// IsInterpreter reports whether base runs programs in a language the
+// guard does not read, so what they do is not seen (python -c is a
+// documented gap).
+func IsInterpreter(base string) bool { return isInterpreter(base) }
+
 // isInterpreter reports whether base runs programs in a language the guard
 // does not read (python -c is a documented gap), but that can still run a
 // download.

@@ -49,6 +49,10 @@ type Previewer interface {
 // Info describes a tool. It is the same for every call.
 type Info struct {
 	Name string
+	// ByPattern marks a tool that finds code by pattern, not by the
+	// language's meaning: a language server answers its question exactly
+	// where one runs (internal/lsp says so in its description).
+	ByPattern bool
 	// Description is what the model reads about the tool.
 	Description string
 	// Guidance is the tool's one line in the system prompt.

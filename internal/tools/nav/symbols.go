@@ -37,6 +37,7 @@ func findSymbolTool(env *workspace.Env, langs *rules) tool.Tool {
 	return tool.New(tool.Def[findSymbolInput]{
 		Info: tool.Info{
 			Name:        "find_symbol",
+			ByPattern:   true,
 			Description: "Find where a function, type, class or constant is declared. Name may be Owner.member.",
 			Guidance:    "find_symbol: jump to a declaration by name (faster than grep).",
 			Set:         tool.SetNav,
@@ -142,6 +143,7 @@ func outlineTool(env *workspace.Env, langs *rules) tool.Tool {
 	return tool.New(tool.Def[outlineInput]{
 		Info: tool.Info{
 			Name:        "outline",
+			ByPattern:   true,
 			Description: "List a source file's declarations as `line: text`.",
 			Guidance:    "outline: a file's declarations before reading it whole.",
 			Set:         tool.SetExtra,
@@ -208,6 +210,7 @@ func readSymbolTool(env *workspace.Env, langs *rules) tool.Tool {
 	return tool.New(tool.Def[readSymbolInput]{
 		Info: tool.Info{
 			Name:        "read_symbol",
+			ByPattern:   true,
 			Description: "Read one definition (with its doc comment) from a file by name; name may be Owner.member.",
 			Guidance:    "read_symbol: read just one function or type from a file.",
 			Set:         tool.SetExtra,
