@@ -45,17 +45,26 @@ func diffTool(env *workspace.Env) tool.Tool {
 }
 
 func runDiff(ctx context.Context, env *workspace.Env, in *diffIn) (string, error) {
+	var opts []string
+	none := "No unstaged changes (staged: true shows staged ones)."
+	if in.Staged {
+		opts, none = []string{"--staged"}, "No staged changes."
+	}
+	return diffOf(ctx, env, opts, in.Path, none)
+}
+
+// diffOf runs `git diff` with opts, for path (or the whole workspace),
+// leaving out the changes of secret files and naming them in a note;
+// none is the answer when nothing changed.
+func diffOf(ctx context.Context, env *workspace.Env, opts []string, path, none string) (string, error) {
 	r, err := openRepo(ctx, env)
 	if err != nil {
 		return "", err
 	}
-	var opts, pathspec []string
-	if in.Staged {
-		opts = append(opts, "--staged")
-	}
+	var pathspec []string
 	switch {
-	case in.Path != "":
-		p, err := workspacePath(env, in.Path)
+	case path != "":
+		p, err := workspacePath(env, path)
 		if err != nil {
 			return "", err
 		}
@@ -80,10 +89,7 @@ func runDiff(ctx context.Context, env *workspace.Env, in *diffIn) (string, error
 	}
 	note := withheldNote(withheld, r.prefix)
 	if out.total == 0 && note == "" {
-		if in.Staged {
-			return "No staged changes.", nil
-		}
-		return "No unstaged changes (staged: true shows staged ones).", nil
+		return none, nil
 	}
 	diff := ""
 	if out.total > 0 {

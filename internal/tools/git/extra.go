@@ -146,48 +146,10 @@ func diffCommitsTool(env *workspace.Env) tool.Tool {
 }
 
 func runDiffCommits(ctx context.Context, env *workspace.Env, in *diffCommitsIn) (string, error) {
-	r, err := openRepo(ctx, env)
-	if err != nil {
-		return "", err
-	}
-	var pathspec []string
-	switch {
-	case in.Path != "":
-		p, err := workspacePath(env, in.Path)
-		if err != nil {
-			return "", err
-		}
-		pathspec = []string{p}
-	case r.nested():
-		pathspec = []string{"."}
-	}
 	// The range is one argument built from two checked refs, neither of
 	// which starts with '-', so git reads it as a revision.
-	opts := []string{in.From + "..." + in.To}
-	withheld, err := r.diffSecrets(ctx, opts, pathspec)
-	if err != nil {
-		return "", err
-	}
-	args := append(append([]string{"diff"}, diffArgs()...), opts...)
-	if r.nested() {
-		args = append(args, "--relative")
-	}
-	if specs := append(pathspec, excluding(withheld)...); len(specs) > 0 {
-		args = append(append(args, "--"), specs...)
-	}
-	out, err := r.run(ctx, args...)
-	if err != nil {
-		return "", err
-	}
-	note := withheldNote(withheld, r.prefix)
-	if out.total == 0 && note == "" {
-		return fmt.Sprintf("No changes in %s.", opts[0]), nil
-	}
-	diff := ""
-	if out.total > 0 {
-		diff = out.result()
-	}
-	return withNote(diff, note), nil
+	span := in.From + "..." + in.To
+	return diffOf(ctx, env, []string{span}, in.Path, fmt.Sprintf("No changes in %s.", span))
 }
 
 // ---- git_show_file ----
