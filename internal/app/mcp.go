@@ -213,26 +213,31 @@ func (h host) ExtraCommands() []commands.Extra {
 
 // InspectMCP makes a manager of the servers a session in l.Cwd would have,
 // for `shiro mcp`: nobody attends (no sign-in pages), and nothing starts
-// until the caller asks. Close it when done.
-func InspectMCP(l Loaded, files []string) (*mcp.Manager, []string, error) {
+// until the caller asks. Call closeAll when done: it stops the servers
+// and closes their sandbox.
+func InspectMCP(l Loaded, files []string) (m *mcp.Manager, closeAll func(), warnings []string, err error) {
 	env, err := workspace.New(l.Cwd)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	env.EnvPassthrough = l.Settings.EnvPassthrough
 	// The servers run confined as they would in a session.
 	policy, err := sandboxPolicy(l, env.Root)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sb, err := sandbox.New(policy)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	env.Launcher = sb
 	defs, warnings, err := MCPDefs(l, files, nil)
 	if err != nil {
-		return nil, nil, err
+		sb.Close()
+		return nil, nil, nil, err
 	}
-	return NewMCP(l, env, defs, nil, nil), warnings, nil
+	m = NewMCP(l, env, defs, nil, nil)
+	// The servers first, then their sandbox: its private temp folder and
+	// waiting helper would otherwise outlive the command.
+	return m, func() { m.Close(); sb.Close() }, warnings, nil
 }

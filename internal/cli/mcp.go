@@ -48,11 +48,11 @@ func withMCP(stdio IO, files []string, f func(app.Loaded, *mcp.Manager) error) e
 	if err != nil {
 		return err
 	}
-	m, warnings, err := app.InspectMCP(loaded, files)
+	m, closeAll, warnings, err := app.InspectMCP(loaded, files)
 	if err != nil {
 		return err
 	}
-	defer m.Close()
+	defer closeAll()
 	for _, w := range warnings {
 		fmt.Fprintf(stdio.Err, "shiro: %s\n", w)
 	}
