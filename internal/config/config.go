@@ -129,6 +129,9 @@ func Parse(name string, data []byte) (File, []string, error) {
 	if err := checkModels(name, raw["models"]); err != nil {
 		return f, warnings, err
 	}
+	if err := checkLSPEntries(name, raw["lsp"]); err != nil {
+		return f, warnings, err
+	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {

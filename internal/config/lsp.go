@@ -2,7 +2,9 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,6 +25,32 @@ type LSPServer struct {
 	// Env is added to the server's environment.
 	Env      map[string]string `json:"env,omitempty"`
 	Disabled bool              `json:"disabled,omitempty"`
+}
+
+// checkLSPEntries decodes each raw entry of the `lsp` member on its own
+// before the file is, so that a field of the wrong type is named with
+// its server ("lsp.gopls.args"): decoding the whole file names only
+// "lsp.args".
+func checkLSPEntries(name string, member json.RawMessage) error {
+	if len(member) == 0 {
+		return nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(member, &raw); err != nil {
+		return fmt.Errorf("%s: field \"lsp\" should be an object of language servers by name", name)
+	}
+	keys := slices.Sorted(maps.Keys(raw))
+	for _, k := range keys {
+		var s LSPServer
+		if err := json.Unmarshal(raw[k], &s); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return fmt.Errorf("%s: field \"lsp.%s.%s\" should be %s, not a JSON %s", name, k, te.Field, typeName(te.Type.String()), te.Value)
+			}
+			return fmt.Errorf("%s: field \"lsp.%s\": %v", name, k, err)
+		}
+	}
+	return nil
 }
 
 // checkLSP validates the `lsp` object of the file name.

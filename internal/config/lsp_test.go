@@ -34,11 +34,21 @@ func TestLSPSettingsThatCannotWorkNameTheField(t *testing.T) {
 	for src, want := range map[string]string{
 		`{"lsp":{"x":{"command":"x","files":["src/*.go"]}}}`: `c.json: field "lsp.x.files": "src/*.go" is not a file-name pattern`,
 		`{"lsp":{"x":{"command":"x","files":["[a"]}}}`:       `c.json: field "lsp.x.files": "[a" is not a file-name pattern`,
-		`{"lsp":{"x":{"args":"--stdio"}}}`:                   `c.json: field "lsp.args" should be a list`,
+		`{"lsp":{"x":{"args":"--stdio"}}}`:                   `c.json: field "lsp.x.args" should be a list`,
 		`{"lsp":[]}`:                                         `c.json: field "lsp" should be an object`,
 	} {
 		if _, _, err := config.Parse("c.json", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", src, err, want)
 		}
+	}
+}
+
+// A field of the wrong type in one server is named with the server, so
+// the person knows which entry to fix.
+func TestAWrongTypeInAnLSPServerNamesTheServer(t *testing.T) {
+	_, _, err := config.Parse("/h/config.json", []byte(`{"lsp": {"gopls": {"args": "-rpc.trace"}}}`))
+	want := `/h/config.json: field "lsp.gopls.args" should be a list, not a JSON string`
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
 	}
 }
