@@ -237,6 +237,9 @@ func (a *App) Close() {
 		a.ux.diag.Stop()
 	}
 	a.sessions.close()
+	if a.checkpoints != nil {
+		a.checkpoints.close()
+	}
 	if a.MCP != nil {
 		a.MCP.Close()
 	}

@@ -128,3 +128,13 @@ func (c *checkpointer) PastCaps(ctx context.Context) []string {
 	}
 	return caps
 }
+
+// close lets the store's watch of the workspace go, once the session has
+// ended and takes no more snapshots; a store never opened has none.
+func (c *checkpointer) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.k != nil {
+		c.k.Store().Close()
+	}
+}
