@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,7 +53,7 @@ func TestPromptCachingFigures(t *testing.T) {
 		if found == nil {
 			t.Fatalf("%s has no block %q: put <!-- figures:%s --> and <!-- /figures --> around it", figuresDoc, name, name)
 		}
-		if found[1] == blocks[name] {
+		if found[1] == blocks[name] || (!*updateFigures && closeEnough(found[1], blocks[name])) {
 			continue
 		}
 		if !*updateFigures {
@@ -70,6 +72,36 @@ func TestPromptCachingFigures(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// figureNumber is a number as the blocks write them: "45", "2.1", "0.97".
+var figureNumber = regexp.MustCompile(`[0-9]+(?:\.[0-9]+)?`)
+
+// closeEnough reports whether got says what want, the doc's block, says:
+// the same words, and every number within one unit of its last digit.
+// The sessions run on this repository's own tree, whose overview moves
+// with every file added, and a figure that moves by a point of rounding
+// is not the doc going wrong.
+func closeEnough(want, got string) bool {
+	if figureNumber.ReplaceAllString(want, "#") != figureNumber.ReplaceAllString(got, "#") {
+		return false
+	}
+	ws, gs := figureNumber.FindAllString(want, -1), figureNumber.FindAllString(got, -1)
+	for i := range ws {
+		w, err1 := strconv.ParseFloat(ws[i], 64)
+		g, err2 := strconv.ParseFloat(gs[i], 64)
+		if err1 != nil || err2 != nil {
+			return false
+		}
+		unit := 1.0
+		if dot := strings.IndexByte(ws[i], '.'); dot >= 0 {
+			unit = math.Pow(10, -float64(len(ws[i])-dot-1))
+		}
+		if math.Abs(w-g) > unit+1e-9 {
+			return false
+		}
+	}
+	return true
 }
 
 // figureBlock finds a generated block; group 1 is its content.
@@ -150,4 +182,24 @@ func fanOutFigures(t *testing.T) string {
 		fmt.Fprintf(&out, "| %s | %s | **%s** | %s |\n", c.name, percent(without.ratio(1)), percent(with.ratio(1)), percent(with.idealRatio(1)))
 	}
 	return out.String()
+}
+
+// A figure one unit of its last digit away still matches; two units, other
+// words, or a number more or less do not.
+func TestCloseEnoughFigures(t *testing.T) {
+	for _, c := range []struct {
+		want, got string
+		ok        bool
+	}{
+		{"| step 4 | 83 % | **87 %** |", "| step 4 | 84 % | **87 %** |", true},
+		{"| overview | 2.0 KB |", "| overview | 2.1 KB |", true},
+		{"| overview | 2.0 KB |", "| overview | 2.2 KB |", false},
+		{"| step 4 | 83 % |", "| step 4 | 85 % |", false},
+		{"| step 4 | 83 % |", "| step four | 83 % |", false},
+		{"| 47 tools | 19 KB |", "| 47 tools | 19 KB | 3 |", false},
+	} {
+		if got := closeEnough(c.want, c.got); got != c.ok {
+			t.Errorf("closeEnough(%q, %q) = %v, want %v", c.want, c.got, got, c.ok)
+		}
+	}
 }
