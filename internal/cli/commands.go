@@ -14,14 +14,21 @@ import (
 	"github.com/shiro-neko/shiro/internal/llm/replay"
 )
 
+// loadHere loads the configuration of the working directory, as a
+// session started here would, for the subcommands that inspect or
+// approve what it holds.
+func loadHere(stdio IO) (app.Loaded, error) {
+	cwd, err := stdio.Getwd()
+	if err != nil {
+		return app.Loaded{}, fmt.Errorf("cannot read the working directory: %w", err)
+	}
+	return app.Load(stdio.Getenv, cwd, config.Flags{})
+}
+
 // openForInspection assembles a session for a subcommand that inspects it
 // (explain, plugins, hooks, skills). It never calls a model.
 func openForInspection(ctx context.Context, stdio IO, noPlugins bool) (*app.App, error) {
-	cwd, err := stdio.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	loaded, err := app.Load(stdio.Getenv, cwd, config.Flags{})
+	loaded, err := loadHere(stdio)
 	if err != nil {
 		return nil, err
 	}

@@ -74,11 +74,7 @@ func newConfigCommand(stdio IO) *cobra.Command {
 
 // withProject loads the configuration of the working directory for f.
 func withProject(stdio IO, f func(app.Loaded) error) error {
-	cwd, err := stdio.Getwd()
-	if err != nil {
-		return fmt.Errorf("cannot read the working directory: %w", err)
-	}
-	l, err := app.Load(stdio.Getenv, cwd, config.Flags{})
+	l, err := loadHere(stdio)
 	if err != nil {
 		return err
 	}

@@ -33,18 +33,9 @@ func newMCPCommand(stdio IO) *cobra.Command {
 	return cmd
 }
 
-// mcpLoaded loads the configuration of the working directory.
-func mcpLoaded(stdio IO) (app.Loaded, error) {
-	cwd, err := stdio.Getwd()
-	if err != nil {
-		return app.Loaded{}, err
-	}
-	return app.Load(stdio.Getenv, cwd, config.Flags{})
-}
-
 // withMCP hands f a manager of the servers a session here would have.
 func withMCP(stdio IO, files []string, f func(app.Loaded, *mcp.Manager) error) error {
-	loaded, err := mcpLoaded(stdio)
+	loaded, err := loadHere(stdio)
 	if err != nil {
 		return err
 	}
@@ -165,7 +156,7 @@ func mcpAdd(stdio IO) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			loaded, err := mcpLoaded(stdio)
+			loaded, err := loadHere(stdio)
 			if err != nil {
 				return err
 			}
@@ -259,7 +250,7 @@ func mcpRemove(stdio IO) *cobra.Command {
 		Short: "Remove a server from your config (or, with --scope project, from .mcp.json)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loaded, err := mcpLoaded(stdio)
+			loaded, err := loadHere(stdio)
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/shiro-neko/shiro/internal/app"
-	"github.com/shiro-neko/shiro/internal/config"
 )
 
 // newToolsCommand lists the tools that manifests in ~/.shiro-neko/tools
@@ -64,11 +63,7 @@ func newToolsCommand(stdio IO) *cobra.Command {
 
 // withLoaded loads the configuration of the working directory for f.
 func withLoaded(stdio IO, f func(app.Loaded) error) error {
-	cwd, err := stdio.Getwd()
-	if err != nil {
-		return fmt.Errorf("cannot read the working directory: %w", err)
-	}
-	l, err := app.Load(stdio.Getenv, cwd, config.Flags{})
+	l, err := loadHere(stdio)
 	if err != nil {
 		return err
 	}
