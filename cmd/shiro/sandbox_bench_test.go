@@ -8,13 +8,14 @@ import (
 	"github.com/shiro-neko/shiro/internal/proc"
 	"github.com/shiro-neko/shiro/internal/proc/proctest"
 	"github.com/shiro-neko/shiro/internal/sandbox"
+	"github.com/shiro-neko/shiro/internal/supervise"
 )
 
 // BenchmarkSandboxedCommand is what the sandbox adds to a command when
 // the helper is a binary that links all of shiro (this test binary does,
 // as shiro does, so every package initialiser runs in the helper too):
 // compare "workspace-write" and "off" with "direct". Each command finds
-// its helper started ahead (proc.Pool), as in a session; "no helper
+// its helper started ahead (supervise.Pool), as in a session; "no helper
 // waiting" starts one for each command, as the first of a session does.
 // internal/sandbox's BenchmarkCommand and BenchmarkPlanParts break the
 // sandbox's own work down.

@@ -51,6 +51,9 @@ func allowedStarts() map[string]string {
 		// system and global config, hooks and fsmonitor turned off, so no
 		// config the workspace can write names a program (see git.go).
 		"internal/checkpoint/git.go exec.CommandContext": "checkpoints' hermetic git",
+		// The sandbox's supervisor forks the command proc handed it, from
+		// the thread it confined; proc started the supervisor itself.
+		"internal/supervise/supervise_linux.go syscall.ForkExec": "the supervisor starts its command",
 	}
 }
 

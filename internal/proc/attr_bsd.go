@@ -7,15 +7,11 @@ import "syscall"
 // sysProcAttr puts the command in a group (or session) of its own. These
 // systems have no Pdeathsig: the watchdog alone ends commands when shiro
 // dies.
-func sysProcAttr(spec Spec) *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setsid: spec.NewSession, Setpgid: !spec.NewSession}
+func sysProcAttr(g Group) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setsid: g.NewSession, Setpgid: !g.NewSession}
 }
 
-// Supervisors need a child subreaper and private mounts need namespaces:
-// Linux has them, these systems do not.
-const (
-	supervisorsSupported   = false
-	privateMountsSupported = false
-)
+// Supervisors need a child subreaper: Linux has one, these systems do not.
+const supervisorsSupported = false
 
-func launchAttr(spec Spec, _ Exec) *syscall.SysProcAttr { return sysProcAttr(spec) }
+func supervisorAttr(*syscall.SysProcAttr) {}

@@ -10,72 +10,108 @@ import (
 	"time"
 )
 
-// child is a started program, the leader of a command's group, and what
+// Leader is a started program, the leader of a command's group, and what
 // is known of its end.
-type child struct {
-	cmd    *exec.Cmd
-	pid    int
-	exited chan struct{}    // closed once it has exited and been reaped
-	state  *os.ProcessState // how it ended, once exited is closed
+type Leader struct {
+	cmd        *exec.Cmd
+	pid        int
+	supervisor bool
+	exited     chan struct{}    // closed once it has exited and been reaped
+	state      *os.ProcessState // how it ended, once exited is closed
 }
 
-// startChild starts x from a goroutine locked to its OS thread, and keeps
-// it locked until the program has been reaped. Pdeathsig is tied to the
-// thread that forked the child, not to the process, and the Go runtime
+// Program is what StartProgram starts as a command's leader.
+type Program struct {
+	Argv []string
+	Dir  string
+	Env  []string
+	// Files are passed to the program as file descriptors 3, 4, …; the
+	// caller keeps its own and closes them.
+	Files []*os.File
+	// Supervisor says that the program is a supervisor: it runs the
+	// command as its child, stops every process the command started, in
+	// the group or not, when it gets SIGTERM (giving them the Grace) or
+	// when shiro dies, and exits only once they are all gone. proc then
+	// stops it by signalling it alone, gives it Grace and SupervisorSlack
+	// to finish, has the kernel send it SIGTERM (not SIGKILL) when shiro
+	// dies, and starts no watchdog beside it. It needs Linux.
+	Supervisor bool
+	// Attr, when set, adds to the attributes proc starts the program
+	// with (its group, Pdeathsig): what a Starter needs on top, such as
+	// namespaces of its own.
+	Attr func(*syscall.SysProcAttr)
+}
+
+// PID is the leader's process id, which is also its group id.
+func (l *Leader) PID() int { return l.pid }
+
+// Exited is closed once the leader has exited and been reaped.
+func (l *Leader) Exited() <-chan struct{} { return l.exited }
+
+// Exit is how the leader ended, once Exited is closed.
+func (l *Leader) Exit() Exit { return exitOf(l.state) }
+
+// StartProgram starts prog as the leader of a group g describes, with
+// stdio as its stdin, stdout and stderr (nil is /dev/null). It is for a
+// Starter; proc starts commands without one itself.
+func StartProgram(ctx context.Context, g Group, prog Program, stdio [3]*os.File) (*Leader, error) {
+	if prog.Supervisor && !supervisorsSupported {
+		return nil, errors.New("supervisors need Linux")
+	}
+	return startLeader(ctx, g, prog, stdio)
+}
+
+// startLeader starts prog from a goroutine locked to its OS thread, and
+// keeps it locked until the program has been reaped. Pdeathsig is tied to
+// the thread that forked the child, not to the process, and the Go runtime
 // destroys a thread when a goroutine exits while locked to it (any library
 // may do that). Holding the thread ourselves makes it live exactly as long
 // as the child, so the signal fires on shiro's death and at no other time.
-// out gives the program its stdin, stdout and stderr; nil gives it
-// /dev/null for all three.
-func startChild(ctx context.Context, spec Spec, x Exec, out *streams) (*child, error) {
-	c := &child{exited: make(chan struct{})}
+func startLeader(ctx context.Context, g Group, prog Program, stdio [3]*os.File) (*Leader, error) {
+	l := &Leader{supervisor: prog.Supervisor, exited: make(chan struct{})}
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		cmd, err := startRetrying(ctx, func() *exec.Cmd { return command(spec, x, out) })
+		cmd, err := startRetrying(ctx, func() *exec.Cmd { return command(g, prog, stdio) })
 		if err != nil {
 			started <- err
 			return
 		}
-		c.cmd, c.pid = cmd, cmd.Process.Pid
+		l.cmd, l.pid = cmd, cmd.Process.Pid
 		started <- nil
 		_ = cmd.Wait() // only *os.File streams: returns when the leader exits
-		c.state = cmd.ProcessState
-		close(c.exited)
+		l.state = cmd.ProcessState
+		close(l.exited)
 	}()
 	if err := <-started; err != nil {
 		return nil, err
 	}
-	return c, nil
+	return l, nil
 }
 
-// gone reports whether the program has exited.
-func (c *child) gone() bool {
-	select {
-	case <-c.exited:
-		return true
-	default:
-		return false
-	}
-}
-
-func command(spec Spec, x Exec, out *streams) *exec.Cmd {
-	cmd := exec.Command(x.Argv[0], x.Argv[1:]...)
-	cmd.Dir = x.Dir
-	cmd.Env = x.Env
+func command(g Group, prog Program, stdio [3]*os.File) *exec.Cmd {
+	cmd := exec.Command(prog.Argv[0], prog.Argv[1:]...)
+	cmd.Dir = prog.Dir
+	cmd.Env = prog.Env
 	// Nil interfaces, not nil *os.File values, mean /dev/null to exec.
-	if out != nil && out.stdin != nil {
-		cmd.Stdin = out.stdin
+	if stdio[0] != nil {
+		cmd.Stdin = stdio[0]
 	}
-	if out != nil && out.stdout != nil {
-		cmd.Stdout = out.stdout
+	if stdio[1] != nil {
+		cmd.Stdout = stdio[1]
 	}
-	if out != nil && out.stderr != nil {
-		cmd.Stderr = out.stderr
+	if stdio[2] != nil {
+		cmd.Stderr = stdio[2]
 	}
-	cmd.ExtraFiles = x.Files
-	cmd.SysProcAttr = launchAttr(spec, x)
+	cmd.ExtraFiles = prog.Files
+	cmd.SysProcAttr = sysProcAttr(g)
+	if prog.Supervisor {
+		supervisorAttr(cmd.SysProcAttr)
+	}
+	if prog.Attr != nil {
+		prog.Attr(cmd.SysProcAttr)
+	}
 	return cmd
 }
 

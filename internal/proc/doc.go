@@ -55,26 +55,17 @@
 // hooks.Options.Launcher; bash, background jobs, run_checks and the git
 // tools from workspace.Env.Launcher.
 //
-// On Linux the sandbox re-executes shiro as a helper and marks the Exec:
-//
-//   - Supervised: the helper calls Supervise, which runs the command as
-//     its child, as a child subreaper, so that processes that leave the
-//     group (setsid, a double fork) are still its descendants; it stops
-//     them all when the command ends, when it gets SIGTERM (proc sends it
-//     to the supervisor alone, instead of signalling the group) and when
-//     shiro dies (the kernel sends it SIGTERM, Pdeathsig, which is why no
-//     watchdog is started beside it);
-//   - PrivateMounts: the helper starts in a user and mount namespace of
-//     its own, where it may protect paths with read-only mounts (it keeps
-//     CAP_SYS_ADMIN there as an ambient capability, whoever runs shiro,
-//     and drops every capability before it starts the command);
-//   - Handoff and Pool: the helper does not find the command in its
-//     arguments but receives it, with its stdin, stdout and stderr, over a
-//     control socket, so it can be started, mounted and confined before
-//     the command exists. A Pool keeps one such helper waiting: the
-//     command takes it, and the next one starts in the background (see
-//     pool_linux.go). Starting shiro again costs milliseconds; handing a
-//     command over costs two messages.
+// A launcher may also say how the leader is started (Exec.Starter):
+// proc then opens the command's pipes and hands them to the Starter,
+// which starts the leader with StartProgram and may pass it files,
+// namespaces or a command it receives some other way. What happens next
+// is proc's again. A leader started as a supervisor (Program.Supervisor)
+// stops everything the command started, in its group or not, when it
+// gets SIGTERM, so proc signals it alone instead of the group, gives it
+// Grace and SupervisorSlack, has the kernel send it SIGTERM when shiro
+// dies and starts no watchdog beside it. The sandbox's supervisor, its
+// pool of supervisors started ahead and the hand-off of a command to one
+// live in internal/supervise: proc knows nothing of pools or mounts.
 //
 // A launcher that is also an Explainer is shown the end of a failed
 // command's output and may append one line to its stderr saying that its

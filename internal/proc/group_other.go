@@ -10,22 +10,19 @@ import "syscall"
 
 const groupsSupported = false
 
-func (p *Process) stop() { _ = p.cmd.Process.Kill() }
+func (p *Process) stop() { _ = p.lead.cmd.Process.Kill() }
 
 // sweep has nothing to do: only the leader could be stopped, and it has
 // exited.
 func (p *Process) sweep() {}
 
-const (
-	supervisorsSupported   = false
-	privateMountsSupported = false
-)
+const supervisorsSupported = false
 
-func launchAttr(spec Spec, _ Exec) *syscall.SysProcAttr { return sysProcAttr(spec) }
+func supervisorAttr(*syscall.SysProcAttr) {}
 
 func groupRunning(int) bool { return false }
 
-func sysProcAttr(Spec) *syscall.SysProcAttr { return nil }
+func sysProcAttr(Group) *syscall.SysProcAttr { return nil }
 
 func signalGroup(int, syscall.Signal) error { return ErrUnsupported }
 

@@ -14,18 +14,18 @@ const groupsSupported = true
 // stop stops the running command: its whole group (SIGTERM, grace,
 // SIGKILL), or, under a supervisor, everything the supervisor started.
 func (p *Process) stop() {
-	if p.launched.Supervised {
+	if p.lead.supervisor {
 		p.stopSupervisor()
 		return
 	}
-	stopGroup(p.pid, p.spec.Grace)
+	stopGroup(p.lead.pid, p.spec.Grace)
 }
 
 // sweep stops what is left in the group once the leader has exited. The
 // leader has been reaped by then, so its pid may already name another
 // process: only the group, which keeps its id while it has members, is
 // signalled.
-func (p *Process) sweep() { stopGroup(p.pid, p.spec.Grace) }
+func (p *Process) sweep() { stopGroup(p.lead.pid, p.spec.Grace) }
 
 // SupervisorSlack is how long a supervisor gets, beyond the command's
 // Grace, to stop everything it started and exit before its group is
@@ -40,12 +40,12 @@ const SupervisorSlack = 2 * time.Second
 // where there is one), so a supervisor that has just exited and been
 // reaped cannot have its pid mistaken for another process's.
 func (p *Process) stopSupervisor() {
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	_ = p.cmd.Process.Signal(syscall.SIGCONT)
-	if awaitGroupGone(p.pid, p.spec.Grace+SupervisorSlack) {
+	_ = p.lead.cmd.Process.Signal(syscall.SIGTERM)
+	_ = p.lead.cmd.Process.Signal(syscall.SIGCONT)
+	if awaitGroupGone(p.lead.pid, p.spec.Grace+SupervisorSlack) {
 		return
 	}
-	_ = signalGroup(p.pid, syscall.SIGKILL)
+	_ = signalGroup(p.lead.pid, syscall.SIGKILL)
 }
 
 // stopGroup asks group pgid to stop (SIGTERM), gives it grace to do so,

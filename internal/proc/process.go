@@ -19,7 +19,7 @@ var ErrUnsupported = errors.New(runtime.GOOS + " has no process groups, so a com
 type Process struct {
 	spec     Spec
 	launched Exec // what was executed for spec
-	*child        // the leader
+	lead     *Leader
 	out      *streams
 	guard    *watchdog  // nil without Spec.DieWithParent, or under a supervisor
 	tap      *outputTap // nil unless the Launcher is an Explainer
@@ -52,39 +52,43 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The launcher's files are the program's alone once it has them.
-	defer closeFiles(x.Files...)
+	// The starter's files are the program's alone once it has them.
+	if x.Starter != nil {
+		defer func() { _ = x.Starter.Close() }()
+	}
 	p := &Process{spec: spec, launched: x, done: make(chan struct{})}
 	if ex, ok := spec.Launcher.(Explainer); ok {
 		p.tap = tapOutput(&p.spec, ex)
 	}
-	// A supervisor dies with shiro by itself (SIGTERM from the kernel) and
-	// takes everything it started with it; a watchdog killing its group
-	// at the same moment would only cut it short.
-	if spec.DieWithParent && !x.Supervised {
-		if p.guard, err = startWatchdog(); err != nil {
-			return nil, err
-		}
-	}
 	if p.out, err = openStreams(p.spec); err != nil {
-		p.guard.stop()
 		return nil, err
 	}
-	if x.Handoff != nil {
-		p.child, err = handOff(ctx, spec, x, p.out)
+	stdio := [3]*os.File{p.out.stdin, p.out.stdout, p.out.stderr}
+	if x.Starter != nil {
+		p.lead, err = x.Starter.Start(ctx, spec.group(), stdio)
 	} else {
-		p.child, err = startChild(ctx, spec, x, p.out)
+		p.lead, err = startLeader(ctx, spec.group(), Program{Argv: x.Argv, Dir: x.Dir, Env: x.Env}, stdio)
 	}
 	p.out.closeChildEnds() // the child has its copies; ours would keep EOF away
 	if err != nil {
-		p.guard.stop()
 		p.out.closeAll()
 		return nil, explainStartError(x, err)
+	}
+	// A supervisor dies with shiro by itself (SIGTERM from the kernel) and
+	// takes everything it started with it; a watchdog killing its group
+	// at the same moment would only cut it short. Until the watchdog is
+	// armed the leader itself has Pdeathsig, and its output waits.
+	if spec.DieWithParent && !p.lead.supervisor {
+		if p.guard, err = startWatchdog(); err != nil {
+			p.out.start()
+			p.abandon()
+			return nil, fmt.Errorf("start the watchdog for %s: %w", x.Argv[0], err)
+		}
 	}
 	// The watchdog is armed before any output is read: whoever has seen
 	// the command's output (the person, the model) has seen a command that
 	// cannot outlive shiro. Until then the output waits in its pipes.
-	armErr := p.guard.arm(p.pid)
+	armErr := p.guard.arm(p.lead.pid)
 	p.out.start()
 	if err := armErr; err != nil {
 		// Nothing would stop the command if shiro died: do not run it.
@@ -96,7 +100,7 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 }
 
 // PID is the leader's process id, which is also its group id.
-func (p *Process) PID() int { return p.pid }
+func (p *Process) PID() int { return p.lead.pid }
 
 // Done is closed once the command has ended completely (Wait would not
 // block).
@@ -134,7 +138,7 @@ func (p *Process) supervise(ctx context.Context) {
 	}
 	var stopped error
 	select {
-	case <-p.exited:
+	case <-p.lead.exited:
 	case <-timeout:
 		stopped = ErrTimedOut
 	case <-ctx.Done():
@@ -142,13 +146,13 @@ func (p *Process) supervise(ctx context.Context) {
 	}
 	if stopped != nil {
 		select {
-		case <-p.exited:
+		case <-p.lead.exited:
 			stopped = nil // it had finished by itself meanwhile
 		default:
 			p.stop()
 		}
 	}
-	<-p.exited
+	<-p.lead.exited
 
 	held := false
 	if stopped == nil && p.spec.Linger > 0 {
@@ -161,7 +165,7 @@ func (p *Process) supervise(ctx context.Context) {
 	// kernel hands the id to a new group within that instant (it would
 	// have to go through every other free pid first), the watchdog would
 	// kill that group.
-	leftovers := groupRunning(p.pid)
+	leftovers := groupRunning(p.lead.pid)
 	if leftovers {
 		p.sweep()
 	}
@@ -170,7 +174,7 @@ func (p *Process) supervise(ctx context.Context) {
 		held = true
 	}
 	p.result = Result{
-		Exit:       exitOf(p.state),
+		Exit:       exitOf(p.lead.state),
 		Stopped:    stopped,
 		Leftovers:  leftovers && stopped == nil,
 		OutputHeld: held,
@@ -186,8 +190,8 @@ func (p *Process) supervise(ctx context.Context) {
 func (p *Process) abandon() {
 	p.spec.Grace = 0
 	p.stop()
-	<-p.exited
-	if groupRunning(p.pid) {
+	<-p.lead.exited
+	if groupRunning(p.lead.pid) {
 		p.sweep()
 	}
 	p.guard.stop()

@@ -6,8 +6,8 @@ import (
 	"strconv"
 )
 
-// eachProcess calls fn for every pid under /proc.
-func eachProcess(fn func(pid int)) error {
+// EachProcess calls fn for every pid under /proc.
+func EachProcess(fn func(pid int)) error {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return err
@@ -23,7 +23,7 @@ func eachProcess(fn func(pid int)) error {
 // liveGroupMembers lists the processes of group pgid that have not exited.
 func liveGroupMembers(pgid int) ([]int, error) {
 	var members []int
-	err := eachProcess(func(pid int) {
+	err := EachProcess(func(pid int) {
 		st, err := readProcStat(pid)
 		if err == nil && st.PGRP == pgid && !st.dead() {
 			members = append(members, pid)
@@ -47,7 +47,7 @@ func processesCarrying(tokens []string) map[int]string {
 		return found
 	}
 	self := os.Getpid()
-	_ = eachProcess(func(pid int) {
+	_ = EachProcess(func(pid int) {
 		if pid == self {
 			return
 		}

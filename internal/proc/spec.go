@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -96,53 +97,32 @@ type Exec struct {
 	Dir  string
 	Env  []string
 	// Grace is the Spec's Grace, told to a Launcher whose program stops
-	// the command itself (Supervised).
+	// the command itself (a supervisor).
 	Grace time.Duration
-	// Supervised, set by a Launcher, says that the program it launches is
-	// a supervisor (see Supervise): it runs the command as its child,
-	// stops every process the command started, in the group or not, when
-	// it gets SIGTERM (giving them Grace) or when shiro dies, and exits
-	// only once they are all gone. proc then stops it by signalling it
-	// alone, gives it Grace and SupervisorSlack to finish, has the kernel
-	// send it SIGTERM (not SIGKILL) when shiro dies, and starts no
-	// watchdog beside it.
-	Supervised bool
-	// PrivateMounts, set by a Launcher, starts the program in a user and
-	// a mount namespace of its own (Linux), with shiro's user and group
-	// mapped to themselves, so that it can bind-mount paths read-only
-	// for the command without privileges. It holds the capabilities to
-	// mount (CAP_SYS_ADMIN) and to drop capabilities (CAP_SETPCAP) in
-	// that namespace, whoever runs shiro: it must drop them before it
-	// starts anything it does not trust.
-	PrivateMounts bool
-	// Files, set by a Launcher, are passed to the program as file
-	// descriptors 3, 4, …; proc closes them once the program has started,
-	// or could not start.
-	Files []*os.File
-	// Handoff, set by a Launcher whose program is a supervisor, is the
-	// command that program is to run: instead of finding it in its
-	// arguments, the supervisor is started with a control socket (see
-	// HandoffFile) and receives the command, with its stdin, stdout and
-	// stderr, over it. Because the program does not depend on the command
-	// (Argv, Dir and Env are the launcher's own), one started earlier can
-	// take it: see Pool.
-	Handoff *Handoff
-	// Pool, with Handoff, keeps a program started ahead of the next
-	// command, so that a command does not wait for its supervisor to
-	// start. Programs launched for the same PoolKey (and a Spec with the
-	// same NewSession and DieWithParent) must be interchangeable: the
-	// launcher puts everything that tells them apart, Files' contents
-	// included, into the key.
-	Pool    *Pool
-	PoolKey string
+	// Starter, set by a Launcher, starts the leader in proc's place (a
+	// program that takes its command some other way than by its
+	// arguments, or one started ahead); Argv, Dir and Env are then only
+	// what names the command in errors. proc closes it once the leader
+	// has started or could not start.
+	Starter Starter
 }
 
-// Handoff is the command a supervisor receives over its control socket.
-type Handoff struct {
-	Argv  []string      `json:"argv"`
-	Dir   string        `json:"dir"`
-	Env   []string      `json:"env"`
-	Grace time.Duration `json:"grace"`
+// Group says how a command's leader is set apart: the Spec's NewSession
+// and DieWithParent, which a Starter must honour.
+type Group struct {
+	NewSession    bool
+	DieWithParent bool
+}
+
+// Starter starts a command's leader for proc (Exec.Starter). Start is
+// given the command's stdin, stdout and stderr (nil is /dev/null) and must
+// start the leader with StartProgram, in the group g describes, or return
+// an error and leave nothing running.
+type Starter interface {
+	Start(ctx context.Context, g Group, stdio [3]*os.File) (*Leader, error)
+	// Close releases what the Starter holds for a command it did not
+	// start, or has started.
+	Close() error
 }
 
 // Launcher turns the Exec a Spec describes into the Exec that is run in
@@ -169,6 +149,9 @@ func (s *Spec) validate() error {
 	return nil
 }
 
+// group is how s's leader is set apart.
+func (s *Spec) group() Group { return Group{NewSession: s.NewSession, DieWithParent: s.DieWithParent} }
+
 // drain is the Drain to apply.
 func (s *Spec) drain() time.Duration {
 	if s.Drain == 0 {
@@ -187,23 +170,11 @@ func (s *Spec) launch() (Exec, error) {
 	if err != nil {
 		return Exec{}, fmt.Errorf("launch %s: %w", s.Argv[0], err)
 	}
-	refuse := func(why string) (Exec, error) {
-		closeFiles(launched.Files...)
-		return Exec{}, fmt.Errorf("launch %s: %s", s.Argv[0], why)
-	}
-	switch {
-	case len(launched.Argv) == 0 || launched.Argv[0] == "":
-		return refuse("the launcher returned no program to run")
-	case launched.Supervised && !supervisorsSupported:
-		return refuse("supervisors need Linux")
-	case launched.PrivateMounts && !privateMountsSupported:
-		return refuse("private mounts need Linux")
-	case launched.Handoff != nil && !launched.Supervised:
-		return refuse("only a supervisor can take its command by handoff")
-	case launched.Handoff != nil && len(launched.Handoff.Argv) == 0:
-		return refuse("the launcher handed off no command")
-	case launched.Pool != nil && launched.Handoff == nil:
-		return refuse("a pool keeps only programs that take their command by handoff")
+	if len(launched.Argv) == 0 || launched.Argv[0] == "" {
+		if launched.Starter != nil {
+			_ = launched.Starter.Close()
+		}
+		return Exec{}, fmt.Errorf("launch %s: the launcher returned no program to run", s.Argv[0])
 	}
 	return launched, nil
 }

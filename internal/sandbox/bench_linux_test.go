@@ -13,7 +13,7 @@ import (
 // The cost the sandbox adds to every command: compare each case with
 // "direct". Each command finds its helper started, mounted and confined
 // ahead, as a command does in a session once the one before it has
-// started (proc.Pool): the wait for that helper stays out of the timing.
+// started (supervise.Pool): the wait for that helper stays out of the timing.
 // The last case has none waiting (its pool is closed), as the first
 // command of a session.
 func BenchmarkCommand(b *testing.B) {

@@ -11,16 +11,17 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/supervise"
 )
 
 // The helper is shiro itself, re-executed by the launcher with the plan in
 // planVar and helperArg as its first argument. MaybeRunHelper, called
 // first thing in main (and in TestMain of every test binary that runs
 // commands through a sandbox), recognises it, applies the plan and runs
-// proc.Supervise, which waits for the command to arrive by handoff
-// (proc.Exec.Handoff); it never returns then. The plan holds nothing
+// supervise.Supervise, which waits for the command to arrive by handoff
+// (supervise.Launch); it never returns then. The plan holds nothing
 // about the command, so a helper can be started, mounted and confined
-// before its command exists: proc keeps one waiting (proc.Pool).
+// before its command exists: a supervise.Pool keeps one waiting.
 
 const (
 	// planVar holds the plan, JSON, in the helper's environment; the
@@ -60,11 +61,11 @@ type plan struct {
 	Mounts []protection `json:"mounts,omitempty"`
 	// DropCaps empties the command's capability sets, so that a shiro
 	// running as root, or a helper holding the capability to mount in
-	// its namespace (proc.Exec.PrivateMounts), passes no privilege on:
+	// its namespace (supervise.Launch.PrivateMounts), passes no privilege on:
 	// the command can then neither unmount nor remount what protects.
 	DropCaps bool `json:"dropCaps,omitempty"`
 	// Limits bound the command, in every mode.
-	Limits *proc.Limits `json:"limits,omitempty"`
+	Limits *supervise.Limits `json:"limits,omitempty"`
 }
 
 // MaybeRunHelper runs the sandbox helper and exits when this process was
@@ -75,14 +76,14 @@ func MaybeRunHelper() {
 	if !ok || len(os.Args) < 2 || os.Args[1] != helperArg {
 		return
 	}
-	proc.ExitAs(runHelper(raw))
+	supervise.ExitAs(runHelper(raw))
 }
 
 // runHelper applies the plan, then runs the command it is handed.
 func runHelper(raw string) proc.Exit {
 	fail := func(err error) proc.Exit {
 		fmt.Fprintf(os.Stderr, "shiro sandbox: %v\n", err)
-		return proc.Exit{Code: proc.ExitCannotRun}
+		return proc.Exit{Code: supervise.ExitCannotRun}
 	}
 	var p plan
 	if err := json.Unmarshal([]byte(raw), &p); err != nil {
@@ -95,8 +96,8 @@ func runHelper(raw string) proc.Exit {
 	if p.Probe {
 		return h.probe()
 	}
-	return proc.Supervise(proc.Supervision{
-		Handoff: proc.HandoffFile(),
+	return supervise.Supervise(supervise.Supervision{
+		Handoff: supervise.HandoffFile(),
 		Parent:  p.Parent,
 		Prepare: h.prepare,
 		Confine: h.confine,
@@ -173,7 +174,7 @@ func (h *helper) confine() error {
 func (h *helper) probe() proc.Exit {
 	if err := h.prepare(); err != nil {
 		fmt.Fprintf(os.Stderr, "shiro sandbox: %v\n", err)
-		return proc.Exit{Code: proc.ExitCannotRun}
+		return proc.Exit{Code: supervise.ExitCannotRun}
 	}
 	done := make(chan error, 1)
 	go func() {
@@ -182,7 +183,7 @@ func (h *helper) probe() proc.Exit {
 	}()
 	if err := <-done; err != nil {
 		fmt.Fprintf(os.Stderr, "shiro sandbox: %v\n", err)
-		return proc.Exit{Code: proc.ExitCannotRun}
+		return proc.Exit{Code: supervise.ExitCannotRun}
 	}
 	fmt.Println(probeOK)
 	return proc.Exit{Code: 0}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/supervise"
 )
 
 // selfExe is how the launcher re-executes shiro: the kernel's link to the
@@ -35,7 +36,7 @@ func (s *Sandbox) detect() {
 	s.abi = landlockABI()
 	s.seccomp = seccompAvailable()
 	s.rulesets = &rulesetCache{}
-	pids, memory, why := proc.CgroupsFor()
+	pids, memory, why := supervise.CgroupsFor()
 	s.limits, s.cgroupsWhy = s.policy.Resources.limits(pids, memory), why
 }
 
@@ -139,7 +140,7 @@ func (s *Sandbox) readOnly() proc.Launcher {
 
 // launch is Launch under pol, handing the command to a helper waiting in
 // pool when there is one.
-func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *proc.Pool) (proc.Exec, error) {
+func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Exec, error) {
 	pr := s.probe()
 	if pr.err != nil {
 		if pol.Mode == Off {
@@ -177,7 +178,7 @@ func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *proc.Pool) (proc.Exec, e
 	if p.Temp != nil {
 		env = append(withoutVar(env, "TMPDIR"), "TMPDIR="+p.Temp.Path)
 	}
-	helper.Handoff = &proc.Handoff{
+	helper.Command = &supervise.Handoff{
 		Argv:  append([]string{argv0}, x.Argv[1:]...),
 		Dir:   dir,
 		Env:   env,
@@ -187,35 +188,34 @@ func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *proc.Pool) (proc.Exec, e
 	if pol.Mode != Off {
 		s.guard.started()
 	}
-	return helper, nil
+	return proc.Exec{Argv: x.Argv, Dir: dir, Env: env, Grace: x.Grace, Starter: helper}, nil
 }
 
-// helperExec is the Exec that runs the helper with p and the Landlock
-// ruleset for rules (when p.Landlock). Its PoolKey is all it depends on:
+// helperExec is what starts the helper with p and the Landlock ruleset
+// for rules (when p.Landlock). Its PoolKey is all it depends on:
 // the plan and the ruleset's key, which names the files the rules grant
 // as well as their paths (a ruleset holds files: a folder replaced since
 // needs another one).
-func (s *Sandbox) helperExec(program string, p plan, rules fsRules) (proc.Exec, error) {
+func (s *Sandbox) helperExec(program string, p plan, rules fsRules) (*supervise.Launch, error) {
 	encoded, err := json.Marshal(p)
 	if err != nil {
-		return proc.Exec{}, fmt.Errorf("encode the sandbox plan: %w", err)
+		return nil, fmt.Errorf("encode the sandbox plan: %w", err)
 	}
 	key := string(encoded)
 	var files []*os.File
 	if p.Landlock {
 		ruleset, rulesKey, err := s.rulesets.forCommand(rules)
 		if err != nil {
-			return proc.Exec{}, err
+			return nil, err
 		}
 		files = []*os.File{ruleset}
 		key += "\n" + rulesKey
 	}
 	env := append(withoutVar(os.Environ(), planVar), planVar+"="+string(encoded))
-	return proc.Exec{
+	return &supervise.Launch{
 		Argv:          []string{program, helperArg},
 		Dir:           s.policy.Workspace,
 		Env:           env,
-		Supervised:    !p.Probe,
 		PrivateMounts: len(p.Mounts) > 0 || p.Temp != nil,
 		Files:         files,
 		PoolKey:       key,
@@ -227,7 +227,7 @@ func (s *Sandbox) helperExec(program string, p plan, rules fsRules) (proc.Exec, 
 // the Landlock rules when p.Landlock.
 func (s *Sandbox) planFor(pol Policy, mounts bool) (plan, fsRules) {
 	p := plan{Version: planVersion, Parent: os.Getpid()}
-	if s.limits != (proc.Limits{}) {
+	if s.limits != (supervise.Limits{}) {
 		limits := s.limits
 		p.Limits = &limits
 	}
@@ -324,7 +324,7 @@ func (s *Sandbox) runProbePlan(program string, p plan, rules fsRules) error {
 		Dir:      s.policy.Workspace,
 		Stdout:   proc.Stream(func(b []byte) { out.Write(b) }),
 		Stderr:   proc.Stream(func(b []byte) { errOut.Write(b) }),
-		Launcher: fixedLauncher(x),
+		Launcher: fixedLauncher{x},
 	})
 	if err != nil {
 		return fmt.Errorf("start the sandbox helper: %w", err)
@@ -339,10 +339,13 @@ func (s *Sandbox) runProbePlan(program string, p plan, rules fsRules) error {
 	return nil
 }
 
-// fixedLauncher launches x whatever it is given.
-type fixedLauncher proc.Exec
+// fixedLauncher starts its program whatever it is given.
+type fixedLauncher struct{ start *supervise.Launch }
 
-func (f fixedLauncher) Launch(proc.Exec) (proc.Exec, error) { return proc.Exec(f), nil }
+func (f fixedLauncher) Launch(x proc.Exec) (proc.Exec, error) {
+	x.Starter = f.start
+	return x, nil
+}
 
 // Status reports what is enforced here; it starts the helper once to
 // find out.

@@ -9,7 +9,7 @@ import (
 )
 
 // The helper runs in a user and mount namespace of its own (proc's
-// Exec.PrivateMounts), where it may mount without privileges; the mounts
+// Launch.PrivateMounts), where it may mount without privileges; the mounts
 // are seen by the command and everything it starts, and by nobody else,
 // and they vanish with the namespace. They protect what lies inside a
 // writable folder, which Landlock cannot (it grants a folder with all

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/supervise"
 )
 
 // Where the OS has no sandbox, the notice says so in one line, names the
@@ -38,7 +39,7 @@ func TestNoticeSaysInOneLineThatCommandsRunUnconfined(t *testing.T) {
 // where none can be made, the notice says so, once; for anyone else
 // RLIMIT_NPROC holds and there is nothing to say.
 func TestNoticeSaysWhenRootsCommandsHaveNoProcessLimit(t *testing.T) {
-	s := &Sandbox{policy: Policy{Mode: WorkspaceWrite, Workspace: "/w"}, available: true, limits: proc.Limits{Tasks: 1024}}
+	s := &Sandbox{policy: Policy{Mode: WorkspaceWrite, Workspace: "/w"}, available: true, limits: supervise.Limits{Tasks: 1024}}
 	if why := s.unlimitedProcesses(0); !strings.Contains(why, "processes are not limited") {
 		t.Errorf("root without a pids cgroup: %q", why)
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/supervise"
 )
 
 // Resources bound what one command may take (sandbox.maxProcesses,
@@ -31,9 +31,9 @@ const (
 
 // limits turns r into what supervisors apply here, with the cgroup
 // folders this process may make per-command cgroups in (cgroups, and
-// cgroupsWhy when there are none; see proc.CgroupsFor).
-func (r Resources) limits(pidsDir, memoryDir string) proc.Limits {
-	var l proc.Limits
+// cgroupsWhy when there are none; see supervise.CgroupsFor).
+func (r Resources) limits(pidsDir, memoryDir string) supervise.Limits {
+	var l supervise.Limits
 	if n := orDefault(r.MaxProcesses, DefaultMaxProcesses); n > 0 {
 		l.Tasks = n
 		l.PidsCgroup = pidsDir

@@ -18,6 +18,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/proc"
 	"github.com/shiro-neko/shiro/internal/sandbox"
+	"github.com/shiro-neko/shiro/internal/supervise"
 )
 
 // bombShiroVar makes the test binary play shiro under a pids limit it
@@ -107,7 +108,7 @@ func TestForkBombEndsTheCommandNotShiro(t *testing.T) {
 // test's own, and removes it once everything in it has exited.
 func sharedPidsCgroup(t *testing.T) string {
 	t.Helper()
-	pids, _, err := proc.CgroupsFor()
+	pids, _, err := supervise.CgroupsFor()
 	if pids == "" {
 		t.Skipf("no pids cgroup to share: %v", err)
 	}
@@ -299,7 +300,7 @@ func tail(out string) string {
 // reports; the next command runs. Only where such a cgroup can be made
 // (root here); elsewhere `shiro sandbox` says memory is not limited.
 func TestMemoryHogEndsInItsOwnCgroup(t *testing.T) {
-	if _, memory, err := proc.CgroupsFor(); memory == "" {
+	if _, memory, err := supervise.CgroupsFor(); memory == "" {
 		t.Skipf("no memory cgroup can be made here: %v", err)
 	}
 	f := newFixture(t)

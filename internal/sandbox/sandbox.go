@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/supervise"
 )
 
 // Sandbox confines the commands shiro runs for the model. It is the
@@ -44,10 +45,10 @@ type Sandbox struct {
 	// (Linux).
 	rulesets *rulesetCache
 	// pool keeps a helper started ahead of the next command (Linux).
-	pool *proc.Pool
+	pool *supervise.Pool
 	// limits are what each command's supervisor holds it to, and
 	// cgroupsWhy why they use no cgroups (Linux; resources.go).
-	limits     proc.Limits
+	limits     supervise.Limits
 	cgroupsWhy error
 	// probe starts the helper once, the first time it is needed, to learn
 	// whether this program runs it and whether private mounts work here.
@@ -85,7 +86,7 @@ func New(p Policy) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{policy: np, notes: notes, pool: proc.NewPool(), guard: newGitGuard(np),
+	s := &Sandbox{policy: np, notes: notes, pool: supervise.NewPool(), guard: newGitGuard(np),
 		tmp: &privateTemp{parent: np.Temp}}
 	s.available, s.unavailable = Available()
 	s.detect()
@@ -93,7 +94,7 @@ func New(p Policy) (*Sandbox, error) {
 	s.resolveFn = sync.OnceValue(s.resolve)
 	s.life, s.stop = context.WithCancel(context.Background())
 	// A sandbox dropped without Close still lets its waiting helper go.
-	runtime.AddCleanup(s, (*proc.Pool).Close, s.pool)
+	runtime.AddCleanup(s, (*supervise.Pool).Close, s.pool)
 	return s, nil
 }
 
@@ -113,7 +114,7 @@ func (s *Sandbox) Close() {
 	s.netMu.Unlock()
 	s.pool.Close()
 	s.tmp.remove()
-	proc.RemoveCommandCgroups(s.limits, os.Getpid())
+	supervise.RemoveCommandCgroups(s.limits, os.Getpid())
 }
 
 // Ready waits until the helper for the next command, when one is being
@@ -181,7 +182,7 @@ func (s *Sandbox) Networked() *Sandbox {
 func (s *Sandbox) withNetwork() *Sandbox {
 	p := s.policy
 	p.Network = true
-	n := &Sandbox{policy: p, notes: s.notes, pool: proc.NewPool(), guard: newGitGuard(p),
+	n := &Sandbox{policy: p, notes: s.notes, pool: supervise.NewPool(), guard: newGitGuard(p),
 		tmp: &privateTemp{parent: p.Temp}}
 	n.available, n.unavailable = s.available, s.unavailable
 	n.detect()
@@ -192,7 +193,7 @@ func (s *Sandbox) withNetwork() *Sandbox {
 		return full
 	})
 	n.life, n.stop = s.life, func() {}
-	runtime.AddCleanup(n, (*proc.Pool).Close, n.pool)
+	runtime.AddCleanup(n, (*supervise.Pool).Close, n.pool)
 	return n
 }
 

@@ -1,4 +1,4 @@
-package proc
+package supervise
 
 import (
 	"os"
@@ -9,13 +9,15 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // privateMountsLauncher runs the command itself in private mounts.
 type privateMountsLauncher struct{}
 
-func (privateMountsLauncher) Launch(x Exec) (Exec, error) {
-	x.PrivateMounts = true
+func (privateMountsLauncher) Launch(x proc.Exec) (proc.Exec, error) {
+	x.Starter = &Launch{Argv: x.Argv, Dir: x.Dir, Env: x.Env, PrivateMounts: true}
 	return x, nil
 }
 
@@ -27,11 +29,11 @@ func TestPrivateMountsKeepTheUserAndTheRightToMount(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out := newCollector()
-	res := mustRun(t, Spec{
+	res := mustRun(t, proc.Spec{
 		Argv:     sh(`id -u; id -g; grep '^CapEff:' /proc/self/status; readlink /proc/self/ns/user; echo made > made.txt`),
 		Dir:      dir,
 		Stdout:   out.stream(),
-		Stderr:   SameAsStdout{},
+		Stderr:   proc.SameAsStdout{},
 		Launcher: privateMountsLauncher{},
 	})
 	if !res.Exit.Success() {

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package proc
+package supervise
 
 // RemoveCommandCgroups has nothing to remove: only Linux supervisors make
 // cgroups.

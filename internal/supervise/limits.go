@@ -1,4 +1,4 @@
-package proc
+package supervise
 
 // Limits are what a supervisor holds its command to, and only its
 // command: the supervisor itself (and shiro) stay outside them, so that a

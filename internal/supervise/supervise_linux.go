@@ -1,4 +1,4 @@
-package proc
+package supervise
 
 import (
 	"errors"
@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // A supervisor is the program a Launcher puts in front of a command
-// (Exec.Supervised): shiro itself, re-executed, calling Supervise. It is
+// (a Launch): shiro or cmd/shiro-sandbox, calling Supervise. It is
 // what makes "nothing outlives its command" true for processes that leave
 // the command's group on purpose (setsid, a double fork, a daemon), which
 // process groups alone cannot catch:
@@ -55,7 +57,7 @@ type Supervision struct {
 	// Check, when set, runs when the command arrives, before it is taken:
 	// an error says that what Prepare did no longer holds (a protected
 	// path was replaced since), and the supervisor exits without running
-	// the command, which proc then gives to a fresh one.
+	// the command, which Launch.Start then gives to a fresh one.
 	Check func() error
 	// Notices receives what goes wrong before the command comes (stderr);
 	// afterwards the command's stderr does, where the person sees it.
@@ -75,12 +77,12 @@ const (
 )
 
 // Supervise takes a command over s.Handoff, runs it as a child of the
-// calling process, which must be a supervisor launched by proc
-// (Exec.Supervised with Exec.Handoff), and returns how the command ended
+// calling process, which must be a supervisor started by Launch.Start,
+// and returns how the command ended
 // once nothing it started runs any more. The caller should then end the
 // same way (ExitAs). A supervisor whose command never comes (the pool was
 // closed, shiro died) or went elsewhere returns 0. It needs Linux.
-func Supervise(s Supervision) Exit {
+func Supervise(s Supervision) proc.Exit {
 	sv := &supervisor{s: s, notices: s.Notices, stops: make(chan os.Signal, 8), events: make(chan waitEvent)}
 	if s.Handoff == nil {
 		return sv.cannot(ExitCannotRun, errors.New("no control socket to take a command from"))
@@ -109,11 +111,11 @@ func Supervise(s Supervision) Exit {
 		case err = <-started: // it has just started: watch stops it
 			sv.stops <- sig
 		default: // waiting for a command: shiro died, or stopped it
-			return Exit{Code: -1, Signal: sig.(syscall.Signal)}
+			return proc.Exit{Code: -1, Signal: sig.(syscall.Signal)}
 		}
 	}
 	if errors.Is(err, errHandoffClosed) || errors.Is(err, errHandoffStale) {
-		return Exit{Code: 0} // no command came, or it went elsewhere
+		return proc.Exit{Code: 0} // no command came, or it went elsewhere
 	}
 	if err != nil {
 		code := ExitCannotRun
@@ -163,13 +165,13 @@ type waitEvent struct {
 
 // cannot reports why the command could not run and returns the exit code
 // for it.
-func (sv *supervisor) cannot(code int, err error) Exit {
+func (sv *supervisor) cannot(code int, err error) proc.Exit {
 	name := "the command"
 	if sv.cmd != nil {
 		name = sv.cmd.Argv[0]
 	}
 	sv.notice("shiro: cannot run %s: %v", name, err)
-	return Exit{Code: code}
+	return proc.Exit{Code: code}
 }
 
 func (sv *supervisor) notice(format string, args ...any) {
@@ -276,7 +278,7 @@ const (
 
 // watch sees the command through: it waits for the command to exit, stops
 // whatever it left running, and stops everything on a stop signal.
-func (sv *supervisor) watch() Exit {
+func (sv *supervisor) watch() proc.Exit {
 	var (
 		status   syscall.WaitStatus
 		exited   bool
@@ -331,7 +333,7 @@ func (sv *supervisor) watch() Exit {
 		if !sv.hasChildren() {
 			return // the reaper reports that nothing is left
 		}
-		if n := len(liveDescendants(sv.self)); n > 0 {
+		if n := len(proc.LiveDescendants(sv.self)); n > 0 {
 			sv.notice("shiro: the command left %d %s running; %s stopped", n, plural(n, "process", "processes"), plural(n, "it was", "they were"))
 			stop()
 			return
@@ -396,19 +398,19 @@ func (sv *supervisor) killAll() {
 
 // signalAll sends sig to every running descendant of the supervisor.
 func (sv *supervisor) signalAll(sig syscall.Signal) {
-	for _, d := range liveDescendants(sv.self) {
-		signalVerified(d, sig)
+	for _, d := range proc.LiveDescendants(sv.self) {
+		d.Signal(sig)
 	}
 }
 
-func exitOfStatus(ws syscall.WaitStatus, exited bool) Exit {
+func exitOfStatus(ws syscall.WaitStatus, exited bool) proc.Exit {
 	switch {
 	case !exited:
-		return Exit{Code: -1}
+		return proc.Exit{Code: -1}
 	case ws.Signaled():
-		return Exit{Code: -1, Signal: ws.Signal()}
+		return proc.Exit{Code: -1, Signal: ws.Signal()}
 	default:
-		return Exit{Code: ws.ExitStatus()}
+		return proc.Exit{Code: ws.ExitStatus()}
 	}
 }
 

@@ -1,4 +1,4 @@
-package proc
+package supervise
 
 import (
 	"encoding/json"
@@ -10,14 +10,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The control socket between proc and a supervisor that takes its command
-// by handoff (Exec.Handoff) is a SOCK_SEQPACKET pair, so every message
+// The control socket between shiro and a supervisor that takes its command
+// by handoff (Launch.Command) is a SOCK_SEQPACKET pair, so every message
 // arrives whole. Its life is three messages: the supervisor says
-// handoffReady once it is prepared and confined and waits; proc sends the
+// handoffReady once it is prepared and confined and waits; shiro sends the
 // command (the Handoff as JSON, with the command's stdin, stdout and
 // stderr as SCM_RIGHTS); the supervisor answers with one word,
 // handoffTaken, or handoffStale when what it prepared ahead no longer
-// holds (Supervision's Check), after which it exits. Closing proc's end
+// holds (Supervision's Check), after which it exits. Closing shiro's end
 // tells a waiting supervisor to exit.
 
 // handoffVar names, in the supervisor's environment, the file descriptor
@@ -36,7 +36,7 @@ var (
 	// errHandoffStale: the supervisor found what it had prepared out of
 	// date and did not take the command.
 	errHandoffStale = errors.New("the supervisor's preparation is out of date")
-	// errHandoffClosed: proc closed the control socket (or is gone)
+	// errHandoffClosed: shiro closed the control socket (or is gone)
 	// before sending a command.
 	errHandoffClosed = errors.New("the control socket was closed before a command came")
 )
@@ -161,7 +161,7 @@ func parseRights(oob []byte) ([3]int, error) {
 	return [3]int{fds[0], fds[1], fds[2]}, nil
 }
 
-// answer tells proc whether the command was taken.
+// answer tells shiro whether the command was taken.
 func answer(ctrl *os.File, word string) error {
 	_, err := ctrl.Write([]byte(word))
 	return err

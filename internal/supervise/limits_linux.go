@@ -1,4 +1,4 @@
-package proc
+package supervise
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // limiter holds a supervisor's command to its Limits.
@@ -232,7 +234,7 @@ func countedTasks() (int, error) {
 		}
 	}
 	total := 0
-	err := eachProcess(func(pid int) {
+	err := proc.EachProcess(func(pid int) {
 		dir := "/proc/" + strconv.Itoa(pid)
 		info, err := os.Stat(dir)
 		if err != nil {

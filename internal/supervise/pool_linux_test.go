@@ -1,4 +1,4 @@
-package proc
+package supervise
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // TestPoolSupervisor is not a test: it is the supervisor the pool tests
@@ -46,19 +48,19 @@ type poolLauncher struct {
 	env       []string // more for the supervisor
 }
 
-func (l *poolLauncher) Launch(x Exec) (Exec, error) {
+func (l *poolLauncher) Launch(x proc.Exec) (proc.Exec, error) {
 	env := x.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	return Exec{
-		Argv:       []string{os.Args[0], "-test.run=^TestPoolSupervisor$", "-test.count=1"},
-		Env:        append(append(os.Environ(), "SHIRO_PROC_TEST_SUPERVISOR=1", "SHIRO_PROC_TEST_STALE="+l.staleFile), l.env...),
-		Supervised: true,
-		Handoff:    &Handoff{Argv: x.Argv, Dir: x.Dir, Env: env, Grace: x.Grace},
-		Pool:       l.pool,
-		PoolKey:    l.key,
-	}, nil
+	x.Starter = &Launch{
+		Argv:    []string{os.Args[0], "-test.run=^TestPoolSupervisor$", "-test.count=1"},
+		Env:     append(append(os.Environ(), "SHIRO_PROC_TEST_SUPERVISOR=1", "SHIRO_PROC_TEST_STALE="+l.staleFile), l.env...),
+		Command: &Handoff{Argv: x.Argv, Dir: x.Dir, Env: env, Grace: x.Grace},
+		Pool:    l.pool,
+		PoolKey: l.key,
+	}
+	return x, nil
 }
 
 // poolFixture is a pool, a launcher through it and a command that says
@@ -82,13 +84,13 @@ func newPoolFixture(t *testing.T) *poolFixture {
 func (f *poolFixture) run(t *testing.T) int {
 	t.Helper()
 	out := newCollector()
-	p, err := Start(t.Context(), Spec{
+	p, err := proc.Start(t.Context(), proc.Spec{
 		Argv:       sh(`echo "supervisor $PPID"; echo "dir $PWD"; echo "var $POOL_TEST_VAR"; cat`),
 		Dir:        f.dir,
 		Env:        append(os.Environ(), "POOL_TEST_VAR=handed"),
 		Stdin:      []byte("stdin came through\n"),
 		Stdout:     out.stream(),
-		Stderr:     SameAsStdout{},
+		Stderr:     proc.SameAsStdout{},
 		NewSession: true,
 		Launcher:   f.launcher,
 	})
@@ -109,7 +111,7 @@ func (f *poolFixture) run(t *testing.T) int {
 }
 
 // waiting is the supervisor the pool holds once the refill is done.
-func (f *poolFixture) waiting(t *testing.T) *child {
+func (f *poolFixture) waiting(t *testing.T) *proc.Leader {
 	t.Helper()
 	f.pool.Ready()
 	f.pool.mu.Lock()
@@ -125,13 +127,13 @@ func TestThePoolServesTheNextCommandFromTheSupervisorWaiting(t *testing.T) {
 	f := newPoolFixture(t)
 	first := f.run(t)
 	waiting := f.waiting(t)
-	if waiting.pid == first {
+	if waiting.PID() == first {
 		t.Fatalf("the waiting supervisor is the first command's (%d)", first)
 	}
-	if second := f.run(t); second != waiting.pid {
-		t.Errorf("second command ran under %d, not the supervisor waiting (%d)", second, waiting.pid)
+	if second := f.run(t); second != waiting.PID() {
+		t.Errorf("second command ran under %d, not the supervisor waiting (%d)", second, waiting.PID())
 	}
-	if third := f.run(t); third == waiting.pid {
+	if third := f.run(t); third == waiting.PID() {
 		t.Errorf("a supervisor ran two commands (%d)", third)
 	}
 }
@@ -142,11 +144,11 @@ func TestAWaitingSupervisorExitsWhenThePoolCloses(t *testing.T) {
 	f.run(t)
 	waiting := f.waiting(t)
 	f.pool.Close()
-	if !exited(t, waiting.pid) {
-		t.Fatalf("supervisor %d still waits after Close", waiting.pid)
+	if !exited(t, waiting.PID()) {
+		t.Fatalf("supervisor %d still waits after Close", waiting.PID())
 	}
-	<-waiting.exited
-	if code := waiting.state.ExitCode(); code != 0 {
+	<-waiting.Exited()
+	if code := waiting.Exit().Code; code != 0 {
 		t.Errorf("the waiting supervisor exited with %d, want 0", code)
 	}
 }
@@ -159,11 +161,11 @@ func TestAStaleSupervisorHandsTheCommandOnToAFreshOne(t *testing.T) {
 	if err := os.WriteFile(f.launcher.staleFile, []byte("changed"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.run(t); got == waiting.pid {
+	if got := f.run(t); got == waiting.PID() {
 		t.Errorf("the stale supervisor (%d) ran the command", got)
 	}
-	if !exited(t, waiting.pid) {
-		t.Errorf("the stale supervisor %d did not exit", waiting.pid)
+	if !exited(t, waiting.PID()) {
+		t.Errorf("the stale supervisor %d did not exit", waiting.PID())
 	}
 }
 
@@ -173,11 +175,11 @@ func TestASupervisorStartedForAnotherKeyIsNotUsed(t *testing.T) {
 	f.run(t)
 	waiting := f.waiting(t)
 	f.launcher.key = "b"
-	if got := f.run(t); got == waiting.pid {
+	if got := f.run(t); got == waiting.PID() {
 		t.Errorf("the supervisor started for key a (%d) ran a command for key b", got)
 	}
-	if !exited(t, waiting.pid) {
-		t.Errorf("the supervisor for the old key (%d) did not exit", waiting.pid)
+	if !exited(t, waiting.PID()) {
+		t.Errorf("the supervisor for the old key (%d) did not exit", waiting.PID())
 	}
 }
 
@@ -189,10 +191,10 @@ func TestASupervisorThatCannotSetUpSaysWhyOnTheCommandsStderr(t *testing.T) {
 	f := newPoolFixture(t)
 	f.launcher.env = []string{"SHIRO_PROC_TEST_PREPARE_FAILS=1"}
 	out := newCollector()
-	res := mustRun(t, Spec{
+	res := mustRun(t, proc.Spec{
 		Argv:     sh(`echo ran`),
 		Stdout:   out.stream(),
-		Stderr:   SameAsStdout{},
+		Stderr:   proc.SameAsStdout{},
 		Launcher: f.launcher,
 	})
 	if res.Exit.Code != ExitCannotRun {

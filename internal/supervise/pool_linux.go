@@ -1,4 +1,4 @@
-package proc
+package supervise
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // Pool keeps one supervisor started ahead of the command it will run.
@@ -32,8 +34,8 @@ type Pool struct {
 // warm is a supervisor waiting for its command.
 type warm struct {
 	key  string
-	c    *child
-	ctrl int // proc's end of the control socket
+	c    *proc.Leader
+	ctrl int // our end of the control socket
 }
 
 // NewPool returns an empty pool; its first command starts a supervisor
@@ -63,7 +65,7 @@ func (pl *Pool) take(key string) *warm {
 	w := pl.idle
 	pl.idle = nil
 	pl.mu.Unlock()
-	if w != nil && (w.key != key || w.c.gone()) {
+	if w != nil && (w.key != key || gone(w.c)) {
 		w.discard()
 		return nil
 	}
@@ -93,29 +95,30 @@ const refillDelay = 50 * time.Millisecond
 // background, once the command before (the one that has just taken a
 // supervisor) has exited or run refillDelay. x's files are duplicated now:
 // the caller closes its own.
-func (pl *Pool) refill(spec Spec, x Exec, key string, before *child) {
+func (pl *Pool) refill(g proc.Group, l *Launch, key string, before *proc.Leader) {
 	pl.mu.Lock()
 	closed := pl.closed
 	pl.mu.Unlock()
 	if closed {
 		return
 	}
-	files, err := dupFiles(x.Files)
+	files, err := dupFiles(l.Files)
 	if err != nil {
 		return // the next command starts its own supervisor
 	}
-	x.Files = files
+	next := *l
+	next.Files = files
 	pl.refills.Add(1)
 	go func() {
 		defer pl.refills.Done()
 		defer closeFiles(files...)
 		wait := time.NewTimer(refillDelay)
 		select {
-		case <-before.exited:
+		case <-before.Exited():
 		case <-wait.C:
 		}
 		wait.Stop()
-		w, err := startWarm(context.Background(), spec, x, key)
+		w, err := startWarm(context.Background(), g, &next, key)
 		if err != nil {
 			return // the next command starts its own supervisor
 		}
@@ -127,7 +130,7 @@ func (pl *Pool) refill(spec Spec, x Exec, key string, before *child) {
 	}()
 }
 
-// discard closes proc's end of the control socket: a supervisor still
+// discard closes shiro's end of the control socket: a supervisor still
 // waiting reads the end of it and exits (the goroutine that started it
 // reaps it).
 func (w *warm) discard() {
@@ -137,67 +140,93 @@ func (w *warm) discard() {
 }
 
 // poolKey tells apart the programs a pool keeps: the launcher's key, and
-// what proc itself sets for the program.
-func poolKey(spec Spec, x Exec) string {
-	return fmt.Sprintf("%t %t %s", spec.NewSession, spec.DieWithParent, x.PoolKey)
+// how proc sets the program apart.
+func poolKey(g proc.Group, l *Launch) string {
+	return fmt.Sprintf("%t %t %s", g.NewSession, g.DieWithParent, l.PoolKey)
 }
 
-// handOff gives x.Handoff, with out's pipes, to a supervisor: the one
-// waiting in x.Pool if it was started for the same key, or a new one. A
-// supervisor that could not take the command is replaced, once.
-func handOff(ctx context.Context, spec Spec, x Exec, out *streams) (*child, error) {
-	key := poolKey(spec, x)
-	stdio, err := stdioFDs(out)
+// Start gives l.Command, with stdio, to a supervisor: the one waiting in
+// l.Pool if it was started for the same key, or a new one. A supervisor
+// that could not take the command is replaced, once.
+func (l *Launch) Start(ctx context.Context, g proc.Group, stdio [3]*os.File) (*proc.Leader, error) {
+	if l.Command == nil {
+		return proc.StartProgram(ctx, g, l.program(l.Env, l.Files, false), stdio)
+	}
+	if len(l.Command.Argv) == 0 || l.Command.Argv[0] == "" {
+		return nil, errors.New("the launcher handed off no command")
+	}
+	key := poolKey(g, l)
+	fds, err := stdioFDs(stdio)
 	if err != nil {
 		return nil, err
 	}
-	defer closeFiles(stdio.opened...)
+	defer closeFiles(fds.opened...)
 	var w *warm
-	if x.Pool != nil {
-		w = x.Pool.take(key)
+	if l.Pool != nil {
+		w = l.Pool.take(key)
 	}
 	if w != nil {
-		if err := sendCommand(w.ctrl, x.Handoff, stdio.fds); err != nil {
+		if err := sendCommand(w.ctrl, l.Command, fds.fds); err != nil {
 			w.discard()
 			w = nil
 		}
 	}
 	if w == nil {
-		if w, err = startWarm(ctx, spec, x, key); err != nil {
+		if w, err = startWarm(ctx, g, l, key); err != nil {
 			return nil, err
 		}
-		if err := sendCommand(w.ctrl, x.Handoff, stdio.fds); err != nil {
+		if err := sendCommand(w.ctrl, l.Command, fds.fds); err != nil {
 			w.discard()
-			<-w.c.exited
+			<-w.c.Exited()
 			return nil, err
 		}
 	}
 	_ = unix.Close(w.ctrl) // the supervisor has nothing more to hear
-	if x.Pool != nil {
-		x.Pool.refill(spec, x, key, w.c)
+	if l.Pool != nil {
+		l.Pool.refill(g, l, key, w.c)
 	}
 	return w.c, nil
 }
 
-// startWarm starts x's program with a control socket and no command yet.
-func startWarm(ctx context.Context, spec Spec, x Exec, key string) (*warm, error) {
+// startWarm starts l's program with a control socket and no command yet.
+func startWarm(ctx context.Context, g proc.Group, l *Launch, key string) (*warm, error) {
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("create the supervisor's control socket: %w", err)
 	}
 	theirs := os.NewFile(uintptr(pair[1]), "handoff")
 	defer func() { _ = theirs.Close() }()
-	x.Files = append(x.Files[:len(x.Files):len(x.Files)], theirs)
-	if x.Env == nil {
-		x.Env = os.Environ()
+	files := append(l.Files[:len(l.Files):len(l.Files)], theirs)
+	env := l.Env
+	if env == nil {
+		env = os.Environ()
 	}
-	x.Env = append(x.Env[:len(x.Env):len(x.Env)], handoffVar+"="+strconv.Itoa(2+len(x.Files)))
-	c, err := startChild(ctx, spec, x, nil)
+	env = append(env[:len(env):len(env)], handoffVar+"="+strconv.Itoa(2+len(files)))
+	c, err := proc.StartProgram(ctx, g, l.program(env, files, true), [3]*os.File{})
 	if err != nil {
 		_ = unix.Close(pair[0])
 		return nil, err
 	}
 	return &warm{key: key, c: c, ctrl: pair[0]}, nil
+}
+
+// program is what starts l's program with env and files.
+func (l *Launch) program(env []string, files []*os.File, supervisor bool) proc.Program {
+	prog := proc.Program{Argv: l.Argv, Dir: l.Dir, Env: env, Files: files, Supervisor: supervisor}
+	if l.PrivateMounts {
+		prog.Attr = privateMounts
+	}
+	return prog
+}
+
+// gone reports whether l has exited.
+func gone(l *proc.Leader) bool {
+	select {
+	case <-l.Exited():
+		return true
+	default:
+		return false
+	}
 }
 
 // handedStdio is what a supervisor is given as the command's stdin,
@@ -207,9 +236,9 @@ type handedStdio struct {
 	opened []*os.File // /dev/null, opened for streams that have no pipe
 }
 
-func stdioFDs(out *streams) (handedStdio, error) {
+func stdioFDs(stdio [3]*os.File) (handedStdio, error) {
 	var s handedStdio
-	for i, f := range []*os.File{out.stdin, out.stdout, out.stderr} {
+	for i, f := range stdio {
 		if f == nil {
 			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 			if err != nil {

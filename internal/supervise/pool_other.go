@@ -1,11 +1,13 @@
 //go:build !linux
 
-package proc
+package supervise
 
 import (
 	"context"
 	"errors"
 	"os"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // Pool keeps supervisors started ahead of their commands; supervisors
@@ -24,6 +26,7 @@ func (*Pool) Ready() {}
 // HandoffFile is nil here: supervisors need Linux.
 func HandoffFile() *os.File { return nil }
 
-func handOff(context.Context, Spec, Exec, *streams) (*child, error) {
+// Start refuses here: supervisors need Linux.
+func (*Launch) Start(context.Context, proc.Group, [3]*os.File) (*proc.Leader, error) {
 	return nil, errors.New("handing a command to a supervisor needs Linux")
 }

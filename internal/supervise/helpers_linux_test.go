@@ -1,0 +1,117 @@
+package supervise
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/shiro-neko/shiro/internal/proc"
+)
+
+// testDeadline bounds every wait in these tests; they never sleep to let
+// something happen, they wait for it and fail after this long.
+const testDeadline = 20 * time.Second
+
+// collector gathers a stream's output and lets a test wait for a line.
+type collector struct {
+	mu   sync.Mutex
+	buf  strings.Builder
+	seen chan struct{}
+}
+
+func newCollector() *collector { return &collector{seen: make(chan struct{}, 1)} }
+
+func (c *collector) stream() proc.Stream {
+	return func(p []byte) {
+		c.mu.Lock()
+		c.buf.Write(p)
+		c.mu.Unlock()
+		select {
+		case c.seen <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (c *collector) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
+}
+
+// waitFor waits until the output holds want.
+func (c *collector) waitFor(t *testing.T, want string) {
+	t.Helper()
+	timeout := time.After(testDeadline)
+	for !strings.Contains(c.String(), want) {
+		select {
+		case <-c.seen:
+		case <-timeout:
+			t.Fatalf("output never contained %q; got %q", want, c.String())
+		}
+	}
+}
+
+// pidAfter returns the number on the line that starts with prefix.
+func (c *collector) pidAfter(t *testing.T, prefix string) int {
+	t.Helper()
+	for line := range strings.Lines(c.String()) {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			pid, err := strconv.Atoi(strings.TrimSpace(rest))
+			if err != nil || pid <= 1 {
+				t.Fatalf("line %q holds no pid", line)
+			}
+			killOnCleanup(t, pid)
+			return pid
+		}
+	}
+	t.Fatalf("no line starts with %q in %q", prefix, c.String())
+	return 0
+}
+
+// killOnCleanup makes sure a process a test expects to be gone does not
+// outlive the test when the expectation fails.
+func killOnCleanup(t *testing.T, pid int) {
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+}
+
+// exited waits up to testDeadline for pid to exit (a zombie counts) and
+// reports whether it did. A pidfd turns readable once its process has
+// exited, so there is nothing to poll.
+func exited(t *testing.T, pid int) bool {
+	t.Helper()
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return true // already gone and reaped
+	}
+	if err != nil {
+		t.Skipf("pidfd_open: %v", err)
+	}
+	defer func() { _ = unix.Close(fd) }()
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, int(testDeadline.Milliseconds()))
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		return err == nil && n == 1
+	}
+}
+
+func sh(script string) []string { return []string{"/bin/sh", "-c", script} }
+
+// mustRun runs spec and fails the test if it cannot start.
+func mustRun(t *testing.T, spec proc.Spec) proc.Result {
+	t.Helper()
+	res, err := proc.Run(t.Context(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
