@@ -8,7 +8,6 @@ import (
 	"github.com/shiro-neko/shiro/internal/proc"
 	"github.com/shiro-neko/shiro/internal/proc/proctest"
 	"github.com/shiro-neko/shiro/internal/sandbox"
-	"github.com/shiro-neko/shiro/internal/supervise"
 )
 
 // BenchmarkSandboxedCommand is what the sandbox adds to a command when

@@ -132,6 +132,8 @@ type fsRules struct {
 	Sockets []string `json:"sockets,omitempty"`
 	// Network leaves connections alone; without it they are denied.
 	Network bool `json:"network,omitempty"`
+	// readStamp, when set, names the files of Read (see readGrants).
+	readStamp string
 }
 
 // ruleset builds a Landlock ruleset for r, restricting everything this

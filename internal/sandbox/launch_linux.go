@@ -242,13 +242,15 @@ func (s *Sandbox) planFor(pol Policy, mounts bool) (plan, fsRules) {
 	secrets := pol.secrets()
 	if s.abi > 0 {
 		p.Landlock = true
+		read, stamp := s.rulesets.readGrants(secrets)
 		rules = fsRules{
-			List:    []string{"/"},
-			Read:    pol.readGrants(secrets),
-			Write:   pol.writeRoots(),
-			Devices: devices(),
-			Sockets: pol.UnixSockets,
-			Network: pol.Network,
+			List:      []string{"/"},
+			Read:      read,
+			readStamp: stamp,
+			Write:     pol.writeRoots(),
+			Devices:   devices(),
+			Sockets:   pol.UnixSockets,
+			Network:   pol.Network,
 		}
 	}
 	if s.seccomp {

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The helper runs in a user and mount namespace of its own (proc's
+// The helper runs in a user and mount namespace of its own (supervise's
 // Launch.PrivateMounts), where it may mount without privileges; the mounts
 // are seen by the command and everything it starts, and by nobody else,
 // and they vanish with the namespace. They protect what lies inside a

@@ -310,30 +310,25 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// readGrants carves "/" into what a command may read: everything but the
-// secret locations (secrets, as p.secrets found them). Landlock can only grant a folder with everything
-// beneath it, so each secret's ancestors are entered and their other
-// entries granted one by one; the ancestors themselves are only listed
-// (Landlock's read-dir right is granted on "/" as a whole, so every folder
-// can be listed, secret ones too, but no secret file can be read).
-// Entries created in those ancestors later (in the home directory, say)
-// are not readable until the next command.
-func (p Policy) readGrants(secrets []string) []string {
-	return carve("/", secrets)
-}
-
 // carve returns the paths that together cover everything beneath root
 // except excluded and what lies beneath them. Symlinks are never granted:
 // Landlock follows them to their target, which may be excluded; their
 // targets are granted where they lie.
 func carve(root string, excluded []string) []string {
+	grants, _ := carveListing(root, excluded)
+	return grants
+}
+
+// carveListing is carve, and the folders it listed (whose entries the
+// grants are), sorted.
+func carveListing(root string, excluded []string) (grants, listed []string) {
 	excludedSet := map[string]bool{}
 	ancestors := map[string]bool{}
 	for _, e := range excluded {
 		e = filepath.Clean(e)
 		if e == root || !fsutil.Within(root, e) {
 			if e == root {
-				return nil
+				return nil, nil
 			}
 			continue
 		}
@@ -346,10 +341,10 @@ func carve(root string, excluded []string) []string {
 		}
 	}
 	if len(excludedSet) == 0 {
-		return []string{root}
+		return []string{root}, nil
 	}
-	var grants []string
 	for a := range ancestors {
+		listed = append(listed, a)
 		entries, err := os.ReadDir(a)
 		if err != nil {
 			continue
@@ -363,7 +358,8 @@ func carve(root string, excluded []string) []string {
 		}
 	}
 	slices.Sort(grants)
-	return grants
+	slices.Sort(listed)
+	return grants, listed
 }
 
 // writable reports whether a command may write path under p (ignoring
