@@ -3,7 +3,10 @@ package sandbox_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // A helper waits, mounted and confined, for the next command. If the
@@ -110,4 +113,51 @@ func TestAWaitingHelperIsNotUsedOnceAWritableFolderWasReplaced(t *testing.T) {
 		t.Errorf("writing the new cache failed (%s): %s", res.Exit, out)
 	}
 	assertFile(t, made, "made\n")
+}
+
+// A command handed to a helper waiting in the pool gets its stdin, stdout
+// and stderr and nothing else: neither the Landlock ruleset nor the
+// control socket the helper was given, nor a descriptor shiro inherited
+// without close-on-exec (planted here), nor anything of the command before
+// it, which left a process and an open file behind.
+func TestACommandFromThePoolHoldsOnlyItsOwnStdio(t *testing.T) {
+	planted, err := unix.Open(os.DevNull, unix.O_RDONLY, 0) // inheritable on purpose
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = unix.Close(planted) })
+	f := newFixture(t)
+	sb := f.sandbox(t)
+	res, out := runIn(t, sb, f.ws, `exec 7>kept.txt; sleep 1000 & echo "left $!"`)
+	if !res.Exit.Success() {
+		t.Fatalf("first command failed (%s): %s", res.Exit, out)
+	}
+	left := pidsAfter(t, out, "left ")
+	for _, pid := range left {
+		if !exits(t, pid) {
+			t.Errorf("the first command's sleep %d outlived it", pid)
+		}
+	}
+	for range 2 {
+		sb.Ready() // the next command finds a helper waiting
+		res, out = runIn(t, sb, f.ws, `for fd in /proc/self/fd/*; do echo "fd ${fd##*/} $(readlink "$fd")"; done`)
+		if !res.Exit.Success() {
+			t.Fatalf("command failed (%s): %s", res.Exit, out)
+		}
+		for line := range strings.Lines(out) {
+			fields := strings.Fields(line)
+			if len(fields) < 2 || fields[0] != "fd" {
+				continue
+			}
+			switch fields[1] {
+			case "0", "1", "2":
+			default:
+				// The glob's own directory handle is the shell's and
+				// gone by the time readlink runs: it names nothing.
+				if len(fields) > 2 {
+					t.Errorf("the command holds descriptor %s: %s", fields[1], strings.Join(fields[2:], " "))
+				}
+			}
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -94,6 +95,12 @@ func Supervise(s Supervision) proc.Exit {
 	// it) leaves the command's own SIGPIPE at its default.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 
+	// Only stdin, stdout and stderr may reach the command: whatever
+	// descriptor shiro inherited from its own parent without
+	// close-on-exec (an editor's, a terminal's) was inherited here too.
+	if err := closeOnExecFrom(3); err != nil {
+		return sv.cannot(ExitCannotRun, err)
+	}
 	if s.Parent != 0 && os.Getppid() != s.Parent {
 		return sv.cannot(ExitCannotRun, errors.New("shiro is gone; the command was not started"))
 	}
@@ -125,6 +132,33 @@ func Supervise(s Supervision) proc.Exit {
 		return sv.cannot(code, err)
 	}
 	return sv.watch()
+}
+
+// closeOnExecFrom marks every descriptor from first on close-on-exec:
+// close_range(2) in one call since Linux 5.11, or one by one as /proc
+// lists them.
+func closeOnExecFrom(first int) error {
+	err := unix.CloseRange(uint(first), ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("mark the descriptors close-on-exec: %w", err)
+	}
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("list the descriptors to close on exec: %w", err)
+	}
+	for _, e := range entries {
+		fd, convErr := strconv.Atoi(e.Name())
+		if convErr != nil || fd < first {
+			continue
+		}
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && !errors.Is(err, unix.EBADF) {
+			return fmt.Errorf("mark descriptor %d close-on-exec: %w", fd, err)
+		}
+	}
+	return nil
 }
 
 // setUp makes the supervisor a child subreaper and runs Prepare. What
