@@ -2,10 +2,8 @@ package supervise
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,42 +41,6 @@ func (c *collector) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.buf.String()
-}
-
-// waitFor waits until the output holds want.
-func (c *collector) waitFor(t *testing.T, want string) {
-	t.Helper()
-	timeout := time.After(testDeadline)
-	for !strings.Contains(c.String(), want) {
-		select {
-		case <-c.seen:
-		case <-timeout:
-			t.Fatalf("output never contained %q; got %q", want, c.String())
-		}
-	}
-}
-
-// pidAfter returns the number on the line that starts with prefix.
-func (c *collector) pidAfter(t *testing.T, prefix string) int {
-	t.Helper()
-	for line := range strings.Lines(c.String()) {
-		if rest, ok := strings.CutPrefix(line, prefix); ok {
-			pid, err := strconv.Atoi(strings.TrimSpace(rest))
-			if err != nil || pid <= 1 {
-				t.Fatalf("line %q holds no pid", line)
-			}
-			killOnCleanup(t, pid)
-			return pid
-		}
-	}
-	t.Fatalf("no line starts with %q in %q", prefix, c.String())
-	return 0
-}
-
-// killOnCleanup makes sure a process a test expects to be gone does not
-// outlive the test when the expectation fails.
-func killOnCleanup(t *testing.T, pid int) {
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 }
 
 // exited waits up to testDeadline for pid to exit (a zombie counts) and
