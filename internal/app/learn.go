@@ -15,7 +15,7 @@ import (
 // (the demo, the inspections) with no answer for a learning call, so it
 // gets none. The learner reaches the session only once it runs, after a
 // turn, by which time a.Session is set.
-func (a *App) openLearner(opts Options) *learn.Learner {
+func (a *App) openLearner(ctx context.Context, opts Options) *learn.Learner {
 	s := opts.Settings
 	if !s.AutoLearn || opts.Provider != nil {
 		return nil
@@ -36,7 +36,7 @@ func (a *App) openLearner(opts Options) *learn.Learner {
 	if !opts.NoSkills {
 		cfg.SkillsDir = opts.Paths.Skills()
 	}
-	return learn.New(cfg)
+	return learn.New(ctx, cfg)
 }
 
 // ceilingShare is the larger share of the two spend ceilings spent, zero

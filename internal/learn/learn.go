@@ -89,12 +89,13 @@ type Learner struct {
 	failed  bool // a failure was announced already
 }
 
-// New makes a learner; Close stops it.
-func New(cfg Config) *Learner {
+// New makes a learner; Close stops it, and so does the end of ctx (a
+// headless run's Ctrl-C, which must not wait out a learning call).
+func New(ctx context.Context, cfg Config) *Learner {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	return &Learner{cfg: cfg, ctx: ctx, cancel: cancel}
 }
 

@@ -69,7 +69,7 @@ func newSetup(t *testing.T, answer string, tweak func(*Config)) *setup {
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	s.l = New(cfg)
+	s.l = New(t.Context(), cfg)
 	t.Cleanup(s.l.Close)
 	return s
 }
@@ -276,7 +276,7 @@ func TestBackgroundRunNeverHoldsTheTurnAndStopsOnClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := New(Config{
+	l := New(t.Context(), Config{
 		History: c.history, Memory: mem,
 		Complete: func(ctx context.Context, _, _ string) (string, error) {
 			calls++
@@ -329,7 +329,7 @@ func TestBackgroundRunNeverHoldsTheTurnAndStopsOnClose(t *testing.T) {
 // A failed call is said once, with the way to turn learning off.
 func TestAFailureIsAnnouncedOnce(t *testing.T) {
 	c := &convo{}
-	l := New(Config{History: c.history, SkillsDir: t.TempDir(), Inline: true,
+	l := New(t.Context(), Config{History: c.history, SkillsDir: t.TempDir(), Inline: true,
 		Complete: func(context.Context, string, string) (string, error) { return "", context.DeadlineExceeded }})
 	t.Cleanup(l.Close)
 	c.turn("no, use make", "ok")
