@@ -213,3 +213,31 @@ func TestTheTurnDoesNotWaitForTheLearner(t *testing.T) {
 		t.Fatalf("the memory file was written (%v)", err)
 	}
 }
+
+// The learning call carries no value of the workspace's secret files and
+// not the API key, even when the conversation showed them; the memory
+// keeps none of them either.
+func TestTheLearningCallWithholdsSecrets(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply{Text: "ok"},
+		llmtest.Reply{Text: `{"memories": [{"kind": "fact", "text": "The database password is correct-horse-battery-staple."}, {"kind": "fact", "text": "The database runs on port 5433."}]}`},
+	)
+	a, memPath := openLearning(t, srv, `{}`, false)
+	mkfile(t, filepath.Join(a.Env.Root, ".env"), "DB_PASSWORD=correct-horse-battery-staple\n")
+	run(t.Context(), a.Session, "no, the password is correct-horse-battery-staple and the key test-key-0123456789, port 5433")
+	calls := srv.ModelCalls()
+	if len(calls) != 2 {
+		t.Fatalf("%d model calls, want the turn and the learning call", len(calls))
+	}
+	learning := string(calls[1].Body)
+	if strings.Contains(learning, "correct-horse-battery-staple") || strings.Contains(learning, "test-key-0123456789") {
+		t.Fatalf("the learning call carried a secret: %s", learning)
+	}
+	if !strings.Contains(learning, "[secret withheld") {
+		t.Fatalf("the learning call does not say what was withheld: %s", learning)
+	}
+	data, err := os.ReadFile(memPath)
+	if err != nil || strings.Contains(string(data), "correct-horse") || !strings.Contains(string(data), "port 5433") {
+		t.Fatalf("memory file: %s, %v", data, err)
+	}
+}
