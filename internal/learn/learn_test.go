@@ -181,6 +181,9 @@ func TestIsCorrection(t *testing.T) {
 		"now run the benchmarks":                false,
 		"what does the nothing package do?":     false,
 		"know what, let's rename it to Decoder": false,
+		"no problem, thanks!":                   false,
+		"never mind, let's move on":             false,
+		"never commit the build folder":         true,
 	} {
 		if got := isCorrection(text); got != want {
 			t.Errorf("isCorrection(%q) = %v, want %v", text, got, want)

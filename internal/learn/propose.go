@@ -170,7 +170,9 @@ func lastCorrection(history []llm.Message) (string, bool) {
 // correctionOpen are the ways a correction starts; correctionAnywhere the
 // phrases that make one wherever they stand.
 var (
-	correctionOpen = regexp.MustCompile(`(?i)^(no|nope|nah|wrong|incorrect|not quite|actually|stop|don'?t|do not|never|that'?s (not|wrong)|that is (not|wrong))\b`)
+	correctionOpen = regexp.MustCompile(`(?i)^(no|nope|nah|wrong|incorrect|not quite|actually|don'?t|do not|never|that'?s (not|wrong)|that is (not|wrong))\b`)
+	// notCorrection are openings that only look like one.
+	notCorrection = regexp.MustCompile(`(?i)^(no (problem|worries|rush|need|thanks)|nope,? (that'?s|all) (fine|good)|never ?mind)\b`)
 	// The phrases say that the agent did or assumed something else.
 	correctionAnywhere = regexp.MustCompile(`(?i)\b(we (use|don'?t use|do not use|never use|always use)|instead of|i (said|told you|meant)|should (be|have been) using|not [^.,;]{1,30}, (but|use)|you should(n'?t| not)? have)\b`)
 )
@@ -178,6 +180,9 @@ var (
 // isCorrection reports whether the person's message corrects the agent.
 func isCorrection(text string) bool {
 	text = strings.TrimSpace(text)
+	if notCorrection.MatchString(text) {
+		return false
+	}
 	return correctionOpen.MatchString(text) || correctionAnywhere.MatchString(text)
 }
 
