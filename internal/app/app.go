@@ -184,7 +184,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		a.nudger = workflow.NewNudger(versions.Notebook.Load)
 		observers = append(observers, a.nudger)
 	}
-	if a.Learner = a.openLearner(ctx, opts); a.Learner != nil {
+	if a.Learner = a.openLearner(ctx, opts, len(begin.history())); a.Learner != nil {
 		observers = append(observers, a.Learner)
 	}
 	a.Session, err = agent.Start(ctx, agent.Config{

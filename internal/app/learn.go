@@ -15,7 +15,7 @@ import (
 // (the demo, the inspections) with no answer for a learning call, so it
 // gets none. The learner reaches the session only once it runs, after a
 // turn, by which time a.Session is set.
-func (a *App) openLearner(ctx context.Context, opts Options) *learn.Learner {
+func (a *App) openLearner(ctx context.Context, opts Options, resumed int) *learn.Learner {
 	s := opts.Settings
 	if !s.AutoLearn || opts.Provider != nil {
 		return nil
@@ -32,6 +32,7 @@ func (a *App) openLearner(ctx context.Context, opts Options) *learn.Learner {
 		Redact:       a.redactForLearning,
 		Notify:       func(text string) { a.Session.Publish(protocol.NoticeEvent{Text: text}) },
 		Inline:       !opts.Attended,
+		Resumed:      resumed,
 	}
 	if !opts.NoSkills {
 		cfg.SkillsDir = opts.Paths.Skills()

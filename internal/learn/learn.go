@@ -69,6 +69,10 @@ type Config struct {
 	Notify func(text string)
 	// Inline runs the learner inside AfterTurn (headless sessions).
 	Inline bool
+	// Resumed is how many messages the session started with (a resumed
+	// conversation, -c): they count as learned from already, so that each
+	// short `-c -p` run does not send the same old turns again.
+	Resumed int
 	// Now is the clock for the skills' update dates; nil is time.Now.
 	Now func() time.Time
 }
@@ -96,7 +100,7 @@ func New(ctx context.Context, cfg Config) *Learner {
 		cfg.Now = time.Now
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	return &Learner{cfg: cfg, ctx: ctx, cancel: cancel}
+	return &Learner{cfg: cfg, ctx: ctx, cancel: cancel, lastLen: cfg.Resumed}
 }
 
 // Close cancels a running background run and waits for it to return.

@@ -343,3 +343,23 @@ func TestAFailureIsAnnouncedOnce(t *testing.T) {
 		t.Fatalf("first %q, second %q", first, second)
 	}
 }
+
+// A resumed conversation counts as learned from: a short `-c -p` run on a
+// long session learns nothing from the old turns, but a correction in it
+// is still learned at once.
+func TestAResumedHistoryIsNotLearnedAgain(t *testing.T) {
+	c := &convo{}
+	for range 6 {
+		c.turn("look at the parser", "looked")
+	}
+	resumed := len(c.msgs)
+	s := newSetup(t, `{}`, func(cfg *Config) { cfg.Resumed = resumed; cfg.History = c.history })
+	c.turn("and the lexer", "looked")
+	if s.after(t); s.model.calls() != 0 {
+		t.Fatal("the learner ran on a resumed session's old turns")
+	}
+	c.turn("no, the lexer lives in scan/", "ok")
+	if s.after(t); s.model.calls() != 1 {
+		t.Fatal("a correction in a resumed session was not learned")
+	}
+}
