@@ -68,9 +68,19 @@ func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessag
 // history, and returns the answer (/memory merging entries). Its usage
 // counts in the session's tokens and spend, as a compaction's does.
 func (s *Session) Complete(ctx context.Context, system, prompt string) (string, error) {
+	return s.CompleteOn(ctx, "", system, prompt)
+}
+
+// CompleteOn is Complete on another model of the session's provider (the
+// background learner's subagentModel); "" is the session's own. It is
+// charged like Complete, under that model's name and price.
+func (s *Session) CompleteOn(ctx context.Context, model, system, prompt string) (string, error) {
 	provider, _ := s.Provider()
+	if model == "" {
+		model = s.Model()
+	}
 	text, _, err := s.ask(ctx, provider, &llm.Request{
-		Model: s.Model(), System: []llm.SystemBlock{{Text: system}}, Messages: []llm.Message{llm.UserText(prompt)}, SessionID: s.ID(),
+		Model: model, System: []llm.SystemBlock{{Text: system}}, Messages: []llm.Message{llm.UserText(prompt)}, SessionID: s.ID(),
 	}, sideCall)
 	return text, err
 }

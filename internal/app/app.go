@@ -13,6 +13,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/hooks"
+	"github.com/shiro-neko/shiro/internal/learn"
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/lsp"
 	"github.com/shiro-neko/shiro/internal/mcp"
@@ -94,10 +95,12 @@ type App struct {
 	startup    []Problem
 	background *bash.Background
 	nudger     *workflow.Nudger // nil when workflow.enabled is false
-	ux         *uxParts
-	sessions   *sessionKeeper
-	opts       Options
-	provider   llm.Provider
+	// Learner is the background learner; nil when autoLearn is off.
+	Learner  *learn.Learner
+	ux       *uxParts
+	sessions *sessionKeeper
+	opts     Options
+	provider llm.Provider
 
 	// checkpoints snapshot the workspace at each turn's edges (/undo).
 	checkpoints *checkpointer
@@ -181,6 +184,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		a.nudger = workflow.NewNudger(versions.Notebook.Load)
 		observers = append(observers, a.nudger)
 	}
+	if a.Learner = a.openLearner(ctx, opts, len(begin.history())); a.Learner != nil {
+		observers = append(observers, a.Learner)
+	}
 	a.Session, err = agent.Start(ctx, agent.Config{
 		Provider: provider, Model: s.Model, ProviderName: s.Preset.ID, SessionID: sessionID, Cwd: env.Root,
 		Tools: a.Tools, Gate: a.gate(a.ext.Load()), Prompter: a.Prompt, Variant: variant,
@@ -227,6 +233,11 @@ func (a *App) announce() {
 // Close ends the session (a running turn is interrupted; events nobody
 // read are drained) and stops what it started: background commands.
 func (a *App) Close() {
+	// The learner first: a run in flight is cut off rather than waited
+	// for, and a turn the shutdown ends starts none.
+	if a.Learner != nil {
+		a.Learner.Close()
+	}
 	if s := a.Session; s != nil {
 		_ = s.Submit(protocol.Interrupt{})
 		_ = s.Submit(protocol.Shutdown{})

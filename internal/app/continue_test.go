@@ -23,7 +23,9 @@ func TestUnfinishedTasksSendTheModelBackToWork(t *testing.T) {
 		}
 	}
 	work, home := t.TempDir(), t.TempDir()
-	mkfile(t, filepath.Join(home, ".shiro-neko", "config.json"), `{"continueWhileTodos": {"maxTurns": 2}}`)
+	// autoLearn off: the turn's eight messages would make the learner's
+	// call one more on the server.
+	mkfile(t, filepath.Join(home, ".shiro-neko", "config.json"), `{"continueWhileTodos": {"maxTurns": 2}, "autoLearn": false}`)
 	srv := llmtest.New(t, replies()...)
 	a := openIn(t, work, home, srv, true)
 	for range a.Session.Send(t.Context(), "build the parser") {

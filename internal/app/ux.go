@@ -242,6 +242,15 @@ func (n notes) Compact(ids []string, merged []commands.Note) (int, int, error) {
 	return res.Removed, res.Added, err
 }
 
+func (n notes) Forget(text string) ([]commands.Note, error) {
+	gone, err := n.m.Forget(text)
+	out := make([]commands.Note, len(gone))
+	for i, e := range gone {
+		out[i] = commands.Note{ID: e.ID, Kind: string(e.Kind), Text: e.Text, Hits: e.Hits, Created: e.CreatedAt}
+	}
+	return out, err
+}
+
 // setup is /provider's side.
 type setup struct{ a *App }
 

@@ -116,10 +116,15 @@ const minCompact = 2
 // runMemory has the model merge the entries nobody has recalled into
 // fewer ones; recalled entries are kept as they are. If the answer holds
 // no entry, the memory is left alone.
-func runMemory(ctx context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runMemory(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
 	n := h.Notes()
 	if n == nil {
 		return text("project memory is off (--no-memory, or its file could not be read)"), nil
+	}
+	if verb, rest, _ := strings.Cut(strings.TrimSpace(args), " "); verb == "forget" {
+		return forgetNotes(n, rest)
+	} else if verb != "" {
+		return agent.CommandOutcome{}, fmt.Errorf("/memory takes no argument or `forget TEXT`, not %q", args)
 	}
 	var ids []string
 	var lines []string
@@ -147,6 +152,28 @@ func runMemory(ctx context.Context, h Host, _ string) (agent.CommandOutcome, err
 		return agent.CommandOutcome{}, fmt.Errorf("compacting the memory: %w (it was left as is)", err)
 	}
 	return text(fmt.Sprintf("memory compacted: %d %s into %d", removed, plural(removed, "entry", "entries"), added)), nil
+}
+
+// forgetNotes removes the entries holding what: how a memory that proved
+// wrong (one the learner added, say) is taken back.
+func forgetNotes(n Notes, what string) (agent.CommandOutcome, error) {
+	what = strings.TrimSpace(what)
+	if what == "" {
+		return agent.CommandOutcome{}, errors.New("/memory forget needs the text of the entries to forget: /memory forget TEXT (/notes lists them)")
+	}
+	gone, err := n.Forget(what)
+	if err != nil {
+		return agent.CommandOutcome{}, fmt.Errorf("forgetting: %w", err)
+	}
+	if len(gone) == 0 {
+		return text(fmt.Sprintf("no memory entry holds %q; /notes lists them", what)), nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "forgot %d %s:", len(gone), plural(len(gone), "entry", "entries"))
+	for _, e := range gone {
+		fmt.Fprintf(&b, "\n(%s) %s", e.Kind, oneLine(e.Text))
+	}
+	return text(b.String()), nil
 }
 
 // parseNotes reads `[kind] text` lines; other lines are ignored.

@@ -101,6 +101,9 @@ type Notes interface {
 	List() []Note
 	// Compact replaces the entries named by ids with merged ones.
 	Compact(ids []string, merged []Note) (removed, added int, err error)
+	// Forget removes the entries whose text contains text (ignoring
+	// case) and returns them.
+	Forget(text string) ([]Note, error)
 }
 
 // Note is one memory entry.
@@ -125,7 +128,7 @@ func uxCommands() []command {
 		{name: "provider", args: "[PRESET]", summary: "set up a provider: preset, API key, model; saved to your config", aliases: []string{"login"}, immediate: true, runSet: (*Set).runProvider},
 		{name: "context", summary: "the instruction and tracker files in use, and the prompt's size by part", immediate: true, run: runContext},
 		{name: "notes", summary: "the project memory, newest first", immediate: true, run: runNotes},
-		{name: "memory", summary: "have the model merge memory entries nobody recalled into fewer", run: runMemory},
+		{name: "memory", args: "[forget TEXT]", summary: "have the model merge memory entries nobody recalled into fewer, or forget the entries holding TEXT", run: runMemory},
 		{name: "diagnostics", args: "[run CMD | start | stop | on | off | status]", summary: "one background check whose output only you see", immediate: true, run: runDiagnostics},
 		{name: "files", args: "[QUERY]", summary: "workspace paths matching QUERY (what the @ picker offers)", immediate: true, run: runFiles},
 	}

@@ -337,6 +337,41 @@ func (n *fakeNotes) Compact(ids []string, merged []commands.Note) (int, int, err
 	n.removed, n.merged = ids, merged
 	return len(ids), len(merged), nil
 }
+func (n *fakeNotes) Forget(text string) ([]commands.Note, error) {
+	var gone, kept []commands.Note
+	for _, e := range n.list {
+		if strings.Contains(strings.ToLower(e.Text), strings.ToLower(text)) {
+			gone = append(gone, e)
+		} else {
+			kept = append(kept, e)
+		}
+	}
+	n.list = kept
+	return gone, nil
+}
+
+// /memory forget takes entries out by their text: how a learned memory
+// that proved wrong goes.
+func TestMemoryForget(t *testing.T) {
+	n := &fakeNotes{list: []commands.Note{
+		{ID: "2", Kind: "command", Text: "install with npm install"},
+		{ID: "1", Kind: "fact", Text: "CI runs go 1.26"},
+	}}
+	s := commands.New(&uxHost{fakeHost: &fakeHost{}, notes: n})
+	out, err := s.Run(t.Context(), "/memory forget NPM install")
+	if err != nil || out.Output != "forgot 1 entry:\n(command) install with npm install" || len(n.list) != 1 {
+		t.Fatalf("%q, %v, left %+v", out.Output, err, n.list)
+	}
+	if out, err := s.Run(t.Context(), "/memory forget pnpm"); err != nil || !strings.Contains(out.Output, `no memory entry holds "pnpm"`) {
+		t.Fatalf("%q, %v", out.Output, err)
+	}
+	if _, err := s.Run(t.Context(), "/memory forget"); err == nil || !strings.Contains(err.Error(), "/memory forget TEXT") {
+		t.Fatalf("no text: %v", err)
+	}
+	if _, err := s.Run(t.Context(), "/memory drop x"); err == nil {
+		t.Fatal("an unknown verb was taken")
+	}
+}
 
 // /notes lists newest first with recall counts; /memory merges the
 // unrecalled entries through the model and keeps recalled ones.

@@ -54,6 +54,9 @@ type File struct {
 	// CompactAt is the share of the context window that triggers
 	// automatic compaction (compact.go).
 	CompactAt *float64 `json:"compactAt,omitempty"`
+	// AutoLearn turns the background learner on or off (default on); a
+	// project may only turn it off.
+	AutoLearn *bool `json:"autoLearn,omitempty"`
 	// ProviderOptions holds the object form of "provider" (see
 	// ProviderOptions); Provider then holds its id.
 	ProviderOptions ProviderOptions `json:"-"`
@@ -87,7 +90,7 @@ func knownKeys() []string {
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
 		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
 		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env", "approval", "lsp",
-		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics", "continueWhileTodos"}
+		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics", "continueWhileTodos", "autoLearn"}
 }
 
 // ReadFile parses a config file. A missing file is an empty config. Unknown

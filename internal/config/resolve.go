@@ -110,6 +110,8 @@ type Settings struct {
 	// CompactAt is the share of the context window that triggers
 	// automatic compaction (zero: the agent's default).
 	CompactAt float64
+	// AutoLearn runs the background learner after turns (internal/learn).
+	AutoLearn bool
 }
 
 // Resolve merges the user's config file, the project's config file, the
@@ -127,6 +129,7 @@ func Resolve(user, project File, getenv func(string) string, flags Flags) (Setti
 		RegistryURL:     DefaultRegistryURL,
 		WorkflowEnabled: true,
 		DocsDir:         "docs",
+		AutoLearn:       true,
 	}
 	if err := s.resolveProvider(user, getenv, flags); err != nil {
 		return s, err
@@ -251,6 +254,9 @@ func (s *Settings) applyUser(f File) {
 		s.ContinueWhileTodos = f.ContinueWhileTodos.MaxTurns
 	}
 	s.applyWorkflow(f.Workflow)
+	if f.AutoLearn != nil {
+		s.AutoLearn = *f.AutoLearn
+	}
 	s.MCPServers = f.MCPServers
 	if f.MCP != nil {
 		s.MCP = *f.MCP
@@ -286,6 +292,11 @@ func (s *Settings) applyProject(f File) {
 	}
 	s.ProjectPermission = f.Permission
 	s.applyWorkflow(f.Workflow)
+	// Learning writes to the person's own skill folder and spends their
+	// money: a project may turn it off, never on.
+	if f.AutoLearn != nil && !*f.AutoLearn {
+		s.AutoLearn = false
+	}
 	ignored := []string{}
 	if f.Provider != "" || f.BaseURL != "" || f.APIKey != "" || f.Model != "" || f.ProviderOptions != (ProviderOptions{}) {
 		ignored = append(ignored, "provider/baseURL/apiKey/model")
@@ -306,6 +317,9 @@ func (s *Settings) applyProject(f File) {
 		// A language server is a command run on every edit: a cloned
 		// repository must not pick it.
 		ignored = append(ignored, "lsp")
+	}
+	if f.AutoLearn != nil && *f.AutoLearn {
+		ignored = append(ignored, "autoLearn: true (a project may only turn it off)")
 	}
 	if len(ignored) > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("project config: %s can only be set in your own config (%s); ignored", strings.Join(ignored, ", "), "~/.shiro-neko/config.json"))

@@ -13,6 +13,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/askuser"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/hooks"
+	"github.com/shiro-neko/shiro/internal/learn"
 	"github.com/shiro-neko/shiro/internal/memory"
 	"github.com/shiro-neko/shiro/internal/skills"
 	"github.com/shiro-neko/shiro/internal/subagent"
@@ -55,6 +56,21 @@ func pins() []pin {
 		{"docs/memory.md", "recall's results", regexp.MustCompile(`returns up to (\d+) entries`), func() []string { return n(memory.RecallResults) }},
 		{"docs/memory.md", "the boot block's entries", regexp.MustCompile(`up to \*\*(\d+)\*\* entries under`), func() []string { return n(memory.BootEntries) }},
 		{"docs/memory.md", "forget's shortest text", regexp.MustCompile(`at least (\d+) characters`), func() []string { return n(memory.MinForgetChars) }},
+		{"docs/memory.md", "the learner's shortest history", regexp.MustCompile(`holds\s+at\s+least\s+(\d+)\s+messages`), func() []string { return n(learn.MinHistory) }},
+		{"docs/memory.md", "the learner's turns", regexp.MustCompile(`every\s+(\d+)rd\s+turn`), func() []string { return n(learn.EveryTurns) }},
+		{"docs/memory.md", "the learner's new messages", regexp.MustCompile(`sooner\s+when\s+(\d+)\s+messages`), func() []string { return n(learn.NewMessages) }},
+		{"docs/memory.md", "the learner's spend share", regexp.MustCompile(`skipped\s+past\s+(\d+)%`), func() []string { return n(int(learn.SpendShare * 100)) }},
+		{"docs/memory.md", "the learner's window", regexp.MustCompile(`the\s+last\s+(\d+)\s+messages,\s+at\s+most\s+([\d,]+)\s+characters`), func() []string {
+			return []string{fmt.Sprint(learn.WindowMessages), thousands(learn.WindowChars)}
+		}},
+		{"docs/memory.md", "the learner's proposals", regexp.MustCompile(`propose\s+up\s+to\s+(\d+)\s+memories\s+and\s+(\d+)\s+skills`), func() []string {
+			return []string{fmt.Sprint(learn.MaxMemories), fmt.Sprint(learn.MaxSkills)}
+		}},
+		{"docs/memory.md", "a learned skill's shortest body", regexp.MustCompile(`a\s+body\s+of\s+(\d+)\s+characters\s+or\s+more`), func() []string { return n(learn.MinSkillBody) }},
+		{"docs/memory.md", "a learned skill's cap", regexp.MustCompile(`never\s+grown\s+past\s+([\d,]+)\s+characters`), func() []string { return []string{thousands(learn.SkillFileCap)} }},
+		{"docs/memory.md", "the learner's bounds", regexp.MustCompile(`background,\s+at\s+most\s+(\d+)\s+seconds[^*]*?before\s+the\s+turn\s+ends,\s+at\s+most\s+(\d+)\s+seconds`), func() []string {
+			return []string{fmt.Sprint(int(learn.BackgroundBound.Seconds())), fmt.Sprint(int(learn.InlineBound.Seconds()))}
+		}},
 		{"docs/workflow.md", "the nudges per session", regexp.MustCompile(`fewer than (\d+) reminders`), func() []string { return n(workflow.MaxNudges) }},
 		{"docs/workflow.md", "the nudge count as /workflow shows it", regexp.MustCompile("`nudges: n/(\\d+)"), func() []string { return n(workflow.MaxNudges) }},
 		{"docs/hooks.md", "a hook's stdout limit", regexp.MustCompile(`printing more than (\d+) MiB`), func() []string { return n(hooks.MaxStdout >> 20) }},
