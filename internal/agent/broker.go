@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -62,11 +63,11 @@ func (b *broker) close(id string) bool {
 }
 
 // Approve implements Approver.
-func (b *broker) Approve(ctx context.Context, req ApprovalRequest) (Answer, string, string) {
+func (b *broker) Approve(ctx context.Context, req ApprovalRequest) Reply {
 	r := &request{approval: make(chan protocol.Approval, 1)}
 	id := b.open(r, "approval-")
 	if id == "" {
-		return unattendedAnswer(req)
+		return unattendedReply(req)
 	}
 	ev := req.event()
 	ev.ID = id
@@ -74,35 +75,46 @@ func (b *broker) Approve(ctx context.Context, req ApprovalRequest) (Answer, stri
 	select {
 	case a, ok := <-r.approval:
 		if !ok {
-			return AnswerDeny, "user", "No one is left to approve this call (the session is closing), so it was denied."
+			return denied("user", "No one is left to approve this call (the session is closing), so it was denied.")
 		}
-		switch a.Decision {
-		case protocol.Project:
-			if req.Sandbox != nil {
-				return AnswerProject, "", ""
-			}
-			return AnswerAlways, "", ""
-		case protocol.Always:
-			return AnswerAlways, "", ""
-		case protocol.Yes:
-			return AnswerOnce, "", ""
-		}
-		return AnswerDeny, "user", a.Reason
+		return replyOf(a, req.Sandbox != nil)
 	case <-ctx.Done():
 		b.withdraw(id)
-		return AnswerDeny, "user", "The turn was cancelled before this call was approved."
+		return denied("user", "The turn was cancelled before this call was approved.")
 	}
 }
 
-// unattendedAnswer is the policy when nobody can be asked. A repeated
+// replyOf is the one place the person's word on the wire becomes the
+// gate's decision. Project reaches the project only on a sandbox offer;
+// to a gate's ask it means always.
+func replyOf(a protocol.Approval, offer bool) Reply {
+	switch a.Decision {
+	case protocol.Yes:
+		return Reply{Decision: permission.Allow, Scope: ScopeOnce}
+	case protocol.Always:
+		return Reply{Decision: permission.Allow, Scope: ScopeSession}
+	case protocol.Project:
+		if offer {
+			return Reply{Decision: permission.Allow, Scope: ScopeProject}
+		}
+		return Reply{Decision: permission.Allow, Scope: ScopeSession}
+	}
+	return denied("user", a.Reason)
+}
+
+func denied(by, reason string) Reply {
+	return Reply{Decision: permission.Deny, By: by, Reason: reason}
+}
+
+// unattendedReply is the policy when nobody can be asked. A repeated
 // identical call is named as such: no one is there to judge whether the
 // model is looping.
-func unattendedAnswer(req ApprovalRequest) (Answer, string, string) {
+func unattendedReply(req ApprovalRequest) Reply {
 	name := req.Tool.Name
 	if req.Repeated {
-		return AnswerDeny, "repeat", fmt.Sprintf("Denied: this is the third identical %s call this turn and no one is there to ask. Try a different approach.", name)
+		return denied("repeat", fmt.Sprintf("Denied: this is the third identical %s call this turn and no one is there to ask. Try a different approach.", name))
 	}
-	return AnswerDeny, "headless", fmt.Sprintf("Denied: %s needs approval and headless mode has no one to ask (the user can rerun with --yolo).", name)
+	return denied("headless", fmt.Sprintf("Denied: %s needs approval and headless mode has no one to ask (the user can rerun with --yolo).", name))
 }
 
 // ErrNobodyToAsk is the ask tool's error when nobody attends the session.

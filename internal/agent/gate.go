@@ -39,16 +39,20 @@ type Hooks interface {
 	PreTool(ctx context.Context, tool, callID string, input json.RawMessage) HookVerdict
 }
 
-// Answer is the person's reply to an approval request.
-type Answer int
-
-const (
-	AnswerDeny Answer = iota
-	AnswerOnce
-	AnswerAlways
-	// AnswerProject answers a sandbox offer: allow it for the project.
-	AnswerProject
-)
+// Reply is the answer to an approval request in the gate's vocabulary:
+// the person's yes, always, project or no (or the policy's no, when
+// nobody can be asked) mapped once, by the broker, to allow or deny and
+// how far an allow reaches.
+type Reply struct {
+	// Decision is permission.Allow or permission.Deny.
+	Decision permission.Decision
+	// Scope is how far an allow reaches: once, this session (always), or
+	// this project (a sandbox offer's project).
+	Scope Scope
+	// By names who refused (user, headless, repeat) for the tool-denied
+	// event; Reason replaces the default refusal the model reads.
+	By, Reason string
+}
 
 // ApprovalRequest is what the person is asked about.
 type ApprovalRequest struct {
@@ -83,11 +87,9 @@ func (r ApprovalRequest) event() protocol.ApprovalRequestEvent {
 	}
 }
 
-// Approver answers approval requests. By names who refused (user,
-// headless, repeat) for the tool-denied event; reason replaces the default
-// refusal the model reads.
+// Approver answers approval requests.
 type Approver interface {
-	Approve(ctx context.Context, req ApprovalRequest) (a Answer, by string, reason string)
+	Approve(ctx context.Context, req ApprovalRequest) Reply
 }
 
 // Gate decides every tool call: compiled plugins (the guard first), then
@@ -149,10 +151,10 @@ type Verdict struct {
 // asked: the decision (allow, ask, deny or block), the layer that decided
 // (plugin:<name>, hook:<name>, rule "<pattern>" or default) and why.
 type Explanation struct {
-	Tool     string `json:"tool"`
-	Decision string `json:"decision"`
-	By       string `json:"by"`
-	Reason   string `json:"reason"`
+	Tool     string              `json:"tool"`
+	Decision permission.Decision `json:"decision"`
+	By       string              `json:"by"`
+	Reason   string              `json:"reason"`
 	// Call is the call as it would run (after a hook's rewrite).
 	Call    tool.Prepared `json:"-"`
 	pattern string
@@ -204,7 +206,7 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 	if g.Hooks != nil {
 		h := g.Hooks.PreTool(ctx, info.Name, callID, call.Input())
 		if h.Blocked {
-			e.Decision, e.By, e.Reason, e.blocker = "block", "hook:"+h.Hook, h.Reason, "hook:"+h.Hook
+			e.Decision, e.By, e.Reason, e.blocker = permission.Block, "hook:"+h.Hook, h.Reason, "hook:"+h.Hook
 			return e
 		}
 		if h.Rewritten {
@@ -213,7 +215,7 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 			// compiled plugins judge it again.
 			rewritten, err := t.Prepare(h.Input)
 			if err != nil {
-				e.Decision, e.By, e.blocker = "block", "hook:"+h.Hook, "hook:"+h.Hook
+				e.Decision, e.By, e.blocker = permission.Block, "hook:"+h.Hook, "hook:"+h.Hook
 				e.Reason = fmt.Sprintf("hook %s rewrote the call into input the tool refuses (%v), so it was blocked", h.Hook, err)
 				return e
 			}
@@ -238,16 +240,16 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 		}
 		e.By = fmt.Sprintf("rule %q", e.pattern)
 	}
-	e.Decision, e.Reason = string(res.Decision), res.Reason
+	e.Decision, e.Reason = res.Decision, res.Reason
 	if res.Decision == permission.Ask {
 		if inside, why := g.contained(info, facts, res); inside {
-			e.Decision, e.Reason = string(permission.Allow), "runs inside the sandbox, which holds every protection here (approval on-request)"
+			e.Decision, e.Reason = permission.Allow, "runs inside the sandbox, which holds every protection here (approval on-request)"
 		} else {
 			e.leaves = why
 		}
 	}
 	if res.Decision == permission.Ask && g.Plugins.AutoApproved(info.Name) {
-		e.Decision, e.Reason = string(permission.Allow), "auto-approved by a plugin"
+		e.Decision, e.Reason = permission.Allow, "auto-approved by a plugin"
 	}
 	if e.Reason == "" {
 		switch res.Decision {
@@ -286,7 +288,7 @@ func (g *Gate) contained(info *tool.Info, f *Facts, res permission.Result) (insi
 }
 
 func blocked(e Explanation, b *plugin.Block) Explanation {
-	e.Decision, e.By, e.Reason = "block", "plugin:"+b.Plugin, b.Reason
+	e.Decision, e.By, e.Reason = permission.Block, "plugin:"+b.Plugin, b.Reason
 	e.blocker = "plugin:" + b.Plugin
 	if b.Plugin == "guard" {
 		e.blocker = "guard"
@@ -310,9 +312,9 @@ func (g *Gate) Decide(ctx context.Context, c GateCall) Verdict {
 func (g *Gate) decide(ctx context.Context, c GateCall) Verdict {
 	e := g.Explain(ctx, c.Tool, c.ID, c.Call)
 	switch e.Decision {
-	case "block":
+	case permission.Block:
 		return Verdict{By: e.blocker, Reason: e.Reason}
-	case string(permission.Deny):
+	case permission.Deny:
 		return Verdict{By: "rule", Reason: e.Reason, Pattern: e.pattern}
 	}
 	info := c.Tool.Info()
@@ -324,10 +326,10 @@ func (g *Gate) decide(ctx context.Context, c GateCall) Verdict {
 		e.leaves = riskLeaves(file)
 		return g.ask(ctx, c, e, repeated)
 	}
-	if e.Decision == string(permission.Allow) && !repeated {
+	if e.Decision == permission.Allow && !repeated {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
-	if e.Decision == string(permission.Ask) && !repeated && g.Yolo {
+	if e.Decision == permission.Ask && !repeated && g.Yolo {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
 	if g.Approval == permission.Never {
@@ -353,16 +355,14 @@ func (g *Gate) ask(ctx context.Context, c GateCall, e Explanation, repeated bool
 			req.Preview = d
 		}
 	}
-	answer, by, reason := c.Approver.Approve(ctx, req)
-	switch answer {
-	case AnswerAlways, AnswerProject:
-		if g.Rules != nil {
+	reply := c.Approver.Approve(ctx, req)
+	if reply.Decision == permission.Allow {
+		if reply.Scope != ScopeOnce && g.Rules != nil {
 			g.Rules.Grant(e.query)
 		}
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
-	case AnswerOnce:
-		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
+	by, reason := reply.By, reply.Reason
 	if by == "" {
 		by = "user"
 	}

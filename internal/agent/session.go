@@ -32,18 +32,9 @@ type TurnObserver interface {
 	AfterTurn(ctx context.Context, t TurnSummary) []string
 }
 
-// TurnSummary describes a finished turn.
-type TurnSummary struct {
-	SessionID    string
-	Cwd          string
-	ToolsCalled  []string
-	FilesWritten []string
-	// RanCommands is set when a call ran programs, whose writes no plan
-	// can list (bash, run_checks).
-	RanCommands bool
-	Usage       llm.Usage
-	Interrupted bool
-}
+// TurnSummary describes a finished turn; the one summary is the tool
+// package's, shared with plugins and hooks.
+type TurnSummary = tool.TurnSummary
 
 // TurnSetup is what BeforeTurn hands the next turn: a new gate when
 // extensions were reloaded (nil keeps the current one), a new tool registry

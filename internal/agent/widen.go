@@ -74,21 +74,14 @@ func (t *turn) offerWider(c callRef, res tool.Result) tool.Result {
 			report()
 			return res
 		}
-		answer, _, _ := t.s.broker.Approve(t.ctx, ApprovalRequest{
+		reply := t.s.broker.Approve(t.ctx, ApprovalRequest{
 			Tool: c.info, CallID: c.id, Call: c.call, Subagent: t.s.cfg.Subagent, Sandbox: &r,
 		})
-		var scope Scope
-		switch answer {
-		case AnswerOnce:
-			scope = ScopeOnce
-		case AnswerAlways:
-			scope = ScopeSession
-		case AnswerProject:
-			scope = ScopeProject
-		default:
+		if reply.Decision != permission.Allow {
 			report()
 			return res
 		}
+		scope := reply.Scope
 		ctx, err := w.Allow(t.ctx, r, scope)
 		if err != nil {
 			res.Output += fmt.Sprintf("\n(allowing %s failed: %v)", r, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/shiro-neko/shiro/internal/notebook"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // continueWhileTodos is the agent's Continue when config turns
@@ -17,8 +18,8 @@ func (a *App) continueWhileTodos(limit int) func(ctx context.Context, continued 
 		if continued >= limit {
 			return ""
 		}
-		var open []notebook.Todo
-		for _, t := range a.Notebook.Todos() {
+		var open []protocol.Task
+		for _, t := range a.Notebook.Tasks() {
 			if t.Status == notebook.Pending || t.Status == notebook.InProgress {
 				open = append(open, t)
 			}

@@ -9,28 +9,13 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/problem"
 	"github.com/shiro-neko/shiro/internal/skills"
 )
 
-// Problem is something that did not load. Loading goes on without it, and
-// the person is told once: in the terminal UI, on headless stderr (and as a
-// notice event with --json), by `shiro plugins`, `shiro skills` and `shiro
-// hooks list`.
-type Problem struct {
-	// Kind is what failed to load: skill, plugin, hook, memory,
-	// background, config (the project's, see project.go).
-	Kind string
-	// Where is the file or folder, when there is one.
-	Where string
-	Err   string
-}
-
-func (p Problem) String() string {
-	if p.Where == "" {
-		return p.Kind + ": " + p.Err
-	}
-	return fmt.Sprintf("%s %s: %s", p.Kind, p.Where, p.Err)
-}
+// Problem is the loaders' one report of what did not load, named here
+// for the app's many reports of its own.
+type Problem = problem.Problem
 
 // extensions are the skills and plugins of a session, with what failed to
 // load among them. A value never changes: a reload builds a new one and
@@ -57,9 +42,7 @@ func (a *App) loadExtensions() *extensions {
 			ClaudeUserDir:    filepath.Join(opts.Paths.ClaudeDir(), "skills"),
 			ClaudeProjectDir: filepath.Join(opts.Cwd, ".claude", "skills"),
 		})
-		for _, p := range problems {
-			ext.problems = append(ext.problems, Problem{Kind: "skill", Where: p.Path, Err: p.Err})
-		}
+		ext.problems = append(ext.problems, problems...)
 		ext.skills = cat
 	}
 	// The read tools may read the folders of the skills in use, and only
@@ -84,9 +67,7 @@ func (a *App) loadExtensions() *extensions {
 		opts.Paths.Plugins(),
 		filepath.Join(config.ProjectDir(opts.Cwd), "plugins"),
 	)
-	for _, p := range problems {
-		ext.problems = append(ext.problems, Problem{Kind: "plugin", Where: p.Path, Err: p.Err.Error()})
-	}
+	ext.problems = append(ext.problems, problems...)
 	ext.plugins = plugin.NewHost(append(enabled, manifests...)...)
 	return ext
 }

@@ -44,9 +44,7 @@ func (l Loaded) ManifestTools() ([]ManifestTool, []Problem) {
 	byName := map[string]int{}
 	add := func(dir string, project bool) {
 		ms, bad := external.Load(dir)
-		for _, p := range bad {
-			problems = append(problems, Problem{Kind: "tool", Where: p.File, Err: p.Err.Error()})
-		}
+		problems = append(problems, bad...)
 		root := projectRoot(l.Cwd)
 		for _, m := range ms {
 			mt := ManifestTool{Manifest: m, Project: project, Digest: trust.Digest(m.Content)}

@@ -15,9 +15,7 @@ import (
 // openHooks loads the hook folders and their approvals.
 func (a *App) openHooks(opts Options, sessionID string) {
 	set, problems := hooks.Load(filepath.Join(config.ProjectDir(a.Env.Root), "hooks"), opts.Paths.Hooks())
-	for _, p := range problems {
-		a.startup = append(a.startup, Problem{Kind: "hook", Where: p.Path, Err: p.Err})
-	}
+	a.startup = append(a.startup, problems...)
 	trust, err := hooks.OpenTrust(opts.Paths.HookTrust())
 	if err != nil {
 		a.startup = append(a.startup, Problem{Kind: "hook", Where: opts.Paths.HookTrust(), Err: err.Error() + " (every hook blocks until this is fixed)"})
@@ -63,7 +61,7 @@ type hookObserver struct{ runner *hooks.Runner }
 
 func (h hookObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []string {
 	var notices []string
-	for _, err := range h.runner.AfterTurn(ctx, hooks.TurnSummary{Cwd: t.Cwd, ToolsCalled: t.ToolsCalled, FilesWritten: t.FilesWritten, Usage: t.Usage}) {
+	for _, err := range h.runner.AfterTurn(ctx, t) {
 		notices = append(notices, "after_turn hook: "+err.Error())
 	}
 	return notices

@@ -8,7 +8,6 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/hooks"
-	"github.com/shiro-neko/shiro/internal/notebook"
 	"github.com/shiro-neko/shiro/internal/prompt"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/registry"
@@ -33,7 +32,7 @@ func (h host) CacheLines() []string {
 	return prompt.NewCacheReport(h.a.Session.Usage(), h.a.Prompt.Stats()).Lines()
 }
 
-func (h host) Tasks() []protocol.Task { return notebook.TasksEvent(h.a.Notebook.Todos()).Tasks }
+func (h host) Tasks() []protocol.Task { return h.a.Notebook.Tasks() }
 
 func (h host) DescribeSkills() string  { return DescribeSkills(h.a) }
 func (h host) DescribePlugins() string { return DescribePlugins(h.a) }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/memory"
-	"github.com/shiro-neko/shiro/internal/plugin"
 	"github.com/shiro-neko/shiro/internal/prompt"
 	"github.com/shiro-neko/shiro/internal/workflow"
 )
@@ -73,7 +72,7 @@ type pluginObserver struct{ app *App }
 func (p pluginObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []string {
 	var notices []string
 	host := p.app.ext.Load().plugins
-	for _, err := range host.AfterTurn(ctx, plugin.Turn{Cwd: t.Cwd, ToolsCalled: t.ToolsCalled, FilesWritten: t.FilesWritten}) {
+	for _, err := range host.AfterTurn(ctx, t) {
 		notices = append(notices, err.Error())
 	}
 	return notices

@@ -7,7 +7,6 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/notebook"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/store"
 )
@@ -92,7 +91,7 @@ func continuingNotice(id string, snap store.Snapshot) string {
 // without an id offers the directory's sessions to pick from.
 func (k *sessionKeeper) started(ctx context.Context, st start, pick bool) error {
 	if snap := st.snapshot; snap != nil {
-		if err := k.a.Notebook.ReplaceTasks(snap.Tasks); err != nil {
+		if err := k.a.Notebook.Replace(snap.Tasks); err != nil {
 			return fmt.Errorf("resuming session %s: its task list: %w", store.Short(st.id), err)
 		}
 		k.a.publish(protocol.NoticeEvent{Text: continuingNotice(st.id, *snap)})
@@ -151,14 +150,14 @@ func (k *sessionKeeper) Compact(ctx context.Context, id string, c agent.Compacti
 
 // keepTasks wraps the notebook's change callback: the list is kept with
 // the running session as well.
-func (k *sessionKeeper) keepTasks(next func([]notebook.Todo)) func([]notebook.Todo) {
-	return func(list []notebook.Todo) {
+func (k *sessionKeeper) keepTasks(next func([]protocol.Task)) func([]protocol.Task) {
+	return func(list []protocol.Task) {
 		next(list)
 		s := k.a.Session
 		if s == nil {
 			return
 		}
-		if err := k.store.SaveTasks(k.ctx, k.head(s.ID(), ""), notebook.TasksEvent(list).Tasks); err != nil {
+		if err := k.store.SaveTasks(k.ctx, k.head(s.ID(), ""), list); err != nil {
 			k.a.publish(protocol.NoticeEvent{Text: "the task list could not be saved with the session: " + err.Error()})
 		}
 	}
@@ -174,7 +173,7 @@ func (k *sessionKeeper) Resume(ctx context.Context, id string) (store.Session, e
 	if err := k.a.Session.Resume(id, snap.History); err != nil {
 		return store.Session{}, err
 	}
-	if err := k.a.Notebook.ReplaceTasks(snap.Tasks); err != nil {
+	if err := k.a.Notebook.Replace(snap.Tasks); err != nil {
 		return snap.Session, fmt.Errorf("resumed, but its task list: %w", err)
 	}
 	return snap.Session, nil

@@ -63,7 +63,7 @@ func TestASessionIsKeptAndContinued(t *testing.T) {
 	)
 	first, st := openAt(t, p, srv, app.Options{Yolo: true})
 	run(t.Context(), first.Session, "remember the word teal")
-	if err := first.Notebook.Replace([]notebook.Todo{{Content: "pick a colour", Status: notebook.InProgress}}); err != nil {
+	if err := first.Notebook.Replace([]protocol.Task{{Content: "pick a colour", Status: notebook.InProgress}}); err != nil {
 		t.Fatal(err)
 	}
 	id := first.Session.ID()
@@ -85,7 +85,7 @@ func TestASessionIsKeptAndContinued(t *testing.T) {
 	if second.Session.ID() != id {
 		t.Fatalf("-c took up %s, want %s", second.Session.ID(), id)
 	}
-	if todos := second.Notebook.Todos(); len(todos) != 1 || todos[0].Content != "pick a colour" {
+	if todos := second.Notebook.Tasks(); len(todos) != 1 || todos[0].Content != "pick a colour" {
 		t.Fatalf("the resumed session's task list: %+v", todos)
 	}
 	var history protocol.HistoryEvent
@@ -128,12 +128,12 @@ func TestANewSessionStartsWithAnEmptyTaskList(t *testing.T) {
 	p := newPlace(t)
 	srv := llmtest.New(t)
 	first, _ := openAt(t, p, srv, app.Options{})
-	if err := first.Notebook.Replace([]notebook.Todo{{Content: "old work", Status: notebook.Pending}}); err != nil {
+	if err := first.Notebook.Replace([]protocol.Task{{Content: "old work", Status: notebook.Pending}}); err != nil {
 		t.Fatal(err)
 	}
 	first.Close()
 	second, _ := openAt(t, p, srv, app.Options{})
-	if todos := second.Notebook.Todos(); len(todos) != 0 {
+	if todos := second.Notebook.Tasks(); len(todos) != 0 {
 		t.Fatalf("a new session inherited %+v", todos)
 	}
 }
@@ -159,7 +159,7 @@ func TestPickSessionOffersChoicesAndResumeSwitches(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply{Text: "one"}, llmtest.Reply{Text: "two"})
 	first, _ := openAt(t, p, srv, app.Options{})
 	run(t.Context(), first.Session, "first topic")
-	if err := first.Notebook.Replace([]notebook.Todo{{Content: "topic task", Status: notebook.Pending}}); err != nil {
+	if err := first.Notebook.Replace([]protocol.Task{{Content: "topic task", Status: notebook.Pending}}); err != nil {
 		t.Fatal(err)
 	}
 	id := first.Session.ID()

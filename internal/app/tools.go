@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/shiro-neko/shiro/internal/askuser"
-	"github.com/shiro-neko/shiro/internal/notebook"
 	"github.com/shiro-neko/shiro/internal/prompt"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/skills"
@@ -96,9 +95,9 @@ func (a *App) reapBackground() {
 
 // tasksChanged is the notebook's change callback: the prompt's task list
 // is stale, and the front end hears the new list.
-func (a *App) tasksChanged(versions *prompt.Versions) func([]notebook.Todo) {
-	return func(todos []notebook.Todo) {
+func (a *App) tasksChanged(versions *prompt.Versions) func([]protocol.Task) {
+	return func(todos []protocol.Task) {
 		versions.Notebook.Add(1)
-		a.publish(notebook.TasksEvent(todos))
+		a.publish(protocol.TasksEvent{Tasks: todos})
 	}
 }

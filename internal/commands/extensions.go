@@ -10,6 +10,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/hooks"
+	"github.com/shiro-neko/shiro/internal/problem"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/registry"
 )
@@ -115,7 +116,7 @@ func describeHook(s hooks.Status) string {
 // hooksTable lists the hooks and, after them, what in the hooks folders is
 // not a hook (a stray file, a shadowed folder): a file someone meant as a
 // hook must not be answered with "no hooks found".
-func hooksTable(list []hooks.Status, unlisted []hooks.Problem) string {
+func hooksTable(list []hooks.Status, unlisted []problem.Problem) string {
 	if len(list) == 0 && len(unlisted) == 0 {
 		return "no hooks found (.shiro/hooks in the project, hooks/ in ~/.shiro-neko)"
 	}
@@ -135,7 +136,7 @@ func hooksTable(list []hooks.Status, unlisted []hooks.Problem) string {
 		_ = tw.Flush()
 	}
 	for _, p := range unlisted {
-		b.WriteString("problem: " + p.String() + "\n")
+		b.WriteString("problem: " + p.At() + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

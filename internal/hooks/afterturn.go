@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // AfterTurn runs every after_turn hook in name order with the turn
@@ -11,7 +13,7 @@ import (
 // that is not approved, changed, invalid or failing is reported in the
 // returned errors (one each, for the caller to show as notices) and the
 // rest still run.
-func (r *Runner) AfterTurn(ctx context.Context, summary TurnSummary) []error {
+func (r *Runner) AfterTurn(ctx context.Context, summary tool.TurnSummary) []error {
 	stdin, err := afterTurnStdin(summary, r.opts.SessionID)
 	if err != nil {
 		return []error{err}

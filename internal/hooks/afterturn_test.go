@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 func TestAfterTurnReceivesTheSummary(t *testing.T) {
@@ -17,7 +18,7 @@ func TestAfterTurnReceivesTheSummary(t *testing.T) {
 	f.hook("notify", KindAfterTurn, []string{"*"}, "cat > "+stdin+"\necho 'output is ignored'")
 	r := f.approved("notify")
 
-	errs := r.AfterTurn(context.Background(), TurnSummary{
+	errs := r.AfterTurn(context.Background(), tool.TurnSummary{
 		Cwd:          f.project,
 		ToolsCalled:  []string{"read_file", "bash"},
 		FilesWritten: []string{"main.go"},
@@ -40,7 +41,7 @@ func TestAfterTurnEmptyListsAreArrays(t *testing.T) {
 	f := newFixture(t)
 	stdin := f.evidence("summary")
 	f.hook("notify", KindAfterTurn, []string{"*"}, "cat > "+stdin)
-	errs := f.approved("notify").AfterTurn(context.Background(), TurnSummary{Cwd: f.project})
+	errs := f.approved("notify").AfterTurn(context.Background(), tool.TurnSummary{Cwd: f.project})
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
@@ -59,7 +60,7 @@ func TestAfterTurnFailuresAreReported(t *testing.T) {
 	f.hook("c-works", KindAfterTurn, []string{"*"}, "touch "+ran)
 	r := f.approved("a-fails", "c-works")
 
-	errs := r.AfterTurn(context.Background(), TurnSummary{Cwd: f.project})
+	errs := r.AfterTurn(context.Background(), tool.TurnSummary{Cwd: f.project})
 
 	if len(errs) != 2 {
 		t.Fatalf("errors = %v, want two", errs)
@@ -84,7 +85,7 @@ func TestAfterTurnStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 
-	errs := r.AfterTurn(ctx, TurnSummary{})
+	errs := r.AfterTurn(ctx, tool.TurnSummary{})
 
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "stopped") || f.exists(ran) {
 		t.Errorf("errors = %v, ran = %v", errs, f.exists(ran))

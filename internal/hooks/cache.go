@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
+
+	"github.com/shiro-neko/shiro/internal/trust"
 )
 
 // cache holds private copies of verified hook bundles, one folder per
@@ -67,7 +69,7 @@ func (c *cache) runPath(h Hook, digest string) (string, error) {
 
 // remove deletes the copy for digest (after a revoke or re-approval).
 func (c *cache) remove(digest string) {
-	if c.dir == "" || !isDigest(digest) {
+	if c.dir == "" || !trust.IsDigest(digest) {
 		return
 	}
 	c.mu.Lock()

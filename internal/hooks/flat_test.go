@@ -37,7 +37,7 @@ func TestAFlatHookFromTheOriginalLoadsAndRuns(t *testing.T) {
 	if len(set.Hooks()) != 1 || set.Hooks()[0].Name != "no-rm" || set.Hooks()[0].Kind != KindPreTool {
 		t.Fatalf("hooks = %+v, problems = %v", set.Hooks(), problems)
 	}
-	if len(problems) != 1 || problems[0].Path != filepath.Join(f.hooksDir, "notes.txt") {
+	if len(problems) != 1 || problems[0].Where != filepath.Join(f.hooksDir, "notes.txt") {
 		t.Fatalf("problems = %v, want only notes.txt", problems)
 	}
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/strictjson"
+
+	"github.com/shiro-neko/shiro/internal/trust"
 )
 
 func FuzzDecodeVerdict(f *testing.F) {
@@ -92,12 +94,12 @@ func FuzzParseTrust(f *testing.F) {
 		"abababababababababababababababababababababababababababababababab" +
 		`","approvedAt":"2026-09-09T10:00:00Z","manifest":{"name":"g","hook":"pre_tool","tools":["*"]}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		records, err := parseTrust("hooks.json", data)
+		records, err := trust.OpenFolders("hooks.json", trustSpec()).Parse(data)
 		if err != nil {
 			return
 		}
 		for dir, r := range records {
-			if !isDigest(r.Digest) || checkName(r.Name) != nil || !filepath.IsAbs(dir) {
+			if !trust.IsDigest(r.Digest) || checkName(r.Name) != nil || !filepath.IsAbs(dir) {
 				t.Fatalf("accepted record %q: %+v", dir, r)
 			}
 		}

@@ -76,15 +76,6 @@ func coversTool(tools []string, tool string) bool {
 	return false
 }
 
-// Problem is something wrong found while loading hooks: the file (or
-// folder) at fault and what is wrong with it, including what to do.
-type Problem struct {
-	Path string
-	Err  string
-}
-
-func (p Problem) String() string { return p.Path + ": " + p.Err }
-
 // Limits that keep a hook from exhausting memory or stalling the agent.
 const (
 	// MaxStdout is the most a hook may print; more blocks the call.

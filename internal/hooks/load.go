@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/problem"
 )
 
 // Set is the hooks discovered at start-up, one per name, in name order.
@@ -19,7 +21,7 @@ type Set struct {
 	// unlisted are the problems that belong to no hook folder: files that
 	// are not hook folders, folders shadowed by a hook of the same name,
 	// and hooks folders that cannot be listed.
-	unlisted []Problem
+	unlisted []problem.Problem
 }
 
 // entry is one hook folder as loaded.
@@ -60,16 +62,16 @@ func (s *Set) Hooks() []Hook {
 // shadowed by a hook of the same name, and hooks folders that cannot be
 // listed. A broken hook folder is not among them; it is a hook, and Status
 // reports it as invalid.
-func (s *Set) Unlisted() []Problem { return slices.Clone(s.unlisted) }
+func (s *Set) Unlisted() []problem.Problem { return slices.Clone(s.unlisted) }
 
 // Load discovers hooks in the project's hooks folder (.shiro/hooks) and the
 // user's ($SHIRO_HOME/.shiro-neko/hooks); either may be empty or missing.
 // Project hooks come first and the first folder with a name wins. Every
 // folder that is not a usable hook, and every hook shadowed by another of
 // the same name, is reported as a Problem naming the file and the fix.
-func Load(projectHooksDir, userHooksDir string) (*Set, []Problem) {
+func Load(projectHooksDir, userHooksDir string) (*Set, []problem.Problem) {
 	set := &Set{}
-	var problems []Problem
+	var problems []problem.Problem
 	winner := map[string]string{} // hook name → folder that took it
 	for _, src := range []struct {
 		dir    string
@@ -88,14 +90,14 @@ func Load(projectHooksDir, userHooksDir string) (*Set, []Problem) {
 		folders = append(folders, flat...)
 		slices.Sort(folders)
 		for _, path := range notHooks {
-			p := Problem{Path: path, Err: "not a hook folder: each hook is a folder <name>/ holding manifest.json and an executable named run, or an executable <name> with <name>.json beside it; move this into one, or remove it"}
+			p := problem.Problem{Kind: "hook", Where: path, Err: "not a hook folder: each hook is a folder <name>/ holding manifest.json and an executable named run, or an executable <name> with <name>.json beside it; move this into one, or remove it"}
 			set.unlisted = append(set.unlisted, p)
 			problems = append(problems, p)
 		}
 		for _, path := range folders {
 			name := filepath.Base(path)
 			if first, taken := winner[name]; taken {
-				p := Problem{Path: path, Err: fmt.Sprintf("shadowed by the hook of the same name in %s, so it does not run; rename one of them to use both", first)}
+				p := problem.Problem{Kind: "hook", Where: path, Err: fmt.Sprintf("shadowed by the hook of the same name in %s, so it does not run; rename one of them to use both", first)}
 				set.unlisted = append(set.unlisted, p)
 				problems = append(problems, p)
 				continue
@@ -201,10 +203,10 @@ func asLocated(dir string, err error) *locatedError {
 	return &locatedError{Path: dir, Msg: err.Error()}
 }
 
-func problemOf(err error) Problem {
+func problemOf(err error) problem.Problem {
 	var le *locatedError
 	if errors.As(err, &le) {
-		return Problem{Path: le.Path, Err: le.Msg}
+		return problem.Problem{Kind: "hook", Where: le.Path, Err: le.Msg}
 	}
-	return Problem{Err: err.Error()}
+	return problem.Problem{Kind: "hook", Err: err.Error()}
 }

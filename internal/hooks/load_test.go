@@ -59,7 +59,7 @@ func TestProjectHookShadowsUserHook(t *testing.T) {
 	if hooks := set.Hooks(); len(hooks) != 1 || hooks[0].Origin != OriginProject {
 		t.Fatalf("hooks = %+v", hooks)
 	}
-	if len(problems) != 1 || problems[0].Path != user || !strings.Contains(problems[0].Err, "shadowed by the hook of the same name in "+project) {
+	if len(problems) != 1 || problems[0].Where != user || !strings.Contains(problems[0].Err, "shadowed by the hook of the same name in "+project) {
 		t.Errorf("problems = %v", problems)
 	}
 }
@@ -104,7 +104,7 @@ func TestInvalidHooksAreReported(t *testing.T) {
 				t.Fatalf("problems = %v, want one", problems)
 			}
 			t.Log(problems[0])
-			if p := problems[0]; p.Path != filepath.Join(dir, c.file) || !strings.Contains(p.Err, c.want) {
+			if p := problems[0]; p.Where != filepath.Join(dir, c.file) || !strings.Contains(p.Err, c.want) {
 				t.Errorf("problem = %s\nwant %s: …%s…", p, filepath.Join(dir, c.file), c.want)
 			}
 		})
@@ -162,7 +162,7 @@ func TestBundleSymlinks(t *testing.T) {
 		t.Fatalf("problems = %v", problems)
 	}
 	for _, p := range problems {
-		if !strings.Contains(p.Err, want[p.Path]) || want[p.Path] == "" {
+		if !strings.Contains(p.Err, want[p.Where]) || want[p.Where] == "" {
 			t.Errorf("unexpected problem %s", p)
 		}
 	}

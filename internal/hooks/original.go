@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
+
+	"github.com/shiro-neko/shiro/internal/trust"
 )
 
 // The TypeScript original kept hook approvals in the same file,
@@ -40,7 +42,7 @@ func originalApprovals(data []byte) (approvals map[string]time.Time, ok bool) {
 			Hash       string          `json:"hash"`
 			ApprovedAt json.RawMessage `json:"approvedAt"`
 		}
-		if !isDigest(sha) || json.Unmarshal(raw, &rec) != nil || rec.Hash != sha {
+		if !trust.IsDigest(sha) || json.Unmarshal(raw, &rec) != nil || rec.Hash != sha {
 			return nil, false
 		}
 		approvals[sha] = originalTime(rec.ApprovedAt)
@@ -72,7 +74,7 @@ func moveOriginalAside(path string, data []byte) error {
 	if _, err := os.Stat(aside); err == nil {
 		return os.Remove(path)
 	}
-	if err := fsutil.WriteAtomic(aside, data, trustFileMode, fsutil.Options{SyncDir: true}); err != nil {
+	if err := fsutil.WriteAtomic(aside, data, 0o600, fsutil.Options{SyncDir: true}); err != nil {
 		return fmt.Errorf("keeping the original's hook approvals in %s: %w", aside, err)
 	}
 	return os.Remove(path)
@@ -82,7 +84,7 @@ func moveOriginalAside(path string, data []byte) error {
 // approved (see above), and returns their names. It does nothing when
 // there is no moved-aside file of the original's.
 func (t *Trust) MigrateOriginal(set *Set) ([]string, error) {
-	data, err := os.ReadFile(t.path + originalSuffix)
+	data, err := os.ReadFile(t.Path() + originalSuffix)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -91,7 +93,7 @@ func (t *Trust) MigrateOriginal(set *Set) ([]string, error) {
 	}
 	approved, ok := originalApprovals(data)
 	if !ok {
-		return nil, fmt.Errorf("%s%s: not the original's approvals ({\"<sha256>\": {\"hash\", \"approvedAt\"}}); fix or remove it", t.path, originalSuffix)
+		return nil, fmt.Errorf("%s%s: not the original's approvals ({\"<sha256>\": {\"hash\", \"approvedAt\"}}); fix or remove it", t.Path(), originalSuffix)
 	}
 	var names []string
 	for _, e := range set.entries {

@@ -3,7 +3,7 @@ package hooks
 import (
 	"encoding/json"
 
-	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // protocolVersion is sent to every hook so a future change of the stdin
@@ -19,16 +19,6 @@ type preToolPayload struct {
 	Cwd        string          `json:"cwd"`
 	SessionID  string          `json:"session_id"`
 	ToolCallID string          `json:"tool_call_id"`
-}
-
-// TurnSummary describes a finished turn for after_turn hooks.
-type TurnSummary struct {
-	Cwd string
-	// ToolsCalled names the tools called during the turn, in call order.
-	ToolsCalled []string
-	// FilesWritten are the paths the turn created, changed or deleted.
-	FilesWritten []string
-	Usage        llm.Usage
 }
 
 // afterTurnPayload is the stdin of an after_turn hook.
@@ -51,7 +41,7 @@ type usagePayload struct {
 	CacheWriteTokens int `json:"cache_write_tokens"`
 }
 
-func afterTurnStdin(s TurnSummary, sessionID string) ([]byte, error) {
+func afterTurnStdin(s tool.TurnSummary, sessionID string) ([]byte, error) {
 	nonNil := func(xs []string) []string {
 		if xs == nil {
 			return []string{}

@@ -3,6 +3,8 @@ package hooks
 import (
 	"fmt"
 	"time"
+
+	"github.com/shiro-neko/shiro/internal/problem"
 )
 
 // Status is one hook folder as it is on disk now, against its approval:
@@ -51,7 +53,7 @@ func (r *Runner) Status() []Status {
 // show, as they were found when the hooks were loaded (see Set.Unlisted):
 // `/hooks` and `shiro hooks list` report them beside the table, so a
 // stray file is never answered with "no hooks found".
-func (r *Runner) Unlisted() []Problem { return r.set.Unlisted() }
+func (r *Runner) Unlisted() []problem.Problem { return r.set.Unlisted() }
 
 // Approve records the hook's current bundle as approved. Use it when the
 // person reviewed the files on disk themselves (`shiro hooks approve`).

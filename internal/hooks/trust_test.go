@@ -12,6 +12,12 @@ import (
 	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
+// trustFile is hooks.json on disk, keyed by canonical hook folder path.
+type trustFile struct {
+	Version int               `json:"version"`
+	Hooks   map[string]Record `json:"hooks"`
+}
+
 // readTrustOnDisk checks the bytes on disk: private mode, valid strict
 // JSON, no temporary files left beside it.
 func readTrustOnDisk(t *testing.T, path string) trustFile {

@@ -27,10 +27,10 @@ func TestRunnerReportsWhatStatusCannotShow(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("unlisted = %v", got)
 	}
-	if got[0].Path != stray || !strings.Contains(got[0].Err, "not a hook folder") {
+	if got[0].Where != stray || !strings.Contains(got[0].Err, "not a hook folder") {
 		t.Errorf("first = %v, want the stray file", got[0])
 	}
-	if got[1].Path != shadowed || !strings.Contains(got[1].Err, "shadowed by the hook of the same name") {
+	if got[1].Where != shadowed || !strings.Contains(got[1].Err, "shadowed by the hook of the same name") {
 		t.Errorf("second = %v, want the shadowed folder", got[1])
 	}
 	var names []string

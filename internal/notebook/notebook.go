@@ -17,18 +17,17 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// Status is a task's state.
-type Status string
-
+// The states of a protocol.Task, the one task type from the tool's input
+// to the front ends and the session store.
 const (
-	Pending    Status = "pending"
-	InProgress Status = "in_progress"
-	Done       Status = "done"
-	Blocked    Status = "blocked"
+	Pending    = "pending"
+	InProgress = "in_progress"
+	Done       = "done"
+	Blocked    = "blocked"
 )
 
-func (s Status) mark() string {
-	switch s {
+func mark(status string) string {
+	switch status {
 	case InProgress:
 		return "[~]"
 	case Done:
@@ -39,17 +38,10 @@ func (s Status) mark() string {
 	return "[ ]"
 }
 
-// Todo is one task.
-type Todo struct {
-	Content string `json:"content"`
-	Status  Status `json:"status"`
-	Note    string `json:"note,omitempty"`
-}
-
 // Notebook holds the task list. It is safe for concurrent use.
 type Notebook struct {
 	path     string // "" keeps the list in memory only
-	onChange func([]Todo)
+	onChange func([]protocol.Task)
 
 	// update is held for a whole Replace, the listener included, so that
 	// listeners hear of updates one at a time and in the order they were
@@ -57,14 +49,13 @@ type Notebook struct {
 	// returns. mu guards todos alone, so readers never wait on a listener.
 	update sync.Mutex
 	mu     sync.Mutex
-	todos  []Todo
+	todos  []protocol.Task
 }
 
 // Open loads the task list saved at path (missing is empty). onChange, if
 // not nil, runs after every update with a copy of the new list: the prompt
-// bumps its notebook counter, the session publishes a protocol.TasksEvent
-// (see TasksEvent). Calls never overlap and come in update order.
-func Open(path string, onChange func([]Todo)) (*Notebook, error) {
+// bumps its notebook counter, the session publishes a protocol.TasksEvent. Calls never overlap and come in update order.
+func Open(path string, onChange func([]protocol.Task)) (*Notebook, error) {
 	n := &Notebook{path: path, onChange: onChange}
 	if path == "" {
 		return n, nil
@@ -85,8 +76,8 @@ func Open(path string, onChange func([]Todo)) (*Notebook, error) {
 }
 
 // decode parses a saved task list and checks it as todo_write would.
-func decode(data []byte) ([]Todo, error) {
-	var todos []Todo
+func decode(data []byte) ([]protocol.Task, error) {
+	var todos []protocol.Task
 	if err := json.Unmarshal(data, &todos); err != nil {
 		return nil, fmt.Errorf("not a JSON array of tasks (%v)", err)
 	}
@@ -97,7 +88,7 @@ func decode(data []byte) ([]Todo, error) {
 }
 
 // validate checks every task's status and content.
-func validate(todos []Todo) error {
+func validate(todos []protocol.Task) error {
 	for i, t := range todos {
 		switch t.Status {
 		case Pending, InProgress, Done, Blocked:
@@ -111,19 +102,19 @@ func validate(todos []Todo) error {
 	return nil
 }
 
-// Todos returns a copy of the list.
-func (n *Notebook) Todos() []Todo {
+// Tasks returns a copy of the list.
+func (n *Notebook) Tasks() []protocol.Task {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return append([]Todo(nil), n.todos...)
+	return append([]protocol.Task(nil), n.todos...)
 }
 
 // Replace sets the whole list and saves it.
-func (n *Notebook) Replace(todos []Todo) error {
+func (n *Notebook) Replace(todos []protocol.Task) error {
 	if err := validate(todos); err != nil {
 		return err
 	}
-	todos = append([]Todo{}, todos...)
+	todos = append([]protocol.Task{}, todos...)
 	n.update.Lock()
 	defer n.update.Unlock()
 	// Saved first: a list that could not be saved is not shown either, so
@@ -143,25 +134,6 @@ func (n *Notebook) Replace(todos []Todo) error {
 	return nil
 }
 
-// TasksEvent is the event that tells front ends the list changed.
-func TasksEvent(todos []Todo) protocol.TasksEvent {
-	tasks := make([]protocol.Task, len(todos))
-	for i, t := range todos {
-		tasks[i] = protocol.Task{Content: t.Content, Status: string(t.Status), Note: t.Note}
-	}
-	return protocol.TasksEvent{Tasks: tasks}
-}
-
-// ReplaceTasks is Replace for a list in the form TasksEvent gives it, as
-// the session store keeps it.
-func (n *Notebook) ReplaceTasks(tasks []protocol.Task) error {
-	list := make([]Todo, len(tasks))
-	for i, t := range tasks {
-		list[i] = Todo{Content: t.Content, Status: Status(t.Status), Note: t.Note}
-	}
-	return n.Replace(list)
-}
-
 // Counts returns done, total and blocked.
 func (n *Notebook) Counts() (done, total, blocked int) {
 	n.mu.Lock()
@@ -179,7 +151,7 @@ func (n *Notebook) Counts() (done, total, blocked int) {
 
 // Render is the list as the prompt shows it, or "" when empty.
 func (n *Notebook) Render() string {
-	todos := n.Todos()
+	todos := n.Tasks()
 	if len(todos) == 0 {
 		return ""
 	}
@@ -190,10 +162,10 @@ func (n *Notebook) Render() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func renderLines(todos []Todo) string {
+func renderLines(todos []protocol.Task) string {
 	var b strings.Builder
 	for _, t := range todos {
-		b.WriteString(t.Status.mark() + " " + t.Content)
+		b.WriteString(mark(t.Status) + " " + t.Content)
 		if t.Note != "" {
 			b.WriteString("  (" + t.Note + ")")
 		}
@@ -204,7 +176,7 @@ func renderLines(todos []Todo) string {
 
 // warnings point out a list that will mislead: several tasks in progress,
 // none in progress while work remains, or a block without a reason.
-func warnings(todos []Todo) []string {
+func warnings(todos []protocol.Task) []string {
 	var out []string
 	inProgress, open := 0, 0
 	for _, t := range todos {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
@@ -22,7 +23,7 @@ func TestRenderShowsMarksCountsAndNotes(t *testing.T) {
 	if n.Render() != "" {
 		t.Fatal("an empty list renders nothing, so the prompt has no task list section")
 	}
-	err := n.Replace([]Todo{
+	err := n.Replace([]protocol.Task{
 		{Content: "read the code", Status: Done},
 		{Content: "write the test", Status: InProgress},
 		{Content: "ask for the key", Status: Blocked, Note: "waiting on ops"},
@@ -40,7 +41,7 @@ func TestRenderShowsMarksCountsAndNotes(t *testing.T) {
 
 func TestTodoWriteReplacesTheListAndWarns(t *testing.T) {
 	changes := 0
-	n, _ := Open("", func([]Todo) { changes++ })
+	n, _ := Open("", func([]protocol.Task) { changes++ })
 	out, err := write(t, n, `{"todos":[{"content":"a","status":"in_progress"},{"content":"b","status":"in_progress"},{"content":"c","status":"blocked"}]}`)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestTodoWriteReplacesTheListAndWarns(t *testing.T) {
 		}
 	}
 	out, _ = write(t, n, `{"todos":[{"content":"a","status":"done"},{"content":"b","status":"pending"}]}`)
-	if !strings.Contains(out, "warning: no task is in_progress while work remains") || len(n.Todos()) != 2 {
+	if !strings.Contains(out, "warning: no task is in_progress while work remains") || len(n.Tasks()) != 2 {
 		t.Fatalf("second write:\n%s", out)
 	}
 	out, _ = write(t, n, `{"todos":[{"content":"a","status":"done"}]}`)
@@ -80,7 +81,7 @@ func TestTodoWriteRejectsBadInput(t *testing.T) {
 			t.Errorf("%s: error %v, want an input error saying %q", in, err, want)
 		}
 	}
-	if len(n.Todos()) != 0 {
+	if len(n.Tasks()) != 0 {
 		t.Fatal("a rejected write changed the list")
 	}
 }

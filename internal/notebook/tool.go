@@ -13,7 +13,7 @@ import (
 
 // todoInput is todo_write's input: the whole new list.
 type todoInput struct {
-	Todos []Todo `json:"todos" jsonschema:"The whole list; it replaces the previous one."`
+	Todos []protocol.Task `json:"todos" jsonschema:"The whole list; it replaces the previous one."`
 }
 
 // Tool returns todo_write over n. It belongs to no tool set and changes
@@ -55,7 +55,7 @@ const titleMax = 80
 
 // title sums a new list up in one line: how much is done, and the task in
 // progress when there is exactly one.
-func title(todos []Todo) string {
+func title(todos []protocol.Task) string {
 	done := 0
 	var current []string
 	for _, t := range todos {

@@ -68,7 +68,7 @@ func TestPlan(t *testing.T) {
 			t.Errorf("%s: plan %+v, want %+v", in, got, want)
 		}
 	}
-	if len(n.Todos()) != 0 {
+	if len(n.Tasks()) != 0 {
 		t.Fatal("preparing a call changed the list")
 	}
 }
@@ -78,15 +78,15 @@ func TestPlan(t *testing.T) {
 // goroutines reach it one at a time, in the order they were made.
 func TestListenersHearEveryChangeInOrder(t *testing.T) {
 	var mu sync.Mutex
-	var heard [][]Todo
+	var heard [][]protocol.Task
 	var n *Notebook
-	n, _ = Open("", func(todos []Todo) {
+	n, _ = Open("", func(todos []protocol.Task) {
 		mu.Lock()
 		defer mu.Unlock()
 		heard = append(heard, todos)
 		// The list a listener is handed is the list kept right now: no
 		// later update has overtaken this call.
-		if kept := n.Todos(); !slices.Equal(kept, todos) {
+		if kept := n.Tasks(); !slices.Equal(kept, todos) {
 			t.Errorf("listener got %v while the notebook holds %v", todos, kept)
 		}
 	})
@@ -94,7 +94,7 @@ func TestListenersHearEveryChangeInOrder(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range writers {
 		wg.Go(func() {
-			if err := n.Replace([]Todo{{Content: fmt.Sprint("task ", i), Status: InProgress}}); err != nil {
+			if err := n.Replace([]protocol.Task{{Content: fmt.Sprint("task ", i), Status: InProgress}}); err != nil {
 				t.Error(err)
 			}
 		})
@@ -105,12 +105,12 @@ func TestListenersHearEveryChangeInOrder(t *testing.T) {
 	if len(heard) != writers {
 		t.Fatalf("listener ran %d times, want %d", len(heard), writers)
 	}
-	if last := heard[len(heard)-1]; !slices.Equal(last, n.Todos()) {
-		t.Fatalf("last list heard %v, kept %v", last, n.Todos())
+	if last := heard[len(heard)-1]; !slices.Equal(last, n.Tasks()) {
+		t.Fatalf("last list heard %v, kept %v", last, n.Tasks())
 	}
 	// The listener's copy is its own.
 	heard[0][0].Content = "changed by a listener"
-	if n.Todos()[0].Content == "changed by a listener" {
+	if n.Tasks()[0].Content == "changed by a listener" {
 		t.Fatal("a listener could change the notebook's list")
 	}
 }
@@ -118,7 +118,7 @@ func TestListenersHearEveryChangeInOrder(t *testing.T) {
 // todo_write's list reaches the session as a TasksEvent with every field.
 func TestTodoWriteFeedsTheTasksEvent(t *testing.T) {
 	var events []protocol.TasksEvent
-	n, _ := Open("", func(todos []Todo) { events = append(events, TasksEvent(todos)) })
+	n, _ := Open("", func(todos []protocol.Task) { events = append(events, protocol.TasksEvent{Tasks: todos}) })
 	if _, err := write(t, n, `{"todos":[{"content":"a","status":"blocked","note":"waiting"},{"content":"b","status":"in_progress"}]}`); err != nil {
 		t.Fatal(err)
 	}

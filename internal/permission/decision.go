@@ -2,13 +2,18 @@ package permission
 
 import "fmt"
 
-// Decision is what a rule says about a call.
+// Decision is the gate's one word for what happens to a call, from the
+// rules through the explanation to the approval broker: allow, ask, deny,
+// or block. A rule says allow, ask or deny; block is a compiled plugin's
+// or an external hook's refusal, which no rule, grant or person lifts.
 type Decision string
 
 const (
 	Allow Decision = "allow"
 	Ask   Decision = "ask"
 	Deny  Decision = "deny"
+	// Block is never written in a rule: ParseDecision refuses it.
+	Block Decision = "block"
 )
 
 // ParseDecision accepts exactly "allow", "ask" or "deny". Anything else is
@@ -29,6 +34,8 @@ func (d Decision) rank() int {
 		return 0
 	case Ask:
 		return 1
+	case Block:
+		return 3
 	}
 	return 2 // Deny, and anything unexpected fails closed
 }

@@ -62,7 +62,7 @@ func Bell(w io.Writer) Plugin {
 	return Plugin{
 		Name:        "bell",
 		Description: "rings the terminal bell when a turn ends",
-		AfterTurn: func(context.Context, Turn) error {
+		AfterTurn: func(context.Context, tool.TurnSummary) error {
 			if w == nil {
 				return nil
 			}
@@ -89,7 +89,7 @@ func Format(run Runner) Plugin {
 	return Plugin{
 		Name:        "format",
 		Description: "runs the project's formatter (gofmt, cargo fmt, the package.json format script) after each turn",
-		AfterTurn: func(ctx context.Context, t Turn) error {
+		AfterTurn: func(ctx context.Context, t tool.TurnSummary) error {
 			var errs []error
 			for _, argv := range formatCommands(t) {
 				if err := runFormatter(ctx, run, t.Cwd, argv); err != nil {
@@ -102,7 +102,7 @@ func Format(run Runner) Plugin {
 }
 
 // formatCommands decides which formatters a finished turn needs.
-func formatCommands(t Turn) [][]string {
+func formatCommands(t tool.TurnSummary) [][]string {
 	if len(t.FilesWritten) == 0 {
 		return nil
 	}

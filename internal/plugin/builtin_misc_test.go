@@ -69,14 +69,14 @@ func TestBellRingsAfterEachTurn(t *testing.T) {
 	var out bytes.Buffer
 	host := plugin.NewHost(plugin.Bell(&out))
 	for range 2 {
-		if errs := host.AfterTurn(context.Background(), plugin.Turn{}); len(errs) != 0 {
+		if errs := host.AfterTurn(context.Background(), tool.TurnSummary{}); len(errs) != 0 {
 			t.Fatal(errs)
 		}
 	}
 	if out.String() != "\a\a" {
 		t.Fatalf("wrote %q", out.String())
 	}
-	if plugin.Bell(nil).AfterTurn(context.Background(), plugin.Turn{}) != nil {
+	if plugin.Bell(nil).AfterTurn(context.Background(), tool.TurnSummary{}) != nil {
 		t.Fatal("a bell without a writer failed")
 	}
 }
@@ -92,7 +92,7 @@ func TestFormatRunsGofmtOnWrittenFiles(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(dir, "a.go"), []byte(ugly), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "untouched.go"), []byte(ugly), 0o644))
 	host := plugin.NewHost(plugin.Format(direct))
-	if errs := host.AfterTurn(context.Background(), plugin.Turn{Cwd: dir, FilesWritten: []string{"a.go", "notes.md"}}); len(errs) != 0 {
+	if errs := host.AfterTurn(context.Background(), tool.TurnSummary{Cwd: dir, FilesWritten: []string{"a.go", "notes.md"}}); len(errs) != 0 {
 		t.Fatal(errs)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, "a.go"))
@@ -104,7 +104,7 @@ func TestFormatRunsGofmtOnWrittenFiles(t *testing.T) {
 	}
 	// A file gofmt cannot parse becomes the plugin's error, with gofmt's words.
 	must(t, os.WriteFile(filepath.Join(dir, "bad.go"), []byte("package x\nfunc {"), 0o644))
-	errs := host.AfterTurn(context.Background(), plugin.Turn{Cwd: dir, FilesWritten: []string{"bad.go"}})
+	errs := host.AfterTurn(context.Background(), tool.TurnSummary{Cwd: dir, FilesWritten: []string{"bad.go"}})
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "plugin format") || !strings.Contains(errs[0].Error(), "gofmt") {
 		t.Fatalf("errors %v", errs)
 	}
@@ -131,7 +131,7 @@ func TestFormatChoosesFormatters(t *testing.T) {
 		return nil, nil
 	}
 	p := plugin.Format(run)
-	if err := p.AfterTurn(context.Background(), plugin.Turn{Cwd: dir, FilesWritten: []string{"m.go", "src/lib.rs", filepath.Join(dir, "web.ts")}}); err != nil {
+	if err := p.AfterTurn(context.Background(), tool.TurnSummary{Cwd: dir, FilesWritten: []string{"m.go", "src/lib.rs", filepath.Join(dir, "web.ts")}}); err != nil {
 		t.Fatal(err)
 	}
 	want := [][]string{{"gofmt", "-w", filepath.Join(dir, "m.go")}, {"cargo", "fmt"}, {"pnpm", "run", "format"}}
@@ -145,12 +145,12 @@ func TestFormatChoosesFormatters(t *testing.T) {
 	}
 	// Nothing written, nothing run.
 	runs = nil
-	if err := p.AfterTurn(context.Background(), plugin.Turn{Cwd: dir}); err != nil || len(runs) != 0 {
+	if err := p.AfterTurn(context.Background(), tool.TurnSummary{Cwd: dir}); err != nil || len(runs) != 0 {
 		t.Fatalf("ran %v (%v) after a turn that wrote nothing", runs, err)
 	}
 	// A missing formatter is reported, not ignored.
 	missing := plugin.Format(func(context.Context, string, ...string) ([]byte, error) { return nil, exec.ErrNotFound })
-	err := missing.AfterTurn(context.Background(), plugin.Turn{Cwd: dir, FilesWritten: []string{"m.go"}})
+	err := missing.AfterTurn(context.Background(), tool.TurnSummary{Cwd: dir, FilesWritten: []string{"m.go"}})
 	if err == nil || !strings.Contains(err.Error(), "gofmt is not installed") {
 		t.Fatalf("error %v", err)
 	}

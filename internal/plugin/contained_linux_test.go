@@ -11,6 +11,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/plugin"
 	"github.com/shiro-neko/shiro/internal/sandbox"
+	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -132,7 +133,7 @@ func TestContainedRunsWithTheGivenEnvironmentOnly(t *testing.T) {
 func TestFormatWithoutARunnerRefuses(t *testing.T) {
 	dir := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"scripts":{"format":"touch ran"}}`), 0o644))
-	err := plugin.Format(nil).AfterTurn(context.Background(), plugin.Turn{Cwd: dir, FilesWritten: []string{"a.js"}})
+	err := plugin.Format(nil).AfterTurn(context.Background(), tool.TurnSummary{Cwd: dir, FilesWritten: []string{"a.js"}})
 	if err == nil || !strings.Contains(err.Error(), "contained runner") {
 		t.Fatalf("error %v", err)
 	}

@@ -110,16 +110,16 @@ func asManifestError(file string, err error) error {
 	return &ManifestError{File: file, Problem: err.Error()}
 }
 
-func problem(field, format string, args ...any) error {
+func fieldProblem(field, format string, args ...any) error {
 	return &jsonProblem{field: field, msg: fmt.Sprintf(format, args...)}
 }
 
 func decodeManifest(data []byte) (Manifest, error) {
 	if len(data) > MaxManifestBytes {
-		return Manifest{}, problem("", "the file is larger than %d KiB, the limit for a manifest", MaxManifestBytes>>10)
+		return Manifest{}, fieldProblem("", "the file is larger than %d KiB, the limit for a manifest", MaxManifestBytes>>10)
 	}
 	if !utf8.Valid(data) {
-		return Manifest{}, problem("", "the file is not valid UTF-8; save it as UTF-8")
+		return Manifest{}, fieldProblem("", "the file is not valid UTF-8; save it as UTF-8")
 	}
 	if err := checkStrictJSON(data); err != nil {
 		return Manifest{}, err
@@ -142,12 +142,12 @@ func decodeManifest(data []byte) (Manifest, error) {
 		return Manifest{}, err
 	}
 	if len(toolItems) > maxPluginTools {
-		return Manifest{}, problem("tools", "has %d tools; at most %d are allowed", len(toolItems), maxPluginTools)
+		return Manifest{}, fieldProblem("tools", "has %d tools; at most %d are allowed", len(toolItems), maxPluginTools)
 	}
 	for i, raw := range toolItems {
 		t, err := external.Parse(raw)
 		if err != nil {
-			return Manifest{}, problem(fmt.Sprintf("tools[%d]", i), "%v", err)
+			return Manifest{}, fieldProblem(fmt.Sprintf("tools[%d]", i), "%v", err)
 		}
 		m.Tools = append(m.Tools, t)
 	}
@@ -160,11 +160,11 @@ func decodeManifest(data []byte) (Manifest, error) {
 		return m, nil
 	}
 	if !present {
-		return Manifest{}, problem("deny", `missing; add at least one rule, such as {"tools":["write_file"],"pathPattern":"\\.sql$","reason":"…"}`)
+		return Manifest{}, fieldProblem("deny", `missing; add at least one rule, such as {"tools":["write_file"],"pathPattern":"\\.sql$","reason":"…"}`)
 	}
 	if len(items) > maxDenyRules {
 		// Checked before decoding so a huge list is not decoded for nothing.
-		return Manifest{}, problem("deny", "has %d rules; at most %d are allowed", len(items), maxDenyRules)
+		return Manifest{}, fieldProblem("deny", "has %d rules; at most %d are allowed", len(items), maxDenyRules)
 	}
 	for i, raw := range items {
 		r, err := decodeRule(raw, fmt.Sprintf("deny[%d]", i))
@@ -187,15 +187,15 @@ func decodeRule(raw json.RawMessage, field string) (DenyRule, error) {
 		return DenyRule{}, err
 	}
 	if !present {
-		return DenyRule{}, problem(field+".tools", `missing; name the tools the rule applies to, such as ["bash"] or ["*"]`)
+		return DenyRule{}, fieldProblem(field+".tools", `missing; name the tools the rule applies to, such as ["bash"] or ["*"]`)
 	}
 	for i, item := range items {
 		var s string
 		if kind := strictjson.Kind(item); kind != "a string" {
-			return DenyRule{}, problem(fmt.Sprintf("%s.tools[%d]", field, i), "must be a tool name (a string), not %s", kind)
+			return DenyRule{}, fieldProblem(fmt.Sprintf("%s.tools[%d]", field, i), "must be a tool name (a string), not %s", kind)
 		}
 		if err := json.Unmarshal(item, &s); err != nil {
-			return DenyRule{}, problem(fmt.Sprintf("%s.tools[%d]", field, i), "not a valid string: %v", err)
+			return DenyRule{}, fieldProblem(fmt.Sprintf("%s.tools[%d]", field, i), "not a valid string: %v", err)
 		}
 		r.Tools = append(r.Tools, s)
 	}
@@ -215,13 +215,13 @@ func decodeRule(raw json.RawMessage, field string) (DenyRule, error) {
 func (m Manifest) validate() error {
 	switch n := utf8.RuneCountInString(m.Name); {
 	case m.Name == "":
-		return problem("name", "missing or empty; name the plugin like its file, such as \"no-sql-edits\"")
+		return fieldProblem("name", "missing or empty; name the plugin like its file, such as \"no-sql-edits\"")
 	case n > maxNameLen:
-		return problem("name", "is %d characters; at most %d are allowed", n, maxNameLen)
+		return fieldProblem("name", "is %d characters; at most %d are allowed", n, maxNameLen)
 	case !manifestNamePattern.MatchString(m.Name):
-		return problem("name", "%q is not allowed; use lower-case letters, digits and dashes, starting with a letter or digit", clip(m.Name))
+		return fieldProblem("name", "%q is not allowed; use lower-case letters, digits and dashes, starting with a letter or digit", clip(m.Name))
 	case slices.Contains(BuiltinNames(), m.Name):
-		return problem("name", "%q is the name of a builtin plugin; choose another name", m.Name)
+		return fieldProblem("name", "%q is the name of a builtin plugin; choose another name", m.Name)
 	}
 	if err := checkText("description", m.Description, maxDescriptionLen, false); err != nil {
 		return err
@@ -232,10 +232,10 @@ func (m Manifest) validate() error {
 		}
 	}
 	if len(m.Deny) == 0 && len(m.Tools) == 0 {
-		return problem("deny", "is empty; add at least one rule")
+		return fieldProblem("deny", "is empty; add at least one rule")
 	}
 	if len(m.Deny) > maxDenyRules {
-		return problem("deny", "has %d rules; at most %d are allowed", len(m.Deny), maxDenyRules)
+		return fieldProblem("deny", "has %d rules; at most %d are allowed", len(m.Deny), maxDenyRules)
 	}
 	for i, r := range m.Deny {
 		if err := r.validate(fmt.Sprintf("deny[%d]", i)); err != nil {
@@ -248,18 +248,18 @@ func (m Manifest) validate() error {
 func (r DenyRule) validate(field string) error {
 	switch n := len(r.Tools); {
 	case n == 0:
-		return problem(field+".tools", `is empty; name at least one tool, or ["*"] for every tool`)
+		return fieldProblem(field+".tools", `is empty; name at least one tool, or ["*"] for every tool`)
 	case n > maxRuleTools:
-		return problem(field+".tools", "has %d names; at most %d are allowed (a name may use *, such as \"mcp__*\")", n, maxRuleTools)
+		return fieldProblem(field+".tools", "has %d names; at most %d are allowed (a name may use *, such as \"mcp__*\")", n, maxRuleTools)
 	}
 	for i, t := range r.Tools {
 		if len(t) > maxToolNameLen || !toolGlobPattern.MatchString(t) {
-			return problem(fmt.Sprintf("%s.tools[%d]", field, i),
+			return fieldProblem(fmt.Sprintf("%s.tools[%d]", field, i),
 				"%q is not a tool name; use letters, digits, _ . - and * as a wildcard, at most %d characters", clip(t), maxToolNameLen)
 		}
 	}
 	if r.PathPattern == "" && r.CommandPattern == "" {
-		return problem(field, "needs a pathPattern or a commandPattern (or both); without one the rule would match nothing")
+		return fieldProblem(field, "needs a pathPattern or a commandPattern (or both); without one the rule would match nothing")
 	}
 	for _, p := range []struct{ key, pattern string }{{"pathPattern", r.PathPattern}, {"commandPattern", r.CommandPattern}} {
 		if p.pattern == "" {
@@ -275,15 +275,15 @@ func (r DenyRule) validate(field string) error {
 // compilePattern compiles a manifest pattern case-insensitively.
 func compilePattern(field, pattern string) (*regexp.Regexp, error) {
 	if n := utf8.RuneCountInString(pattern); n > maxPatternLen {
-		return nil, problem(field, "is %d characters; at most %d are allowed", n, maxPatternLen)
+		return nil, fieldProblem(field, "is %d characters; at most %d are allowed", n, maxPatternLen)
 	}
 	// The pattern is compiled alone first so the error quotes it as written.
 	if _, err := regexp.Compile(pattern); err != nil {
-		return nil, problem(field, "does not compile as a Go regular expression (%v); note that look-arounds and back-references are not supported", err)
+		return nil, fieldProblem(field, "does not compile as a Go regular expression (%v); note that look-arounds and back-references are not supported", err)
 	}
 	re, err := regexp.Compile("(?i)" + pattern)
 	if err != nil {
-		return nil, problem(field, "does not compile case-insensitively (%v)", err)
+		return nil, fieldProblem(field, "does not compile case-insensitively (%v)", err)
 	}
 	return re, nil
 }
@@ -293,10 +293,10 @@ func compilePattern(field, pattern string) (*regexp.Regexp, error) {
 // terminal when the text is shown. multiline allows newlines and tabs.
 func checkText(field, s string, limit int, multiline bool) error {
 	if strings.TrimSpace(s) == "" {
-		return problem(field, "missing or empty; write 1–%d characters", limit)
+		return fieldProblem(field, "missing or empty; write 1–%d characters", limit)
 	}
 	if n := utf8.RuneCountInString(s); n > limit {
-		return problem(field, "is %d characters; at most %d are allowed", n, limit)
+		return fieldProblem(field, "is %d characters; at most %d are allowed", n, limit)
 	}
 	for _, r := range s {
 		if multiline && (r == '\n' || r == '\t') {
@@ -307,7 +307,7 @@ func checkText(field, s string, limit int, multiline bool) error {
 			if !multiline {
 				what = "line breaks or control characters"
 			}
-			return problem(field, "contains %s (%U); remove them", what, r)
+			return fieldProblem(field, "contains %s (%U); remove them", what, r)
 		}
 	}
 	return nil
@@ -318,16 +318,16 @@ func validateSignature(signer, signature string) error {
 	case signer == "" && signature == "":
 		return nil
 	case signature == "":
-		return problem("signature", "missing while signer is set; sign the manifest or remove signer")
+		return fieldProblem("signature", "missing while signer is set; sign the manifest or remove signer")
 	case signer == "":
-		return problem("signer", "missing while signature is set; name the publisher whose key signed it")
+		return fieldProblem("signer", "missing while signature is set; name the publisher whose key signed it")
 	}
 	if err := checkText("signer", signer, maxSignerLen, false); err != nil {
 		return err
 	}
 	sig, err := base64.StdEncoding.DecodeString(signature)
 	if err != nil || len(sig) != ed25519SigLen {
-		return problem("signature", "must be a base64 ed25519 signature (%d bytes)", ed25519SigLen)
+		return fieldProblem("signature", "must be a base64 ed25519 signature (%d bytes)", ed25519SigLen)
 	}
 	return nil
 }

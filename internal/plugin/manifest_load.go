@@ -10,17 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/problem"
 )
-
-// Problem is a manifest that could not be loaded. It is reported (on the
-// dashboard, by /plugins) and the manifest is skipped; it never stops
-// start-up.
-type Problem struct {
-	Path string
-	Err  error
-}
-
-func (p Problem) Error() string { return p.Err.Error() }
 
 // LoadManifests loads the manifest plugins from dirs, each holding
 // <name>.json files. A missing directory holds nothing. A later directory
@@ -30,16 +22,16 @@ func (p Problem) Error() string { return p.Err.Error() }
 // earlier manifest's rules still apply after its own. A repository can
 // thus extend a user's plugin but never switch one of its denials off. The
 // plugins come back sorted by name, each with Source set to its file.
-func LoadManifests(dirs ...string) ([]Plugin, []Problem) {
+func LoadManifests(dirs ...string) ([]Plugin, []problem.Problem) {
 	byName := make(map[string]Plugin)
-	var problems []Problem
+	var problems []problem.Problem
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			problems = append(problems, Problem{Path: dir, Err: fmt.Errorf("plugin manifests in %s: %w", dir, err)})
+			problems = append(problems, problem.Problem{Kind: "plugin", Where: dir, Err: fmt.Sprintf("plugin manifests in %s: %v", dir, err)})
 			continue
 		}
 		for _, e := range entries {
@@ -49,7 +41,7 @@ func LoadManifests(dirs ...string) ([]Plugin, []Problem) {
 			path := filepath.Join(dir, e.Name())
 			m, err := loadManifestFile(path)
 			if err != nil {
-				problems = append(problems, Problem{Path: path, Err: err})
+				problems = append(problems, problem.Problem{Kind: "plugin", Where: path, Err: err.Error()})
 				continue
 			}
 			p := m.Plugin()

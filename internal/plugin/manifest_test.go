@@ -307,9 +307,9 @@ func TestLoadManifestsPrecedenceAndProblems(t *testing.T) {
 		t.Fatalf("problems %v", problems)
 	}
 	for _, pr := range problems {
-		says, ok := wantProblems[pr.Path]
-		if !ok || !strings.Contains(pr.Error(), says) || !strings.Contains(pr.Error(), pr.Path) {
-			t.Errorf("problem %s: %v", pr.Path, pr)
+		says, ok := wantProblems[pr.Where]
+		if !ok || pr.Kind != "plugin" || !strings.Contains(pr.Err, says) || !strings.Contains(pr.Err, pr.Where) {
+			t.Errorf("problem %s: %v", pr.Where, pr)
 		}
 	}
 }

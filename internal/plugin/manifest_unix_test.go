@@ -20,7 +20,7 @@ func TestLoadManifestsDoesNotOpenAFIFO(t *testing.T) {
 		t.Skipf("mkfifo: %v", err)
 	}
 	plugins, problems := plugin.LoadManifests(dir)
-	if len(plugins) != 0 || len(problems) != 1 || !strings.Contains(problems[0].Error(), "not a regular file") {
+	if len(plugins) != 0 || len(problems) != 1 || !strings.Contains(problems[0].Err, "not a regular file") {
 		t.Fatalf("plugins %v problems %v", plugins, problems)
 	}
 }

@@ -32,7 +32,7 @@ type Plugin struct {
 	// or a panic blocks too: a guard that crashes must fail closed.
 	BeforeToolCall func(ctx context.Context, c Call) (string, error)
 	// AfterTurn runs when a turn ends; a failure becomes a notice.
-	AfterTurn func(ctx context.Context, t Turn) error
+	AfterTurn func(ctx context.Context, t tool.TurnSummary) error
 	// Appendix joins the system prompt. Write one whenever the plugin can
 	// block, so the model is told before it hits a refusal.
 	Appendix string
@@ -61,13 +61,6 @@ type Call struct {
 	// write targets) for the other plugins of the same Check; a new Check
 	// starts a new one, so nothing outlives the check.
 	memo *callMemo
-}
-
-// Turn summarises a finished turn for AfterTurn.
-type Turn struct {
-	Cwd          string
-	ToolsCalled  []string
-	FilesWritten []string
 }
 
 // Block is a refusal by one plugin.
@@ -127,7 +120,7 @@ func runGuard(ctx context.Context, p Plugin, c Call) (reason string) {
 
 // AfterTurn runs every AfterTurn; one failing does not stop the rest. The
 // failures are returned for the caller to report.
-func (h *Host) AfterTurn(ctx context.Context, t Turn) []error {
+func (h *Host) AfterTurn(ctx context.Context, t tool.TurnSummary) []error {
 	if h == nil {
 		return nil
 	}
@@ -143,7 +136,7 @@ func (h *Host) AfterTurn(ctx context.Context, t Turn) []error {
 	return errs
 }
 
-func runAfter(ctx context.Context, p Plugin, t Turn) (err error) {
+func runAfter(ctx context.Context, p Plugin, t tool.TurnSummary) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("plugin %s: after-turn panicked: %v", p.Name, r)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/problem"
 )
 
 // writeFile writes content at dir/rel, creating parent directories.
@@ -26,15 +28,15 @@ func skillText(name, description, body string) string {
 }
 
 // problemFor returns the problem reported for path, failing if there is none.
-func problemFor(t *testing.T, problems []Problem, path string) Problem {
+func problemFor(t *testing.T, problems []problem.Problem, path string) problem.Problem {
 	t.Helper()
 	for _, p := range problems {
-		if p.Path == path {
+		if p.Where == path {
 			return p
 		}
 	}
 	t.Fatalf("no problem reported for %s; got %v", path, problems)
-	return Problem{}
+	return problem.Problem{}
 }
 
 func mustContain(t *testing.T, got, want string) {

@@ -10,6 +10,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/problem"
 )
 
 // bundledFiles is the catalogue compiled into the binary, one flat
@@ -26,7 +28,7 @@ const skillFile = "SKILL.md"
 // same name from an earlier source. Files that cannot be used are returned
 // as Problems and skipped; Load itself never fails, because a broken skill
 // file must not stop the agent from starting.
-func Load(src Sources) (*Catalogue, []Problem) {
+func Load(src Sources) (*Catalogue, []problem.Problem) {
 	l := &loader{byName: make(map[string]Skill)}
 	if !src.NoBundled {
 		sub, err := fs.Sub(bundledFiles, "bundled")
@@ -47,11 +49,11 @@ func Load(src Sources) (*Catalogue, []Problem) {
 // loader accumulates skills by name and the problems met on the way.
 type loader struct {
 	byName   map[string]Skill
-	problems []Problem
+	problems []problem.Problem
 }
 
 func (l *loader) report(file, err string) {
-	l.problems = append(l.problems, Problem{Path: file, Err: err})
+	l.problems = append(l.problems, problem.Problem{Kind: "skill", Where: file, Err: err})
 }
 
 // scanDir scans one directory on disk. A directory that does not exist is

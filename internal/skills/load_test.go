@@ -223,7 +223,7 @@ func TestDirectoryProblems(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = os.Chmod(locked, 0o755) })
 		_, problems = Load(Sources{ProjectDir: locked, NoBundled: true})
-		if len(problems) != 1 || problems[0].Path != locked {
+		if len(problems) != 1 || problems[0].Where != locked {
 			t.Errorf("unreadable directory: %v", problems)
 		}
 	}

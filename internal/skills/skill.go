@@ -45,15 +45,6 @@ type Skill struct {
 	OverrodePath string
 }
 
-// Problem reports a skill file that was skipped or only partly loaded. Path
-// names the file; Err says what is wrong and what to change.
-type Problem struct {
-	Path string
-	Err  string
-}
-
-func (p Problem) String() string { return p.Path + ": " + p.Err }
-
 // Sources names the directories to load skills from. An empty directory
 // name, or one that does not exist, contributes nothing.
 type Sources struct {

@@ -5,10 +5,11 @@
 // must not decide its own trust; a changed file has a new digest and needs
 // approving again.
 //
-// The approvals of a project's config (.shiro/config.json) and of its
-// .mcp.json servers are kept with it (each in its own file). Hooks' store
-// keeps an approved manifest with each digest and has its own format; it
-// could keep its digests here and its manifests beside them.
+// Every approvals file is keyed by absolute folder path and shares one
+// implementation, Folders: the project config's and the .mcp.json
+// servers' and the manifest tools' approvals (a Store each: by project,
+// then by name) and the hooks' (by hook folder, each digest kept with the
+// manifest that was approved).
 package trust
 
 import (
@@ -17,14 +18,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
+	"maps"
 	"path/filepath"
-	"sync"
 	"time"
 
-	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
@@ -34,34 +31,28 @@ type Approval struct {
 	ApprovedAt time.Time `json:"approvedAt"`
 }
 
-// file is the store on disk: project folder → name → approval.
-type file struct {
-	Version  int                            `json:"version"`
-	Projects map[string]map[string]Approval `json:"projects"`
-}
+// maxBytes caps a project approvals file.
+const maxBytes = 4 << 20
 
-const (
-	version  = 1
-	maxBytes = 4 << 20
-)
-
-// Store is one approvals file. It is re-read on every lookup, so an
-// approval given by another shiro process counts at once. Safe for
-// concurrent use; changes are made under a lock shared with other
-// processes and written atomically.
+// Store is one file of approvals by project folder, then by name. It is
+// re-read when it changed, so an approval given by another shiro process
+// counts at once. Safe for concurrent use.
 type Store struct {
-	path string
 	// what names the approvals in messages ("project config").
-	what string
-	mu   sync.Mutex
+	what    string
+	folders *Folders[map[string]Approval]
 }
 
 // New returns the store at path; a missing file means nothing is approved
 // yet. what names its approvals in messages.
-func New(path, what string) *Store { return &Store{path: path, what: what} }
+func New(path, what string) *Store {
+	return &Store{what: what, folders: OpenFolders(path, Spec[map[string]Approval]{
+		What: what, Key: "projects", MaxBytes: maxBytes, Parse: parseProject,
+	})}
+}
 
 // Path is the file the approvals live in.
-func (s *Store) Path() string { return s.path }
+func (s *Store) Path() string { return s.folders.Path() }
 
 // Digest is the digest an approval records for content.
 func Digest(content []byte) string {
@@ -86,13 +77,11 @@ func IsDigest(d string) bool {
 // Lookup returns the approval of name in the project at root. An
 // unreadable store is an error, and callers treat name as not approved.
 func (s *Store) Lookup(root, name string) (Approval, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, err := s.read()
+	names, _, err := s.folders.Lookup(root)
 	if err != nil {
 		return Approval{}, false, err
 	}
-	a, ok := f.Projects[root][name]
+	a, ok := names[name]
 	return a, ok, nil
 }
 
@@ -112,11 +101,13 @@ func (s *Store) Approve(root, name, digest string, now time.Time) error {
 	if !IsDigest(digest) {
 		return fmt.Errorf("approving %s %s: %q is not a sha256 digest", s.what, name, digest)
 	}
-	return s.update(func(f *file) bool {
-		if f.Projects[root] == nil {
-			f.Projects[root] = map[string]Approval{}
+	return s.folders.Update(func(projects map[string]map[string]Approval) bool {
+		names := maps.Clone(projects[root])
+		if names == nil {
+			names = map[string]Approval{}
 		}
-		f.Projects[root][name] = Approval{Digest: digest, ApprovedAt: now.UTC()}
+		names[name] = Approval{Digest: digest, ApprovedAt: now.UTC()}
+		projects[root] = names
 		return true
 	})
 }
@@ -125,109 +116,45 @@ func (s *Store) Approve(root, name, digest string, now time.Time) error {
 // whether there was one.
 func (s *Store) Revoke(root, name string) (bool, error) {
 	var had bool
-	err := s.update(func(f *file) bool {
-		if _, had = f.Projects[root][name]; !had {
+	err := s.folders.Update(func(projects map[string]map[string]Approval) bool {
+		if _, had = projects[root][name]; !had {
 			return false
 		}
-		delete(f.Projects[root], name)
-		if len(f.Projects[root]) == 0 {
-			delete(f.Projects, root)
+		names := maps.Clone(projects[root])
+		delete(names, name)
+		if len(names) == 0 {
+			delete(projects, root)
+		} else {
+			projects[root] = names
 		}
 		return true
 	})
 	return had, err
 }
 
-// update applies change to the freshest approvals under a lock shared with
-// other shiro processes, so two approvals at once do not lose one another.
-func (s *Store) update(change func(*file) bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return fmt.Errorf("creating the folder for %s: %w", s.path, err)
+// parseProject decodes one project's approvals: name → digest and time.
+func parseProject(raw json.RawMessage) (map[string]Approval, error) {
+	var names map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &names); err != nil {
+		return nil, errors.New("must be an object keyed by name")
 	}
-	unlock, err := fsutil.Lock(s.path + ".lock")
-	if err != nil {
-		return fmt.Errorf("locking %s: %w", s.path, err)
-	}
-	defer unlock()
-	f, err := s.read()
-	if err != nil {
-		return err
-	}
-	if !change(f) {
-		return nil
-	}
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encoding %s: %w", s.path, err)
-	}
-	return fsutil.WriteAtomic(s.path, append(data, '\n'), 0o600, fsutil.Options{SyncDir: true})
-}
-
-func (s *Store) read() (*file, error) {
-	empty := &file{Version: version, Projects: map[string]map[string]Approval{}}
-	fh, err := os.Open(s.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return empty, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s approvals: %w", s.what, err)
-	}
-	defer func() { _ = fh.Close() }()
-	info, err := fh.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("reading %s approvals: %w", s.what, err)
-	}
-	// Approvals grant the right to run code: a file others could write is
-	// not believed.
-	if err := fsutil.CheckPrivate(s.path, info); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(fh, maxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s approvals: %w", s.what, err)
-	}
-	if len(data) > maxBytes {
-		return nil, fmt.Errorf("%s is larger than %d MiB; move it aside", s.path, maxBytes>>20)
-	}
-	return s.parse(data)
-}
-
-// parse decodes the approvals strictly: anything unexpected is an error.
-func (s *Store) parse(data []byte) (*file, error) {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%s: %s; fix it or move it aside (every %s then asks again)", s.path, fmt.Sprintf(format, args...), s.what)
-	}
-	if err := strictjson.Check(data); err != nil {
-		return nil, bad("not valid JSON (%v)", err)
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil || top == nil {
-		return nil, bad("not a JSON object")
-	}
-	if k, ok := strictjson.UnknownKey(top, []string{"version", "projects"}); ok {
-		return nil, bad("unknown field %q", k)
-	}
-	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, bad("%v", err)
-	}
-	if f.Version != version {
-		return nil, bad("version must be %d", version)
-	}
-	if f.Projects == nil {
-		f.Projects = map[string]map[string]Approval{}
-	}
-	for root, names := range f.Projects {
-		if !filepath.IsAbs(root) {
-			return nil, bad("project %q is not an absolute folder", root)
+	out := make(map[string]Approval, len(names))
+	for name, raw := range names {
+		var members map[string]json.RawMessage
+		if json.Unmarshal(raw, &members) != nil || members == nil {
+			return nil, fmt.Errorf("%s must be an object with digest and approvedAt", name)
 		}
-		for name, a := range names {
-			if !IsDigest(a.Digest) {
-				return nil, bad("projects[%q].%s.digest is not 64 lower-case hex digits", root, name)
-			}
+		if k, ok := strictjson.UnknownKey(members, []string{"digest", "approvedAt"}); ok {
+			return nil, fmt.Errorf("%s: unknown field %q", name, k)
 		}
+		var a Approval
+		if json.Unmarshal(members["digest"], &a.Digest) != nil || !IsDigest(a.Digest) {
+			return nil, fmt.Errorf("%s.digest is not 64 lower-case hex digits", name)
+		}
+		if at, ok := members["approvedAt"]; ok && json.Unmarshal(at, &a.ApprovedAt) != nil {
+			return nil, fmt.Errorf("%s.approvedAt must be an RFC 3339 time", name)
+		}
+		out[name] = a
 	}
-	return &f, nil
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package trust_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,5 +76,46 @@ func TestBadStoresAreErrors(t *testing.T) {
 	}
 	if err := trust.New(path, "p").Approve("rel", "x", strings.Repeat("a", 64), time.Now()); err == nil {
 		t.Fatal("a relative project folder was accepted")
+	}
+}
+
+// A file the store wrote before it shared its implementation with hooks
+// still loads, and a change keeps that shape on disk.
+func TestAnOldApprovalsFileStillLoads(t *testing.T) {
+	root := t.TempDir()
+	d := strings.Repeat("0f", 32)
+	path := filepath.Join(t.TempDir(), "config-trust.json")
+	old := `{
+  "version": 1,
+  "projects": {
+    "` + root + `": {
+      ".shiro/config.json": {
+        "digest": "` + d + `",
+        "approvedAt": "2026-11-30T09:00:00Z"
+      }
+    }
+  }
+}
+`
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := trust.New(path, "project config")
+	if a, ok, err := s.Lookup(root, ".shiro/config.json"); err != nil || !ok || a.Digest != d || !a.ApprovedAt.Equal(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)) {
+		t.Fatalf("Lookup = %+v %v %v", a, ok, err)
+	}
+	if err := s.Approve(root, "server", strings.Repeat("a", 64), time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onDisk struct {
+		Version  int                                  `json:"version"`
+		Projects map[string]map[string]trust.Approval `json:"projects"`
+	}
+	if err := json.Unmarshal(data, &onDisk); err != nil || onDisk.Version != 1 || len(onDisk.Projects[root]) != 2 || onDisk.Projects[root][".shiro/config.json"].Digest != d {
+		t.Fatalf("on disk after approving: %v\n%s", err, data)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/llm"
 )
 
 // Reply is one scripted model response, or one scripted HTTP error.
@@ -58,15 +60,11 @@ type ToolCall struct {
 	Input string
 }
 
-// Usage is what the fake reports. InputTokens excludes cache reads and
-// writes (Anthropic's meaning); the OpenAI encoders add CacheRead back into
-// prompt_tokens as that API does.
-type Usage struct {
-	InputTokens      int
-	OutputTokens     int
-	CacheReadTokens  int
-	CacheWriteTokens int
-}
+// Usage is what the fake reports: the adapters' own llm.Usage, so a test
+// states the tokens in the type it then reads back. InputTokens excludes
+// cache reads and writes (Anthropic's meaning); the OpenAI encoders add
+// CacheRead back into prompt_tokens as that API does.
+type Usage = llm.Usage
 
 // Request is one recorded HTTP request.
 type Request struct {

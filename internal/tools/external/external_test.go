@@ -65,9 +65,9 @@ func TestLoadReportsEachBadManifestAndKeepsTheRest(t *testing.T) {
 		t.Errorf("%d problems, want %d: %v", len(problems), len(want), problems)
 	}
 	for _, p := range problems {
-		w, ok := want[filepath.Base(p.File)]
-		if !ok || !strings.Contains(p.Error(), w) || !strings.HasPrefix(p.Error(), p.File+": ") {
-			t.Errorf("problem %q, want it to name the file and say %q", p.Error(), w)
+		w, ok := want[filepath.Base(p.Where)]
+		if !ok || !strings.Contains(p.At(), w) || !strings.HasPrefix(p.At(), p.Where+": ") {
+			t.Errorf("problem %q, want it to name the file and say %q", p.At(), w)
 		}
 	}
 	if ms, problems := Load(filepath.Join(dir, "absent")); ms != nil || problems != nil {

@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/shiro-neko/shiro/internal/problem"
 )
 
 // Limits of a manifest, the reference's.
@@ -59,26 +61,18 @@ type Manifest struct {
 	Content []byte `json:"-"`
 }
 
-// Problem is a manifest that was not loaded, and why.
-type Problem struct {
-	File string
-	Err  error
-}
-
-func (p Problem) Error() string { return p.File + ": " + p.Err.Error() }
-
 // Load reads every *.json manifest in dir, in name order. A missing dir is
 // no tools and no problem.
-func Load(dir string) ([]Manifest, []Problem) {
+func Load(dir string) ([]Manifest, []problem.Problem) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, []Problem{{File: dir, Err: fmt.Errorf("read the tools folder: %w", err)}}
+		return nil, []problem.Problem{{Kind: "tool", Where: dir, Err: fmt.Sprintf("read the tools folder: %v", err)}}
 	}
 	var out []Manifest
-	var problems []Problem
+	var problems []problem.Problem
 	seen := map[string]string{}
 	for _, e := range entries {
 		if e.IsDir() || filepath.Ext(e.Name()) != ".json" {
@@ -90,7 +84,7 @@ func Load(dir string) ([]Manifest, []Problem) {
 			err = fmt.Errorf("field \"name\": %q is also the name of %s; rename one", m.Name, seen[strings.ToLower(m.Name)])
 		}
 		if err != nil {
-			problems = append(problems, Problem{File: file, Err: err})
+			problems = append(problems, problem.Problem{Kind: "tool", Where: file, Err: err.Error()})
 			continue
 		}
 		m.File = file
