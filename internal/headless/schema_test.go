@@ -66,7 +66,7 @@ func TestABadSchemaFileIsNamed(t *testing.T) {
 func TestSchemaCheckNamesTheFailingPath(t *testing.T) {
 	s := loadSchema(t, statusSchema)
 	for answer, want := range map[string]string{
-		`{"status":"x"}`:                              "at /status: value must be one of 'ok', 'bad'",
+		`{"status":"x"}`: "at /status: value must be one of 'ok', 'bad'",
 		`{"status":"ok","items":[{"n":1},{"n":"a"}]}`: "at /items/1/n: got string, want integer",
 		`{"status":"ok","z":1}`:                       "at the top level: additional properties 'z' not allowed",
 		`The status is ok.`:                           "the answer is not a JSON value",
