@@ -85,7 +85,7 @@ func runMain(ctx context.Context, stdio IO, o runOptions) error {
 	return runHeadless(ctx, stdio, o, loaded)
 }
 
-func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded) error {
+func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded) (err error) {
 	input, attended, err := headlessInput(stdio, loaded.Cwd, o)
 	if err != nil {
 		return err
@@ -93,6 +93,16 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 	output, err := o.headlessOutput(loaded.Cwd)
 	if err != nil {
 		return err
+	}
+	if output.format == headless.FormatJSON {
+		// A run that cannot start still ends with its one object; the
+		// error goes to stderr too, as in every format.
+		defer func() {
+			var exit exitError
+			if err != nil && !errors.As(err, &exit) {
+				_ = headless.WriteFailure(stdio.Out, err)
+			}
+		}()
 	}
 	// A slash command (`-p /cost`) calls no model and no tool: it needs
 	// no key, and nothing is denied.

@@ -3,6 +3,7 @@ package headless
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -165,4 +166,13 @@ func stopText(reason protocol.StopReason) string {
 		return "the turn was interrupted"
 	}
 	return "the run did not complete"
+}
+
+// WriteFailure prints the result of a run that failed before it started
+// (no key, a session that could not open), so that a script reading
+// --output-format json gets its one object whatever happened.
+func WriteFailure(w io.Writer, err error) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(Result{Type: "result", Subtype: "error_during_execution", IsError: true, Error: err.Error()})
 }
