@@ -28,7 +28,13 @@ type fakeSlot struct{ srv *llmtest.Server }
 //	                        FILE's bytes as an image block at WHERE (a path
 //	                        into the request body, llmtest.SentImage)
 //	mkpng FILE W H          write a W×H PNG
+//	fakesay TEXT            the fake's next answer is TEXT (after those
+//	                        fakellm queued); fakesay -f FILE, FILE's text
+//	lastbody FILE           write the last model call's request body to
+//	                        FILE, for grep
 var fakeCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"fakesay":    fakesayCmd,
+	"lastbody":   lastbodyCmd,
 	"fakellm":    fakellmCmd,
 	"modelcalls": modelcallsCmd,
 	"sentimage":  sentimageCmd,
@@ -113,4 +119,30 @@ func mkpngCmd(ts *testscript.TestScript, neg bool, args []string) {
 	var buf bytes.Buffer
 	ts.Check(png.Encode(&buf, img))
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), buf.Bytes(), 0o644))
+}
+
+func fakesayCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 && (len(args) != 2 || args[0] != "-f") {
+		ts.Fatalf("usage: fakesay TEXT | fakesay -f FILE")
+	}
+	srv := fake(ts).srv
+	if srv == nil {
+		ts.Fatalf("fakesay: start the fake with fakellm first")
+	}
+	text := args[0]
+	if len(args) == 2 {
+		text = ts.ReadFile(args[1])
+	}
+	srv.Push(llmtest.Reply{Text: text, Usage: llmtest.Usage{InputTokens: 10, OutputTokens: 3}})
+}
+
+func lastbodyCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: lastbody FILE")
+	}
+	calls := fake(ts).srv.ModelCalls()
+	if len(calls) == 0 {
+		ts.Fatalf("the fake had no model call")
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), calls[len(calls)-1].Body, 0o644))
 }

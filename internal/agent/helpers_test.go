@@ -103,6 +103,8 @@ type options struct {
 	commands agent.Commander
 	// beforeEnd is Config.BeforeEnd.
 	beforeEnd func(ctx context.Context) string
+	// outputSchema is Config.OutputSchema.
+	outputSchema json.RawMessage
 }
 
 type harness struct {
@@ -194,7 +196,7 @@ func newHarnessTools(t testing.TB, o options, ts []tool.Tool, responses ...repla
 		Prompter: staticPrompter{stable: "You are a test.", volatile: ""},
 		Filter:   tool.Filter{Sets: tool.DefaultSets()}, Attended: o.attended, Variant: o.variant,
 		Observers: o.observe, Spend: o.spend, MaxSteps: o.maxSteps, Commands: o.commands,
-		BeforeEnd: o.beforeEnd,
+		BeforeEnd: o.beforeEnd, OutputSchema: o.outputSchema,
 	})
 	if err != nil {
 		t.Fatal(err)

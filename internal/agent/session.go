@@ -8,6 +8,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -125,6 +126,11 @@ type Config struct {
 	Continue func(ctx context.Context, continued int) string
 	// Commands runs slash commands; nil refuses every Command op.
 	Commands Commander
+	// OutputSchema is the JSON Schema the answer that ends a turn must
+	// follow (headless --output-schema); every model request of the
+	// session carries it (llm.Request.OutputSchema). The front end
+	// validates the answer.
+	OutputSchema json.RawMessage
 	// Subagent names the subagent kind this session runs as (explore,
 	// review, worker), empty for the main session. Every call it makes is
 	// marked with it at the gate, so the person's prompt says who asks and

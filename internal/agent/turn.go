@@ -299,6 +299,7 @@ func (t *turn) request() *llm.Request {
 		SessionID:     s.ID(),
 		CacheMessages: s.cfg.CacheSystemPrefix,
 		Tail:          volatile,
+		OutputSchema:  s.cfg.OutputSchema,
 	}
 	if s.cfg.OutputLimit != nil {
 		req.OutputLimit = s.cfg.OutputLimit(t.model)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os/exec"
 	"runtime"
@@ -61,6 +62,9 @@ type Options struct {
 	Continue    bool
 	Resume      string
 	PickSession bool
+	// OutputSchema is the JSON Schema the session's answers must follow
+	// (headless --output-schema); every model request carries it.
+	OutputSchema json.RawMessage
 }
 
 // App is a running session and everything it owns.
@@ -196,6 +200,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		Recorder: a.sessions, History: begin.history(), Checkpoints: a.checkpoints,
 		Continue: a.continuer(s.ContinueWhileTodos),
 		Spend:    a.spend(), MaxSteps: s.MaxSteps, ContextWindow: a.contextWindow, OutputLimit: a.outputLimit, CompactAt: s.CompactAt,
+		OutputSchema: opts.OutputSchema,
 	})
 	if err != nil {
 		return nil, err

@@ -126,7 +126,7 @@ func newRoot(stdio IO) *cobra.Command {
 	// of 51). cmd/shiro's TestBinaryKeepsDeadCodeElimination guards this.
 	f := root.Flags()
 	f.StringVarP(&o.print, "print", "p", "", "run headless: PROMPT, or - (or nothing) to read it from stdin")
-	f.BoolVar(&o.json, "json", false, "with -p: print one JSON event per line")
+	outputFlags(f, &o)
 	f.StringArrayVarP(&o.images, "image", "i", nil, "with -p: send this picture (png, jpg, gif, webp) with the prompt; repeat for more")
 	f.StringVar(&o.inputFormat, "input-format", "text", "with -p: text, or stream-json to read one {\"type\":\"user\",\"text\":…} turn per stdin line")
 	f.StringVar(&o.agent, "agent", "", "agent variant: default, quick, deep, plan or review")

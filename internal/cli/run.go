@@ -20,7 +20,8 @@ import (
 type runOptions struct {
 	args                                                     []string
 	print                                                    string
-	json                                                     bool
+	json                                                     bool   // --json: stream-json
+	outputFormat, outputSchema, lastMessage                  string // --output-format, --output-schema, -o
 	inputFormat                                              string
 	agent, think, provider, model, baseURL, cassette, record string
 	yolo, noPlugins, noSkills, noMemory, noInstructions      bool
@@ -56,6 +57,9 @@ func runMain(ctx context.Context, stdio IO, o runOptions) error {
 		return runInitScaffold(stdio, cwd, o)
 	}
 	headlessMode := o.print != "" || o.inputFormat != "text"
+	if flag := o.outputFlagsUsed(); !headlessMode && flag != "" {
+		return fmt.Errorf("%s goes with -p PROMPT (a headless run)", flag)
+	}
 	if !headlessMode && len(o.images) > 0 {
 		return fmt.Errorf("-i/--image goes with -p PROMPT; in the terminal UI, name the picture with @path or paste its path")
 	}
@@ -81,10 +85,24 @@ func runMain(ctx context.Context, stdio IO, o runOptions) error {
 	return runHeadless(ctx, stdio, o, loaded)
 }
 
-func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded) error {
+func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded) (err error) {
 	input, attended, err := headlessInput(stdio, loaded.Cwd, o)
 	if err != nil {
 		return err
+	}
+	output, err := o.headlessOutput(loaded.Cwd)
+	if err != nil {
+		return err
+	}
+	if output.format == headless.FormatJSON {
+		// A run that cannot start still ends with its one object; the
+		// error goes to stderr too, as in every format.
+		defer func() {
+			var exit exitError
+			if err != nil && !errors.As(err, &exit) {
+				_ = headless.WriteFailure(stdio.Out, err)
+			}
+		}()
 	}
 	// A slash command (`-p /cost`) calls no model and no tool: it needs
 	// no key, and nothing is denied.
@@ -103,6 +121,9 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 	}
 	opts := o.appOptions(loaded)
 	opts.Attended = attended
+	if output.schema != nil {
+		opts.OutputSchema = output.schema.Raw
+	}
 	closeStore, err := o.withSessions(&opts, false)
 	if err != nil {
 		return err
@@ -118,7 +139,7 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 		return err
 	}
 	defer a.Close()
-	if n := a.Sandbox.Notice(); n != "" && o.json {
+	if n := a.Sandbox.Notice(); n != "" && output.format == headless.FormatStreamJSON {
 		// The notice event goes to stdout among the others; whoever
 		// watches stderr sees it too (text mode prints it there already).
 		fmt.Fprintf(stdio.Err, "shiro: %s\n", n)
@@ -126,7 +147,7 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 	if !o.yolo && !attended && !commandOnly {
 		fmt.Fprintln(stdio.Err, headless.Warning)
 	}
-	code := headless.Run(ctx, a.Session, input, headless.Options{JSON: o.json, Out: stdio.Out, Err: stdio.Err})
+	code := headless.Run(ctx, a.Session, input, headless.Options{Format: output.format, Schema: output.schema, LastMessage: output.lastMessage, Out: stdio.Out, Err: stdio.Err})
 	fmt.Fprint(stdio.Err, resumeHint(ctx, a))
 	if code != 0 {
 		return exitError{code: code}

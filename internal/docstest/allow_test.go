@@ -72,6 +72,8 @@ func notCommands() map[string]string {
 // notTools are snake_case names in the docs that are not tools.
 func notTools() map[string]string {
 	const hookField = "a field of the JSON a hook reads (docs/hooks.md)"
+	const resultField = "a member of --output-format json's result object (docs/headless.md)"
+	const resultSubtype = "a subtype of --output-format json's result object (docs/headless.md)"
 	return map[string]string{
 		"pre_tool":             "a hook kind (docs/hooks.md)",
 		"after_turn":           "a hook kind (docs/hooks.md)",
@@ -96,6 +98,23 @@ func notTools() map[string]string {
 		"id_ed25519":           "a private key file's name",
 		"go_test":              "an example memory query (docs/memory.md)",
 		"in_progress":          "a task's status (todo_write)",
+		// --output-format json's result object (docs/headless.md).
+		"structured_output":                   resultField,
+		"is_error":                            resultField,
+		"num_turns":                           resultField,
+		"duration_ms":                         resultField,
+		"stop_reason":                         resultField,
+		"total_cost_usd":                      resultField,
+		"unpriced_models":                     resultField,
+		"cache_creation_input_tokens":         resultField,
+		"cache_read_input_tokens":             resultField,
+		"error_during_execution":              resultSubtype,
+		"error_max_budget_usd":                resultSubtype,
+		"error_max_structured_output_retries": resultSubtype,
+		"error_max_turns":                     resultSubtype,
+		"response_format":                     "OpenAI chat completions' request field (docs/headless.md)",
+		"json_schema":                         "OpenAI's structured-output format type (docs/headless.md)",
+		"final_answer":                        "the name shiro gives the --output-schema format on the wire (docs/headless.md)",
 	}
 }
 

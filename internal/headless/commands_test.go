@@ -52,7 +52,7 @@ func TestAFailedCommandExitsOne(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	code := headless.Run(t.Context(), s, headless.Prompt("/resume zz"), headless.Options{JSON: true, Out: &out, Err: &errb})
+	code := headless.Run(t.Context(), s, headless.Prompt("/resume zz"), headless.Options{Format: headless.FormatStreamJSON, Out: &out, Err: &errb})
 	if code != 1 {
 		t.Fatalf("code %d", code)
 	}

@@ -1,6 +1,8 @@
 // Package headless runs shiro without a terminal UI. It is a client of the
 // session protocol like any other front end: prompts come from flags or
-// stdin, events go to stdout as text or JSON lines. With
+// stdin, events go to stdout as text or JSON lines, or the run ends with
+// one result object (--output-format json); the final answer may be held
+// to a JSON Schema (--output-schema) and written to a file (-o). With
 // --input-format stream-json, stdin carries ops (turns, and the answers to
 // approval requests and questions) while events stream out; otherwise
 // nobody attends the session and every call that needs approval is denied
@@ -44,9 +46,19 @@ type Input func(ctx context.Context, submit func(protocol.Op) error) error
 
 // Options configures a run.
 type Options struct {
-	JSON bool
-	Out  io.Writer // events (stdout)
-	Err  io.Writer // progress lines in text mode (stderr)
+	// Format is what stdout gets; the zero value is FormatText.
+	Format Format
+	Out    io.Writer // the answer, the events or the result (stdout)
+	Err    io.Writer // progress lines in the text and json formats (stderr)
+	// Schema, when set, is what the final answer must validate against
+	// (--output-schema): an answer that does not is sent back to the
+	// model once with what failed, then the run fails. It goes with an
+	// input of one turn (Prompt); the session must send it to the model
+	// (app.Options.OutputSchema).
+	Schema *Schema
+	// LastMessage is a file the final answer is written to when the run
+	// ends (-o), replacing it whole; "" writes none.
+	LastMessage string
 	// Results also prints the first lines of each tool result in text
 	// mode (the demo uses it; scripts rarely want it).
 	Results bool
@@ -54,10 +66,11 @@ type Options struct {
 
 // Run feeds the session from in and prints its events until the stream
 // closes. It returns the exit code: 0 when every turn completed, 1 when an
-// error event occurred, the input failed, or ctx was cancelled, and
-// ExitSpendLimit when a spend ceiling stopped a turn (its notice, one
-// line, names the ceiling and how to raise it), and ExitStepLimit when the
-// step cap ended one. A limit wins over 1, and spend over steps.
+// error event occurred, the input failed, ctx was cancelled, the answer
+// failed opts.Schema or -o could not be written, and ExitSpendLimit when a
+// spend ceiling stopped a turn (its notice, one line, names the ceiling
+// and how to raise it), and ExitStepLimit when the step cap ended one. A
+// limit wins over 1, and spend over steps.
 func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	p := newPrinter(opts)
 	inputErr := make(chan error, 1)
@@ -72,10 +85,16 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 		}
 		return err
 	}
+	// ends carries each turn's end to the schema check, which may send
+	// the model back once; it is closed when the stream is.
+	ends := make(chan turnEnd, 4)
+	var check verdict
 	go func() {
 		err := in(ctx, submit)
 		if err != nil {
 			p.fail(err.Error())
+		} else if opts.Schema != nil {
+			check = enforce(ctx, opts.Schema, ends, submit, p)
 		}
 		inputErr <- err
 		// No more input: queued turns finish, then the stream closes.
@@ -92,13 +111,6 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 		if u, ok := e.(protocol.UsageEvent); ok {
 			total = &u
 		}
-		if d, ok := e.(protocol.DoneEvent); ok {
-			ceiling = ceiling || d.Reason == protocol.StopSpendLimit
-			// A turn the repeat guard stopped, after the same refused
-			// call a third time, is as unfinished as one the step cap
-			// stopped.
-			steps = steps || d.Reason == protocol.StopStepLimit || d.Reason == protocol.StopRefused
-		}
 		if _, isErr := e.(protocol.ErrorEvent); isErr {
 			code = 1
 		}
@@ -106,20 +118,69 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 			code = 1
 		}
 		p.print(e)
+		if d, ok := e.(protocol.DoneEvent); ok {
+			ceiling = ceiling || d.Reason == protocol.StopSpendLimit
+			// A turn the repeat guard stopped, after the same refused
+			// call a third time, is as unfinished as one the step cap
+			// stopped.
+			steps = steps || d.Reason == protocol.StopStepLimit || d.Reason == protocol.StopRefused
+			if opts.Schema != nil {
+				select {
+				case ends <- turnEnd{reason: d.Reason, answer: p.answer()}:
+				default: // more turns than one input sends: none is checked
+				}
+			}
+		}
 	}
+	close(ends)
 	if err := <-inputErr; err != nil || ctx.Err() != nil {
 		code = 1
 	}
-	if total != nil && !opts.JSON {
-		// The JSON stream carried every usage event; text gets the total.
-		p.summary(*total)
+	// The answer as the model gave it, unless it validated: then its
+	// compact JSON.
+	answer := p.answer()
+	if check.answer != nil {
+		answer = string(check.answer)
 	}
-	if ceiling {
+	if check.err != nil {
+		p.fail(check.err.Error())
+		code = 1
+	}
+	switch {
+	case ceiling:
 		// A script must tell "spent what it was allowed" from a failure.
-		return ExitSpendLimit
+		code = ExitSpendLimit
+	case steps:
+		code = ExitStepLimit
 	}
-	if steps {
-		return ExitStepLimit
+	// Only a finished run's answer is written: a script that reads the
+	// file without looking at the exit code must not take half an answer,
+	// or one that failed its schema, for the result.
+	if opts.LastMessage != "" && code == 0 {
+		file := answer
+		if opts.Schema != nil {
+			// The answer is shiro's compact form of the JSON, not the
+			// model's bytes: it is written as a JSON file is, with a
+			// newline at the end.
+			file += "\n"
+		}
+		if err := writeLastMessage(opts.LastMessage, file); err != nil {
+			p.fail(err.Error())
+			code = 1
+		}
+	}
+	switch opts.Format {
+	case FormatJSON:
+		p.printResult(p.result(code, answer, check.answer, check.err != nil))
+	case FormatStreamJSON:
+		// The stream carried every usage event.
+	default:
+		if opts.Schema != nil && check.err == nil && len(check.answer) > 0 {
+			p.printAnswer(answer)
+		}
+		if total != nil {
+			p.summary(*total)
+		}
 	}
 	return code
 }

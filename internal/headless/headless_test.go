@@ -94,7 +94,7 @@ func TestTextModeSplitsAnswerAndProgress(t *testing.T) {
 func TestAnErrorEventExitsOne(t *testing.T) {
 	s := newScripted([]protocol.Event{protocol.ErrorEvent{Error: "boom"}, protocol.DoneEvent{}})
 	var out, errb bytes.Buffer
-	if code := headless.Run(t.Context(), s, headless.Prompt("x"), headless.Options{JSON: true, Out: &out, Err: &errb}); code != 1 {
+	if code := headless.Run(t.Context(), s, headless.Prompt("x"), headless.Options{Format: headless.FormatStreamJSON, Out: &out, Err: &errb}); code != 1 {
 		t.Fatalf("code = %d", code)
 	}
 	if out.String() != "{\"type\":\"error\",\"error\":\"boom\"}\n{\"type\":\"done\"}\n" {
@@ -106,7 +106,7 @@ func TestAnErrorEventExitsOne(t *testing.T) {
 func TestJSONKeepsHTMLCharacters(t *testing.T) {
 	s := newScripted([]protocol.Event{protocol.ToolCallEvent{ID: "1", Name: "bash", Input: json.RawMessage(`{"command":"ls > out && cat <in"}`)}})
 	var out bytes.Buffer
-	headless.Run(t.Context(), s, headless.Prompt("x"), headless.Options{JSON: true, Out: &out, Err: &bytes.Buffer{}})
+	headless.Run(t.Context(), s, headless.Prompt("x"), headless.Options{Format: headless.FormatStreamJSON, Out: &out, Err: &bytes.Buffer{}})
 	if !strings.Contains(out.String(), `"command":"ls > out && cat <in"`) {
 		t.Fatalf("stdout = %s", out.String())
 	}

@@ -1,29 +1,40 @@
 package headless
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// printer renders events for one of the two output modes. The event loop
+// printer renders events for one of the output formats, and follows them
+// for the run's result. The event loop
 // and the input goroutine both print, so it is locked.
 type printer struct {
 	opts Options
 	mu   sync.Mutex
 	// midLine is true when assistant text was printed without a newline.
 	midLine bool
+	// holdAnswer keeps the answer off stdout while the run goes: the json
+	// format prints it in its result, and under --output-schema only the
+	// answer that validated is printed, at the end.
+	holdAnswer bool
+	tally      tally
 }
 
-func newPrinter(opts Options) *printer { return &printer{opts: opts} }
+func newPrinter(opts Options) *printer {
+	return &printer{opts: opts, holdAnswer: opts.Format == FormatJSON || opts.Schema != nil, tally: tally{start: time.Now()}}
+}
 
 func (p *printer) print(e protocol.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.opts.JSON {
+	p.tally.see(e)
+	if p.opts.Format == FormatStreamJSON {
 		b, err := protocol.Marshal(e)
 		if err != nil {
 			b, _ = protocol.Marshal(protocol.ErrorEvent{Error: err.Error()})
@@ -46,16 +57,36 @@ func refusedLine(r protocol.SandboxRefusedEvent) string {
 // fail reports an error that happened outside a turn.
 func (p *printer) fail(msg string) { p.print(protocol.ErrorEvent{Error: msg}) }
 
+// answer is the run's final message so far.
+func (p *printer) answer() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tally.answer.String()
+}
+
+// result is the json format's object for a run that exits with code.
+func (p *printer) result(code int, answer string, structured []byte, schemaFailed bool) Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tally.result(code, answer, structured, schemaFailed)
+}
+
 // text renders the human form: the answer on stdout, progress on stderr.
 func (p *printer) text(e protocol.Event) {
 	switch e := e.(type) {
 	case protocol.TextEvent:
+		if p.holdAnswer {
+			break
+		}
 		fmt.Fprint(p.opts.Out, e.Text)
 		p.midLine = !strings.HasSuffix(e.Text, "\n")
 	case protocol.DoneEvent:
 		p.endLine()
 	case protocol.CommandResultEvent:
 		p.endLine()
+		if p.holdAnswer {
+			e.Output, e.Choices = "", nil
+		}
 		if e.Output != "" {
 			fmt.Fprintln(p.opts.Out, strings.TrimRight(e.Output, "\n"))
 		}
@@ -97,6 +128,28 @@ func (p *printer) text(e protocol.Event) {
 	case protocol.ErrorEvent:
 		p.line("[error] %s", e.Error)
 	}
+}
+
+// printResult writes the json format's one object.
+func (p *printer) printResult(r Result) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.endLine()
+	// Shell lines in the answer stay as written: no \u003e for ">".
+	enc := json.NewEncoder(p.opts.Out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		p.line("[error] encoding the result: %v", err)
+	}
+}
+
+// printAnswer writes the answer held back while the run went (the text
+// format under --output-schema) on stdout.
+func (p *printer) printAnswer(answer string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.endLine()
+	fmt.Fprintln(p.opts.Out, answer)
 }
 
 // summary is the text mode's last line on stderr: the session's tokens

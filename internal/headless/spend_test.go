@@ -69,7 +69,7 @@ func TestTextModeEndsWithTheSessionsTotal(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	headless.Run(t.Context(), newScripted(events), headless.Prompt("x"), headless.Options{JSON: true, Out: &out, Err: &errb})
+	headless.Run(t.Context(), newScripted(events), headless.Prompt("x"), headless.Options{Format: headless.FormatStreamJSON, Out: &out, Err: &errb})
 	if strings.Contains(errb.String(), "[usage]") || strings.Count(out.String(), `"type":"usage"`) != 2 {
 		t.Fatalf("JSON mode: stdout %q, stderr %q", out.String(), errb.String())
 	}

@@ -75,6 +75,13 @@ type Request struct {
 	// changes never invalidate the cached prefix. It is never stored in the
 	// history.
 	Tail string
+	// OutputSchema, when set, is the JSON Schema the model's final answer
+	// must follow (--output-schema). Adapters whose protocol has a
+	// structured-output format send it there; the others add
+	// SchemaInstruction to the tail. Either way the caller validates the
+	// answer: a format is guidance some models and servers only loosely
+	// keep.
+	OutputSchema json.RawMessage
 }
 
 // Usage counts the tokens of one or more model calls. InputTokens excludes

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -102,7 +103,14 @@ func (p *Provider) buildBody(req *llm.Request) ([]byte, error) {
 	if req.CacheMessages {
 		marks = appendBreakpoints(marks, msgs)
 	}
-	if msgs, err = appendTail(msgs, req.Tail); err != nil {
+	tail := req.Tail
+	if req.OutputSchema != nil {
+		// The Messages API has no structured-output format: the schema
+		// goes after the last breakpoint as an instruction, so it costs
+		// no cached prefix.
+		tail = strings.TrimLeft(tail+"\n\n"+llm.SchemaInstruction(req.OutputSchema), "\n")
+	}
+	if msgs, err = appendTail(msgs, tail); err != nil {
 		return nil, err
 	}
 	systemMarks := make([]bool, len(req.System))

@@ -15,6 +15,13 @@ import (
 // the message's memo (llm.Encode).
 const chatKey = "openai/chat"
 
+// outputSchemaName names the --output-schema format on the wire; the API
+// wants a name, and the person's file has none to give. Strict mode is
+// left off: it accepts only a subset of JSON Schema (every property
+// required, no additional ones), and a schema outside it would fail every
+// call. The caller validates the answer against the full schema instead.
+const outputSchemaName = "final_answer"
+
 // chatBody assembles the chat completions request body. The layout keeps
 // OpenAI's automatic prefix caching effective: one system message, the
 // history in order, and the volatile Tail last, as a user message of its
@@ -38,6 +45,13 @@ func (p *Provider) chatBody(req *llm.Request) ([]byte, error) {
 	}
 	if effort, ok := p.effort(req.Thinking); ok {
 		envelope.ReasoningEffort = effort
+	}
+	if req.OutputSchema != nil {
+		envelope.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+				Name: outputSchemaName, Schema: req.OutputSchema,
+			}},
+		}
 	}
 	head, err := json.Marshal(envelope)
 	if err != nil {

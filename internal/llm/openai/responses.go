@@ -40,6 +40,15 @@ func (p *Provider) responsesBody(req *llm.Request) ([]byte, error) {
 	if withEffort || reasons(req.Model) {
 		envelope.Include = []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}
 	}
+	if req.OutputSchema != nil {
+		var schema map[string]any
+		if err := json.Unmarshal(req.OutputSchema, &schema); err != nil {
+			return nil, fmt.Errorf("openai: the output schema is not a JSON object: %w", err)
+		}
+		envelope.Text = responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{
+			OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: outputSchemaName, Schema: schema},
+		}}
+	}
 	head, err := json.Marshal(envelope)
 	if err != nil {
 		return nil, fmt.Errorf("openai: encoding the request: %w", err)
