@@ -53,3 +53,6 @@ type onDemandTool struct {
 }
 
 func (t *onDemandTool) Info() *tool.Info { return t.info() }
+
+// Unwrap returns the tool itself, for what names its package (docs).
+func (t *onDemandTool) Unwrap() tool.Tool { return t.Tool }
