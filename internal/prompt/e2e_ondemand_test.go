@@ -118,3 +118,20 @@ func resultText(t *testing.T, b body) string {
 	}
 	return out.String()
 }
+
+// maxFirstRequest is issue 27's bound on the default first request.
+const maxFirstRequest = 24_000
+
+// The default first request, whole body on the Anthropic wire, stays
+// within 24 KB in an empty workspace (docs/performance.md has the figure
+// and this repository's).
+func TestDefaultFirstRequestSize(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply{Text: "ok"})
+	a := openApp(t, srv.URL, "anthropic", t.TempDir(), nil)
+	runTurn(t, a.Session, "hello")
+	n := len(srv.ModelCalls()[0].Body)
+	t.Logf("first request: %d bytes", n)
+	if n > maxFirstRequest {
+		t.Errorf("the default first request is %d bytes, over %d: offer a rarely used tool on demand or tighten a description", n, maxFirstRequest)
+	}
+}
