@@ -105,7 +105,13 @@ func buildBinary(b *testing.B) string {
 // returns the user+system CPU time the shiro process used.
 func sessionCPU(b *testing.B, bin, preset string, steps int, call toolCall) time.Duration {
 	b.Helper()
-	work := b.TempDir()
+	return sessionIn(b, bin, preset, b.TempDir(), b.TempDir(), steps, call)
+}
+
+// sessionIn is sessionCPU with the shiro home and the workspace given, so
+// that a later run can continue the session.
+func sessionIn(b *testing.B, bin, preset, home, work string, steps int, call toolCall) time.Duration {
+	b.Helper()
 	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte(strings.Repeat("a line of notes about the code\n", 66)), 0o644); err != nil {
 		b.Fatal(err)
 	}
@@ -126,7 +132,7 @@ func sessionCPU(b *testing.B, bin, preset string, steps int, call toolCall) time
 		"--provider", preset, "--base-url", srv.URL, "--model", "m")
 	cmd.Dir = work
 	cmd.Stdin = strings.NewReader(input.String())
-	cmd.Env = append(withoutGOGC(os.Environ()), "SHIRO_HOME="+b.TempDir(), "SHIRO_API_KEY=test")
+	cmd.Env = append(withoutGOGC(os.Environ()), "SHIRO_HOME="+home, "SHIRO_API_KEY=test")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		b.Fatalf("session failed: %v\n%s", err, tail(out))
@@ -151,4 +157,56 @@ func withoutGOGC(env []string) []string {
 		}
 	}
 	return out
+}
+
+// BenchmarkResumeCPU compares continuing a long session for one step with
+// a fresh one-step session: a 200-step session is recorded first (its CPU
+// is not counted), then `shiro -c -p` asks one more question, answered in
+// one step, and so does a fresh `shiro -p` in another workspace. Issue 27
+// asks for a ratio of 1.3 or less: resuming should cost what the resumed
+// step needs, not what the session's length costs.
+//
+//	go test ./cmd/shiro -run XXX -bench ResumeCPU -benchtime 5x
+func BenchmarkResumeCPU(b *testing.B) {
+	bin := buildBinary(b)
+	for _, preset := range []string{"custom-anthropic", "custom-openai"} {
+		b.Run(preset, func(b *testing.B) {
+			var fresh, resumed time.Duration
+			for b.Loop() {
+				home, work := b.TempDir(), b.TempDir()
+				sessionIn(b, bin, preset, home, work, 200, readNotes)
+				resumed += oneStepCPU(b, bin, preset, home, work, "-c")
+				fresh += oneStepCPU(b, bin, preset, b.TempDir(), b.TempDir())
+			}
+			n := time.Duration(b.N)
+			b.ReportMetric(float64((fresh/n).Microseconds())/1000, "cpu-ms/fresh")
+			b.ReportMetric(float64((resumed/n).Microseconds())/1000, "cpu-ms/resumed@200")
+			b.ReportMetric(float64(resumed)/float64(fresh), "ratio-resumed/fresh")
+		})
+	}
+}
+
+// oneStepCPU runs `shiro -p` (with extra flags such as -c) for one step
+// answered in text and returns the CPU the process used.
+func oneStepCPU(b *testing.B, bin, preset, home, work string, extra ...string) time.Duration {
+	b.Helper()
+	srv := llmtest.New(b, llmtest.Reply{Text: "Nothing new in the notes.",
+		Usage: llmtest.Usage{InputTokens: 100, CacheReadTokens: 1000, OutputTokens: 8}})
+	args := append(append([]string{}, extra...), "-p", "anything new?", "--json", "--yolo",
+		"--provider", preset, "--base-url", srv.URL, "--model", "m")
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = work
+	cmd.Env = append(withoutGOGC(os.Environ()), "SHIRO_HOME="+home, "SHIRO_API_KEY=test")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("shiro %v: %v\n%s", extra, err, tail(out))
+	}
+	if !strings.Contains(string(out), "Nothing new in the notes.") {
+		b.Fatalf("no answer:\n%s", tail(out))
+	}
+	if left := srv.Remaining(); left != 0 {
+		b.Fatalf("%d scripted replies unused", left)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
 }

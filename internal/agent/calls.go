@@ -44,6 +44,9 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: msg, IsError: true}
 	}
 	tl, ok := t.tools.Get(c.Name)
+	if ok && !slices.Contains(t.offered, c.Name) && t.loadOnDemand(tl.Info()) {
+		t.offered = append(t.offered, c.Name)
+	}
 	if !ok || !slices.Contains(t.offered, c.Name) {
 		t.emit(protocol.ToolCallEvent{ID: c.ID, Name: c.Name, Input: eventInput(c.Input)})
 		return fail(fmt.Sprintf("unknown tool %q: it is not offered in this session", c.Name))

@@ -98,6 +98,7 @@ type App struct {
 	reload     atomic.Bool
 	startup    []Problem
 	background *bash.Background
+	demand     *tool.Demand     // the on-demand tools this session has loaded
 	nudger     *workflow.Nudger // nil when workflow.enabled is false
 	// Learner is the background learner; nil when autoLearn is off.
 	Learner  *learn.Learner
@@ -155,6 +156,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err := a.buildTools(opts); err != nil {
 		return nil, err
 	}
+	a.replayDemand(begin.history())
 	if err := a.openMCP(opts); err != nil {
 		return nil, err
 	}
@@ -194,7 +196,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	a.Session, err = agent.Start(ctx, agent.Config{
 		Provider: provider, Model: s.Model, ProviderName: s.Preset.ID, SessionID: sessionID, Cwd: env.Root,
 		Tools: a.Tools, Gate: a.gate(a.ext.Load()), Prompter: a.Prompt, Variant: variant,
-		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent}, Attended: opts.Attended,
+		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent, Demand: a.demand}, Attended: opts.Attended,
 		CacheSystemPrefix: s.CacheSystemPrefix, Observers: observers, BeforeTurn: a.turnSetup,
 		Commands: a.ux.cmds, ExpandTurn: a.expandMentions, SplitTurn: splitMentions, BeforeEnd: a.lspBeforeEnd, SeesImages: a.seesImages,
 		Recorder: a.sessions, History: begin.history(), Checkpoints: a.checkpoints,

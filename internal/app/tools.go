@@ -2,10 +2,14 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/shiro-neko/shiro/internal/askuser"
+	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/prompt"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/skills"
@@ -44,6 +48,20 @@ func (a *App) buildTools(opts Options) error {
 	}
 	// Manifest tools come last: one may not take a name already taken.
 	list = append(list, a.manifestTools(list)...)
+	// Rarely used tools wait behind tool_search, whose definition never
+	// changes in a session: the first request stays small, and a tool
+	// loaded later is appended to the list (tool.Registry.Active).
+	list = tools.OnDemand(list)
+	a.demand = tool.NewDemand()
+	all := tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent}
+	var loadable []tool.Tool
+	for _, t := range list {
+		if info := t.Info(); info.OnDemand && all.Offers(info) {
+			loadable = append(loadable, t)
+		}
+	}
+	slices.SortFunc(loadable, func(x, y tool.Tool) int { return strings.Compare(x.Info().Name, y.Info().Name) })
+	list = append(list, tools.ToolSearch(a.demand, loadable))
 	reg, err := tool.NewRegistry(list...)
 	if err != nil {
 		return fmt.Errorf("assembling tools: %w", err)
@@ -99,5 +117,32 @@ func (a *App) tasksChanged(versions *prompt.Versions) func([]protocol.Task) {
 	return func(todos []protocol.Task) {
 		versions.Notebook.Add(1)
 		a.publish(protocol.TasksEvent{Tasks: todos})
+	}
+}
+
+// replayDemand loads the on-demand tools a resumed conversation had
+// loaded (its tool_search calls, and the calls it made by name), so that
+// the resumed session offers what its history calls.
+func (a *App) replayDemand(history []llm.Message) {
+	var loadable []tool.Tool
+	for _, m := range history {
+		for _, c := range m.ToolCalls() {
+			if c.Name != tools.ToolSearchName {
+				if t, ok := a.Tools.Get(c.Name); ok && t.Info().OnDemand {
+					a.demand.Load(c.Name)
+				}
+				continue
+			}
+			var in struct {
+				Query string `json:"query"`
+			}
+			if json.Unmarshal(c.Input, &in) != nil {
+				continue // a call that failed to decode loaded nothing either
+			}
+			if loadable == nil {
+				loadable = a.Tools.OnDemand(tool.Filter{Sets: a.opts.Sets, NoDelegation: a.opts.NoSubagent})
+			}
+			tools.LoadQuery(a.demand, loadable, in.Query)
+		}
 	}
 }

@@ -114,6 +114,9 @@ func sessionTools(t *testing.T, slash map[string]bool) (map[string]*tool.Info, m
 // input type for a tool built with tool.New (a *tool.typed[In]), else the
 // package of its own type.
 func packageOf(tl tool.Tool) string {
+	if w, ok := tl.(interface{ Unwrap() tool.Tool }); ok { // an on-demand tool
+		tl = w.Unwrap()
+	}
 	rt := reflect.TypeOf(tl)
 	for rt.Kind() == reflect.Pointer {
 		rt = rt.Elem()

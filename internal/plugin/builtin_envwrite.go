@@ -16,10 +16,9 @@ func NoEnvWrite() Plugin {
 	return Plugin{
 		Name:        "no-env-write",
 		Description: "refuses setting or writing secret variables (…KEY, …TOKEN, …SECRET, …PASSWORD)",
-		Appendix: "The no-env-write plugin refuses setting variables whose name contains KEY, TOKEN, SECRET or " +
-			"PASSWORD (export, declare -x, set, setx, $env:) and writing such NAME=value lines into files with " +
-			"echo, printf or cat. Never put a secret into a command; ask the user to set it in their own " +
-			"environment or secret store.",
+		Appendix: "The no-env-write plugin refuses setting variables named …KEY, …TOKEN, …SECRET or …PASSWORD " +
+			"and writing such NAME=value lines into files. Never put a secret into a command; ask the user to set " +
+			"it in their environment or secret store.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
 			for _, a := range c.shell() {
 				if f := a.File(); f != nil {

@@ -88,9 +88,8 @@ func NoForcePush() Plugin {
 	return Plugin{
 		Name:        "no-force-push",
 		Description: "refuses force pushes, including +refspecs",
-		Appendix: "The no-force-push plugin refuses git pushes that rewrite remote history: --force, -f, " +
-			"--force-with-lease, --mirror and +refspecs. If a force push seems needed, explain why and ask the user " +
-			"to run it; do not work around the refusal.",
+		Appendix: "The no-force-push plugin refuses pushes that rewrite remote history (--force, -f, " +
+			"--force-with-lease, --mirror, +refspecs). If one seems needed, explain why and ask the user to run it.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
 			for _, a := range c.shell() {
 				for _, g := range a.Git() {

@@ -192,11 +192,9 @@ func secretsPlugin(d BuiltinDeps) Plugin {
 	return Plugin{
 		Name:        "secrets",
 		Description: "refuses writes to .env files, keys and credential files, and shell commands that read them",
-		Appendix: "The secrets plugin refuses writes to .env files (except .env.example and .env.sample), keys and " +
-			"certificates (*.pem, *.key, id_rsa…), token files (.npmrc, .pypirc, .netrc, .pgpass, .git-credentials), " +
-			"credentials/secrets files and the .ssh, .aws and .gnupg directories, through any tool or shell command, " +
-			"and shell commands that read or send such files (cat .env, base64 < .env, curl -d @.env…). Secrets belong " +
-			"to the user: when one must change, tell the user what to set and let them do it. Do not work around the refusal.",
+		Appendix: "The secrets plugin refuses writes to .env files (not .env.example or .env.sample), keys, " +
+			"certificates, token and credential files and ~/.ssh, ~/.aws, ~/.gnupg, and shell commands that read " +
+			"or send them. Secrets are the user's: tell the user what to set. Do not work around the refusal.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
 			paths := c.paths(pl)
 			if r := refuseTargets(paths.writes, "secrets", secretKind); r != "" {
@@ -242,12 +240,9 @@ func protectPlugin(d BuiltinDeps) Plugin {
 	return Plugin{
 		Name:        "protect",
 		Description: "refuses writes to .git, lockfiles, dependencies, build output, caches, shell startup files and shiro's own state",
-		Appendix: "The protect plugin refuses writes to .git/, lockfiles (package-lock.json, go.sum, Cargo.lock…), " +
-			"node_modules/, vendor/, build output (dist/, build/, out/, target/debug/…), tool caches, .shiro/hooks/, " +
-			"shell and git startup files in the home directory (~/.bashrc, ~/.profile, ~/.gitconfig…) and shiro's own " +
-			"state directory, and shell writes whose target it cannot work out when they could reach one of these. " +
-			"Change them with the tool that owns them (git, the package manager, the build) or ask the user. Do not " +
-			"work around the refusal.",
+		Appendix: "The protect plugin refuses writes to .git/, lockfiles, node_modules/, vendor/, build output, " +
+			"caches, .shiro/hooks/, shell and git startup files and shiro's own state. Change them with the tool " +
+			"that owns them (git, the package manager, the build) or ask the user. Do not work around the refusal.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
 			paths := c.paths(pl)
 			if r := refuseTargets(paths.writes, "protect", func(t target) (pathKind, bool) { return protectWrite(t, pl) }); r != "" {

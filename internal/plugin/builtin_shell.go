@@ -16,15 +16,11 @@ func Guard() Plugin {
 	return Plugin{
 		Name:        "guard",
 		Description: "refuses irreversible shell commands (rm -rf, git reset --hard, force pushes, mkfs…)",
-		Appendix: "The guard plugin refuses irreversible shell commands: recursive or forced rm, find -delete, " +
-			"git reset --hard, git clean -f, force pushes and remote branch deletes, git branch -D, DROP or TRUNCATE " +
-			"through a database client, mkfs and writes to raw devices, world-writable chmod, shutdown and reboot, " +
-			"fork bombs and downloads piped into a shell, however they are wrapped (git -c settings and aliases, " +
-			"PAGER-like variables, sqlite3 .shell, tar --to-command, awk system()…); also any command whose effect is " +
-			"decided at run time (a program name, an option or a script built from variables or command output, " +
-			"arithmetic over such values), because it cannot be checked. Spell commands and options out literally. " +
-			"When it refuses, show the user the exact command and ask them to run it themselves; do not rephrase it " +
-			"to get past the guard.",
+		Appendix: "The guard plugin refuses irreversible shell commands (forced or recursive rm, git reset --hard, " +
+			"git clean -f, force pushes, branch deletes, DROP or TRUNCATE, mkfs, world-writable chmod, shutdown…) " +
+			"however they are wrapped, and commands whose program or options are built at run time, which it cannot " +
+			"check: spell commands out literally. When it refuses, show the user the exact command and ask them to " +
+			"run it; do not rephrase it to get past the guard.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
 			for _, a := range c.shell() {
 				if v := a.Verdict(); v != nil {
@@ -42,9 +38,8 @@ func NoNetPipe() Plugin {
 	return Plugin{
 		Name:        "no-net-pipe",
 		Description: "refuses downloads piped into sh, node, python, ruby, perl or bun, and PowerShell iex",
-		Appendix: "The no-net-pipe plugin refuses running downloaded code directly: a download piped or fed into sh, " +
-			"bash, node, python, ruby, perl or bun, and PowerShell iex / Invoke-Expression. Download the script to a " +
-			"file, show the user what it does, and let them decide to run it.",
+		Appendix: "The no-net-pipe plugin refuses downloads piped or fed into an interpreter (sh, bash, node, " +
+			"python, ruby, perl, bun, PowerShell iex). Save the script, show the user what it does, and let them decide.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
 			for _, a := range c.shell() {
 				for _, v := range a.Findings() {
@@ -145,9 +140,8 @@ func NoRoot() Plugin {
 	return Plugin{
 		Name:        "no-root",
 		Description: "refuses sudo, doas, su, runas and other ways of running as root",
-		Appendix: "The no-root plugin refuses commands that run as root or another user (sudo, doas, su, pkexec, " +
-			"run0, runas, Start-Process -Verb RunAs). If something needs elevated rights, tell the user the exact " +
-			"command and let them run it.",
+		Appendix: "The no-root plugin refuses running as root or another user (sudo, doas, su, pkexec, run0, " +
+			"runas). If elevated rights are needed, give the user the exact command to run.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
 			for _, a := range c.shell() {
 				for _, cmd := range effective(a) {

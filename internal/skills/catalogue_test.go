@@ -13,7 +13,7 @@ func TestPromptSectionListsAllSortedAndIsDeterministic(t *testing.T) {
 	writeFile(t, dir, "mid.md", skillText("mid", "Use when middle.", "m"))
 
 	first, _ := Load(Sources{ProjectDir: dir, NoBundled: true})
-	want := PromptHeader + "\n- alpha: Use when first.\n- mid: Use when middle.\n- zeta: Use when last."
+	want := PromptHeader + "\n- alpha: first.\n- mid: middle.\n- zeta: last."
 	if got := first.PromptSection(); got != want {
 		t.Fatalf("PromptSection =\n%s\nwant\n%s", got, want)
 	}
@@ -31,7 +31,7 @@ func TestPromptSectionListsAllSortedAndIsDeterministic(t *testing.T) {
 		t.Fatalf("%d lines for %d skills", len(lines)-1, full.Len())
 	}
 	for i, s := range full.List() {
-		if lines[i+1] != "- "+s.Name+": "+s.Description {
+		if lines[i+1] != promptLine(s) || !strings.HasSuffix(s.Description, lines[i+1][len(s.Name)+4:]) {
 			t.Errorf("line %d = %q", i+1, lines[i+1])
 		}
 	}

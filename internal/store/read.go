@@ -213,8 +213,12 @@ func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
 			if err := rows.Scan(&seq, &body); err != nil {
 				return err
 			}
+			// UnmarshalJSON is called directly: json.Unmarshal would scan
+			// the body twice more (to validate it and to find the value's
+			// end) before handing the same bytes to it, and resuming a
+			// long session is mostly this loop.
 			var m llm.Message
-			if err := json.Unmarshal(body, &m); err != nil {
+			if err := m.UnmarshalJSON(body); err != nil {
 				return fmt.Errorf("session %s: entry %d: %w", id, seq, err)
 			}
 			snap.History = append(snap.History, m)
@@ -276,7 +280,7 @@ FROM entries WHERE session_id = ? ORDER BY seq`, id)
 				err = json.Unmarshal(body, e.Marker)
 			} else {
 				e.Message = &llm.Message{}
-				err = json.Unmarshal(body, e.Message)
+				err = e.Message.UnmarshalJSON(body) // one scan, not three: see Load
 			}
 			if err != nil {
 				return fmt.Errorf("session %s: entry %d: %w", id, e.Seq, err)

@@ -63,6 +63,10 @@ func (k Kind) filter(parent tool.Filter) tool.Filter {
 	f.ReadOnly = parent.ReadOnly || !k.writes()
 	f.NoDelegation = true
 	f.Unattended = true
+	// A subagent is offered the on-demand tools at once: its session is
+	// short, and loading into the parent's set would change the parent's
+	// tool list.
+	f.Demand = nil
 	only := parent.Only
 	f.Only = func(i *tool.Info) bool { return k.offers(i) && (only == nil || only(i)) }
 	return f

@@ -148,15 +148,15 @@ func (c *call) Run(context.Context, tool.Runtime) (tool.Result, error) {
 	return tool.Result{}, errOutsideTurn
 }
 
-const descriptionHead = `Hand a self-contained job to a subagent: a fresh model session that sees only your brief, works with its own tools and returns one report. Use it when the raw output of a search or review would flood your context, or to look at several things at once.
-Send either one task (description, prompt) or a batch (tasks: up to 8 briefs, run in parallel; the reports come back in the same order, each under "## <description>").
-The subagent cannot see this conversation: make the prompt a complete brief with the goal, what you already know, where to look, and what the report must contain.
+const descriptionHead = `Hand a self-contained job to a subagent: a fresh model session that sees only your brief, works with its own tools and returns one report. Use it when a search or review would flood your context, or to look at several things at once.
+Send one task (description, prompt) or a batch (tasks: up to 8 briefs, run in parallel; reports come back in order, each under "## <description>").
+The subagent cannot see this conversation: the prompt must give the goal, what you know, where to look and what to report.
 Kinds:
-- explore (default): finds and reads code; reports answers with path:line references. Read-only.
-- review: reads a change or some code; reports defects in order of severity with path:line. Read-only.`
+- explore (default): finds and reads code; answers with path:line. Read-only.
+- review: reports defects in a change or some code, worst first, with path:line. Read-only.`
 
 const workerLine = `
-- worker: makes a self-contained change. Every call it makes that needs approval goes to the user, as yours do; it reports what it changed and how it checked it.`
+- worker: makes a self-contained change; its calls that need approval go to the user, as yours do; reports what it changed and how it checked it.`
 
 // description is what the model reads about the task tool offering kinds.
 func description(kinds []Kind) string {

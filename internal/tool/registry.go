@@ -104,16 +104,45 @@ type Filter struct {
 	NoDelegation bool
 	// Only, when set, keeps just the tools it accepts.
 	Only func(*Info) bool
+	// Demand, when set, withholds on-demand tools until they are loaded
+	// into it. Without it every on-demand tool is offered at once (a
+	// subagent's short session gains nothing from waiting).
+	Demand *Demand
 }
 
 // Active returns the tools offered under f, sorted by name so that the
 // request's tool list stays byte-stable for prompt caching. The same slice
 // feeds the request and the prompt, so the two never disagree.
+//
+// Loaded on-demand tools come last, in the order they were loaded, so
+// that loading one appends to the list instead of changing what came
+// before it.
 func (r *Registry) Active(f Filter) []Tool {
 	out := make([]Tool, 0, len(r.names))
 	for _, name := range r.names {
 		t := r.byName[name]
-		if f.Offers(t.Info()) {
+		if info := t.Info(); f.Offers(info) && (f.Demand == nil || !info.OnDemand) {
+			out = append(out, t)
+		}
+	}
+	if f.Demand != nil {
+		for _, name := range f.Demand.Names() {
+			if t, ok := r.byName[name]; ok && f.Offers(t.Info()) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// OnDemand returns the on-demand tools f would offer once loaded, sorted
+// by name: what the loading tool can load.
+func (r *Registry) OnDemand(f Filter) []Tool {
+	f.Demand = nil
+	var out []Tool
+	for _, name := range r.names {
+		t := r.byName[name]
+		if info := t.Info(); info.OnDemand && f.Offers(info) {
 			out = append(out, t)
 		}
 	}
@@ -132,6 +161,10 @@ func (f Filter) Offers(i *Info) bool {
 	case f.NoDelegation && i.Effect == Delegates:
 		return false
 	case f.Only != nil && !f.Only(i):
+		return false
+	case i.OnDemand && f.Demand != nil && !f.Demand.Has(i.Name):
+		return false
+	case i.Loads && f.Demand == nil:
 		return false
 	}
 	return true

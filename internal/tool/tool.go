@@ -75,6 +75,13 @@ type Info struct {
 	// memories of earlier sessions). Read-only agents are not offered it,
 	// even though it changes only the agent's own state.
 	Destroys bool
+	// OnDemand marks a rarely used tool whose definition a session sends
+	// only once it is loaded (see Demand), so that the first request and
+	// the cached prefix stay small.
+	OnDemand bool
+	// Loads marks the tool that loads on-demand tools: it is offered only
+	// where some are withheld (Filter.Demand set).
+	Loads bool
 }
 
 // Spec is the tool as a model request carries it.
