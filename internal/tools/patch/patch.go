@@ -1,9 +1,3 @@
-package patch
-
-import (
-	"strings"
-)
-
 // Package patch is apply_patch: a change to several files in one call,
 // written in the envelope OpenAI's Codex models are trained to write, and
 // applied all or nothing.
@@ -23,6 +17,11 @@ import (
 // parsePatch turns the text into one value per file operation; planPatch
 // checks it against the workspace and computes every new file in memory;
 // commitPlan writes them.
+package patch
+
+import (
+	"strings"
+)
 
 // patch is a parsed patch: its file operations in order.
 type patch struct {
