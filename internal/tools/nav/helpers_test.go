@@ -1,7 +1,6 @@
 package nav
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -55,16 +54,6 @@ func fixtureEnv(t testing.TB) *testWorkspace {
 func toolNamed(t testing.TB, env *testWorkspace, name string) tool.Tool {
 	t.Helper()
 	return tooltest.Named(t, env.tools, name)
-}
-
-// encode marshals a call's input; nil is a call without arguments.
-func encode(t testing.TB, input any) json.RawMessage { t.Helper(); return tooltest.Input(t, input) }
-
-// call prepares and runs one call as a session would, without the gate.
-func call(t testing.TB, env *testWorkspace, name string, input any) (string, error) {
-	t.Helper()
-	res, err := tooltest.Call(t, toolNamed(t, env, name), input)
-	return res.Output, err
 }
 
 func mustCall(t testing.TB, env *testWorkspace, name string, input any) string {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/json"
 	"os/exec"
 	"testing"
 
@@ -27,17 +26,6 @@ func newEnv(t testing.TB, files map[string]string) *workspace.Env {
 func toolNamed(t testing.TB, env *workspace.Env, name string) tool.Tool {
 	t.Helper()
 	return tooltest.Named(t, Tools(env), name)
-}
-
-// encode marshals a call's input; nil is a call without arguments.
-func encode(t testing.TB, input any) json.RawMessage { t.Helper(); return tooltest.Input(t, input) }
-
-// run calls a tool through Prepare and Run as a session would (without
-// the gate).
-func run(t testing.TB, env *workspace.Env, name string, input any) (string, error) {
-	t.Helper()
-	res, err := tooltest.Call(t, toolNamed(t, env, name), input)
-	return res.Output, err
 }
 
 // mustRun runs a call that must succeed.
