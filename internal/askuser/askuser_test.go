@@ -11,6 +11,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/askuser"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 // personFunc adapts a function to tool.Person.
@@ -22,7 +23,7 @@ func (f personFunc) Ask(ctx context.Context, callID string, q tool.Question) (pr
 
 func run(t *testing.T, person tool.Person, input string) (string, error) {
 	t.Helper()
-	res, err := tool.Invoke(t.Context(), askuser.New(), json.RawMessage(input), tool.Runtime{CallID: "c1", Person: person})
+	res, err := tooltest.Invoke(t.Context(), askuser.New(), json.RawMessage(input), tool.Runtime{CallID: "c1", Person: person})
 	return res.Output, err
 }
 
@@ -134,7 +135,7 @@ func TestCancelledQuestionEndsWithTheContext(t *testing.T) {
 		<-ctx.Done()
 		return protocol.Answer{}, ctx.Err()
 	})
-	_, err := tool.Invoke(ctx, askuser.New(), json.RawMessage(`{"question":"q"}`), tool.Runtime{CallID: "c1", Person: person})
+	_, err := tooltest.Invoke(ctx, askuser.New(), json.RawMessage(`{"question":"q"}`), tool.Runtime{CallID: "c1", Person: person})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -172,7 +173,7 @@ func FuzzAskInput(f *testing.F) {
 			}
 			return protocol.Answer{Chosen: []string{q.Options[0].Label}}, nil
 		})
-		res, err := tool.Invoke(context.Background(), askuser.New(), json.RawMessage(input), tool.Runtime{CallID: "f", Person: picker})
+		res, err := tooltest.Invoke(context.Background(), askuser.New(), json.RawMessage(input), tool.Runtime{CallID: "f", Person: picker})
 		if err != nil {
 			return
 		}

@@ -42,11 +42,12 @@ type Session interface {
 type UIOptions struct {
 	// Out is the terminal; nil leaves the UI's own default.
 	Out io.Writer
-	// HistoryPath is the prompt history file of the workspace.
+	// HistoryPath is the workspace's prompt history file of older
+	// versions, read once into an empty History.
 	HistoryPath string
 	// History is the workspace's prompt history kept in the session store
-	// (store.PromptHistory), meant to replace HistoryPath: every window on
-	// the project shares it, and it lives beside the sessions.
+	// (store.PromptHistory): every window on the project shares it, and it
+	// lives beside the sessions.
 	History PromptHistory
 	// FirstPrompt is sent once the session is ready (`shiro "prompt"`).
 	FirstPrompt string

@@ -128,7 +128,7 @@ type wireImage struct {
 }
 
 func toWireImage(i Image) wireImage {
-	return wireImage{MediaType: i.MediaType, SHA256: i.SHA256, Data: i.Data}
+	return wireImage(i)
 }
 
 func wireImages(imgs []Image) []wireImage {
@@ -154,7 +154,7 @@ func (w wireImage) image() (Image, error) {
 			return Image{}, fmt.Errorf("image %s: its data does not match its sha256", w.SHA256)
 		}
 	}
-	return Image{MediaType: w.MediaType, SHA256: w.SHA256, Data: w.Data}, nil
+	return Image(w), nil
 }
 
 func fromWireImages(ws []wireImage) ([]Image, error) {

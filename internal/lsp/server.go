@@ -97,9 +97,11 @@ func (s *server) initialize(ctx context.Context, root string) error {
 	ctx, stop := s.bound(ctx)
 	defer stop()
 	_, err := s.remote.Initialize(ctx, &protocol.InitializeParams{
-		ProcessID:             int32(os.Getpid()),
-		ClientInfo:            &protocol.ClientInfo{Name: "shiro"},
-		RootURI:               fileURI(root),
+		ProcessID:  int32(os.Getpid()),
+		ClientInfo: &protocol.ClientInfo{Name: "shiro"},
+		//lint:ignore SA1019 servers that predate workspace folders (LSP 3.6) find the workspace only here
+		RootURI: fileURI(root),
+		//lint:ignore SA1019 as RootURI, for servers older still
 		RootPath:              root,
 		InitializationOptions: initOptions(s.spec.InitOptions),
 		Capabilities:          capabilities(),

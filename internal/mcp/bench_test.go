@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 // One echo call to a stdio server, the server already running: what a
@@ -24,7 +25,7 @@ func BenchmarkStdioToolCall(b *testing.B) {
 	input := json.RawMessage(`{"message":"hi"}`)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := tool.Invoke(context.Background(), echo, input, tool.Runtime{}); err != nil {
+		if _, err := tooltest.Invoke(context.Background(), echo, input, tool.Runtime{}); err != nil {
 			b.Fatal(err)
 		}
 	}

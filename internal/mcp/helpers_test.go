@@ -17,6 +17,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/sandbox"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 // The test binary doubles as the MCP servers the tests start over stdio:
@@ -262,6 +263,6 @@ func (f *fixture) status(name string) ServerStatus {
 
 func invoke(t *testing.T, tl tool.Tool, input string) (string, error) {
 	t.Helper()
-	res, err := tool.Invoke(context.Background(), tl, json.RawMessage(input), tool.Runtime{})
+	res, err := tooltest.Invoke(context.Background(), tl, json.RawMessage(input), tool.Runtime{})
 	return res.Output, err
 }

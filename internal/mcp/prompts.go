@@ -29,9 +29,9 @@ type PromptArg struct {
 }
 
 // Usage is the command's argument line, such as "FILE [FOCUS]".
-func (p PromptCommand) Usage() string {
+func (c PromptCommand) Usage() string {
 	var parts []string
-	for _, a := range p.Args {
+	for _, a := range c.Args {
 		u := strings.ToUpper(a.Name)
 		if !a.Required {
 			u = "[" + u + "]"

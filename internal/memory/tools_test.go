@@ -11,13 +11,14 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 func run(t *testing.T, s *Store, name, input string) (string, error) {
 	t.Helper()
 	for _, tl := range s.Tools() {
 		if tl.Info().Name == name {
-			res, err := tool.Invoke(t.Context(), tl, json.RawMessage(input), tool.Runtime{CallID: "c"})
+			res, err := tooltest.Invoke(t.Context(), tl, json.RawMessage(input), tool.Runtime{CallID: "c"})
 			return res.Output, err
 		}
 	}
@@ -25,36 +26,12 @@ func run(t *testing.T, s *Store, name, input string) (string, error) {
 	return "", nil
 }
 
-// oldSchemas are the hand-written schemas before they were derived.
-func oldSchemas() map[string]string {
-	return map[string]string{
-		"remember": `{"type":"object","properties":{"kind":{"type":"string","enum":["fact","decision","gotcha","command"],"description":"fact: how the project is; decision: a choice made and why; gotcha: a trap to avoid; command: how to build, test or run something."},"text":{"type":"string","description":"One self-contained sentence that will still make sense in a later session (at most 800 characters)."}},"required":["kind","text"],"additionalProperties":false}`,
-		"recall":   `{"type":"object","properties":{"query":{"type":"string","description":"Words that must all appear in a memory, e.g. \"test command\"."}},"required":["query"],"additionalProperties":false}`,
-		"forget":   `{"type":"object","properties":{"text":{"type":"string","description":"Part of the text of the memories to remove (case-insensitive, at least 3 characters); every memory containing it is removed."}},"required":["text"],"additionalProperties":false}`,
-	}
-}
-
-// The derived schemas say what the hand-written ones said. `go test -v
-// -run Schemas` prints the bytes each tool costs on every request.
-func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
-	old := oldSchemas()
-	s := open(t, "", newClock())
-	for _, tl := range s.Tools() {
-		info := tl.Info()
-		var got, want map[string]any
-		if err := json.Unmarshal(info.Schema, &got); err != nil {
-			t.Fatalf("%s: derived schema is not JSON: %v", info.Name, err)
-		}
-		if err := json.Unmarshal([]byte(old[info.Name]), &want); err != nil {
-			t.Fatalf("%s: %v", info.Name, err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: schema\n got %s\nwant %s", info.Name, info.Schema, old[info.Name])
-		}
-		before := len(info.Name) + len(info.Description) + len(old[info.Name])
-		after := len(info.Name) + len(info.Description) + len(info.Schema)
-		t.Logf("%-8s %4d -> %4d bytes", info.Name, before, after)
-	}
+// TestSchemas holds the schemas the tools derive from their input types
+// to testdata/schemas.golden.json (rewrite it with -update and review the
+// diff): types, descriptions, bounds, the required set and the refusal of
+// unknown members.
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, open(t, "", newClock()).Tools(), 0)
 }
 
 func TestToolInfo(t *testing.T) {

@@ -10,11 +10,12 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 func write(t *testing.T, n *Notebook, input string) (string, error) {
 	t.Helper()
-	res, err := tool.Invoke(t.Context(), n.Tool(), json.RawMessage(input), tool.Runtime{CallID: "c"})
+	res, err := tooltest.Invoke(t.Context(), n.Tool(), json.RawMessage(input), tool.Runtime{CallID: "c"})
 	return res.Output, err
 }
 

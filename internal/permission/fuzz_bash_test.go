@@ -30,11 +30,11 @@ func FuzzCheckBash(f *testing.F) {
 		res := rules.Check(q, nil)
 		_ = res.Describe()
 		if res.Decision == Allow {
-			cmds, err := shellguard.SimpleCommands(line)
-			if err != nil {
+			a := shellguard.Analyze(line)
+			if a.ParseErr() != nil {
 				t.Fatalf("allowed a line that does not parse: %q", line)
 			}
-			for _, c := range cmds {
+			for _, c := range a.Commands() {
 				if s := c.String(); s != "git" && !strings.HasPrefix(s, "git ") {
 					t.Fatalf("allowed %q, which runs %q", line, s)
 				}

@@ -95,17 +95,6 @@ func BuiltinNames() []string {
 	return names
 }
 
-// Builtins builds every builtin plugin, in registry order.
-func Builtins(deps BuiltinDeps) []Plugin {
-	deps = deps.withDefaults()
-	reg := registry()
-	out := make([]Plugin, len(reg))
-	for i, b := range reg {
-		out[i] = b.build(deps)
-	}
-	return out
-}
-
 // Resolve builds the builtins that names enable, in registry order rather
 // than the order of names, so the guard always runs first. A name given
 // twice is enabled once; names that are not builtins come back in unknown,

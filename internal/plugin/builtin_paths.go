@@ -181,12 +181,6 @@ func secretPatterns(pl places) []string {
 	return []string{pl.home + "/.ssh/*", pl.home + "/.aws/*", pl.home + "/.gnupg/*"}
 }
 
-// Secrets refuses writes to credentials through any tool that writes files
-// and through shell commands that visibly write them, and shell commands
-// that read or send them. It resolves paths against the real home
-// directory and environment.
-func Secrets() Plugin { return secretsPlugin(BuiltinDeps{}.withDefaults()) }
-
 func secretsPlugin(d BuiltinDeps) Plugin {
 	pl := newPlaces(d)
 	return Plugin{
@@ -225,14 +219,6 @@ func refuseSecretReads(reads []readFile) string {
 		}
 	}
 	return ""
-}
-
-// Protect refuses writes to git internals, lockfiles, installed
-// dependencies, build output, tool caches, the project's hooks, the
-// agent's state directory stateDir and the home directory's startup
-// files.
-func Protect(stateDir string) Plugin {
-	return protectPlugin(BuiltinDeps{StateDir: stateDir}.withDefaults())
 }
 
 func protectPlugin(d BuiltinDeps) Plugin {

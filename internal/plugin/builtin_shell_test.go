@@ -46,7 +46,7 @@ func TestGuard(t *testing.T) {
 		"go test ./...", "echo 'rm -rf /'"})
 	// The refusal is exactly the guard's own.
 	for _, cmd := range block {
-		if got, want := check(t, plugin.Guard(), bashCall(cmd)), shellguard.Check(cmd).Refusal(); got != want {
+		if got, want := check(t, plugin.Guard(), bashCall(cmd)), shellguard.Analyze(cmd).Verdict().Refusal(); got != want {
 			t.Errorf("refusal of %q:\n got %q\nwant %q", cmd, got, want)
 		}
 	}

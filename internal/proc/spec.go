@@ -83,8 +83,8 @@ type Discard struct{}
 // returns.
 type Stream func(p []byte)
 
-// SameAsStdout, for Stderr only, sends stderr into stdout's pipe, so that
-// the two interleave exactly as the command wrote them.
+// SameAsStdout sends stderr into stdout's pipe (for Stderr only), so
+// that the two interleave exactly as the command wrote them.
 type SameAsStdout struct{}
 
 func (Discard) isOutput()      {}

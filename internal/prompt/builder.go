@@ -17,13 +17,14 @@ import (
 )
 
 // Versions are the counters that invalidate the memo. Whoever changes a piece
-// of state bumps its counter.
+// of state bumps its counter. The tools offered have none: the memo
+// compares the offer itself on every step (sameTools), so a tool set or
+// model switch cannot be served a stale prefix for want of a bump.
 type Versions struct {
 	Notebook  atomic.Uint64 // the task list (volatile)
 	Memory    atomic.Uint64 // project memory (volatile)
 	Skills    atomic.Uint64 // the skill catalogue
 	Plugins   atomic.Uint64 // plugins and their appendices
-	Tools     atomic.Uint64 // tool registry or model switch
 	Workspace atomic.Uint64 // workspace overview and instruction files
 	Workflow  atomic.Uint64 // workflow policy
 }
@@ -74,8 +75,8 @@ type Builder struct {
 }
 
 type stableKey struct {
-	skills, plugins, tools, workspace, workflow uint64
-	variant                                     string
+	skills, plugins, workspace, workflow uint64
+	variant                              string
 }
 
 type volatileKey struct{ notebook, memory uint64 }
@@ -134,7 +135,7 @@ func (b *Builder) Stats() Stats {
 
 func (b *Builder) currentStableKey() stableKey {
 	k := stableKey{
-		skills: b.V.Skills.Load(), plugins: b.V.Plugins.Load(), tools: b.V.Tools.Load(),
+		skills: b.V.Skills.Load(), plugins: b.V.Plugins.Load(),
 		workspace: b.V.Workspace.Load(), workflow: b.V.Workflow.Load(),
 	}
 	return k

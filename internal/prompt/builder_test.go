@@ -109,8 +109,7 @@ func TestMemoCountsHitsAndMissesPerCounter(t *testing.T) {
 	}
 	bumps := map[string]func(){
 		"skills": func() { b.V.Skills.Add(1) }, "plugins": func() { b.V.Plugins.Add(1) },
-		"tools": func() { b.V.Tools.Add(1) }, "workspace": func() { b.V.Workspace.Add(1) },
-		"workflow": func() { b.V.Workflow.Add(1) },
+		"workspace": func() { b.V.Workspace.Add(1) }, "workflow": func() { b.V.Workflow.Add(1) },
 	}
 	for name, bump := range bumps {
 		before := b.Stats()

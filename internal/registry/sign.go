@@ -36,31 +36,6 @@ func SkillSignedBytes(skill []byte) []byte {
 	return append([]byte(SignaturePrefix), skill...)
 }
 
-// ManifestSignedBytes is what a plugin manifest's signature covers: the
-// prefix, then the RFC 8785 (JCS) canonical JSON of the manifest with its
-// top-level "signer" and "signature" members removed.
-func ManifestSignedBytes(manifest []byte) ([]byte, error) {
-	m, err := splitManifest(manifest)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte(SignaturePrefix), m.canonical...), nil
-}
-
-// OriginalSignedBytes is what a plugin manifest's signature covered in
-// shiro-neko's TypeScript original: JSON.stringify of the manifest
-// without "signer" and "signature", its keys sorted recursively. For the
-// JSON a manifest holds, that is exactly the JCS canonical form (RFC 8785
-// was written to match JSON.stringify's numbers and strings, and sorts
-// keys in the same UTF-16 order), only without SignaturePrefix. Registry
-// entries signed for the original therefore verify under the same pinned
-// key; what the prefix adds (a signature that cannot be taken for one
-// over something else the key signed) they never had.
-func OriginalSignedBytes(manifest []byte) ([]byte, error) {
-	m, err := splitManifest(manifest)
-	return m.canonical, err
-}
-
 // splitManifestResult is a manifest split into what its signature covers
 // and the signature fields. has* record presence: a present but empty field
 // is a broken signature, not an absent one.
@@ -130,7 +105,7 @@ type Verdict struct {
 	// Fingerprint is that key's Fingerprint.
 	Fingerprint string
 	// Original says the signature is in the TypeScript original's form
-	// (OriginalSignedBytes), which carries no prefix.
+	// (the manifest's canonical JSON alone), which carries no prefix.
 	Original bool
 }
 

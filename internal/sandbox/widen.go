@@ -196,8 +196,8 @@ func (w *Switch) Refused(exit proc.Exit, output []byte) *proc.Refusal {
 	return w.Current().Refused(exit, output)
 }
 
-// Holds, Writable, Workspace and Home answer for the current sandbox, so
-// a Switch is what the gate's containment check asks.
+// Holds answers for the current sandbox, as Writable, Workspace and Home
+// do, so a Switch is what the gate's containment check asks.
 func (w *Switch) Holds() (bool, string)     { return w.Current().Holds() }
 func (w *Switch) Writable(path string) bool { return w.Current().Writable(path) }
 func (w *Switch) Workspace() string         { return w.Current().Workspace() }

@@ -57,10 +57,6 @@ func ClassifyEnv(name, value string) EnvKind {
 	return EnvKept
 }
 
-// IsEnvVar reports whether a variable is withheld by its name alone
-// (ClassifyEnv with no value): a credential or a server's address.
-func IsEnvVar(name string) bool { return ClassifyEnv(name, "") != EnvKept }
-
 // credentialName is the name rule. Words that are never anything but a
 // credential count anywhere in the name (PGPASSWORD, CLIENTSECRET); short
 // or ambiguous ones only as a whole word part, or at a part's edge where

@@ -56,11 +56,6 @@ func programName(word string) string {
 	return word
 }
 
-// Parse parses src as bash.
-func Parse(src string) (*syntax.File, error) {
-	return parseWith(newParser(), src)
-}
-
 func newParser() *syntax.Parser { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }
 
 func parseWith(p *syntax.Parser, src string) (*syntax.File, error) {
@@ -69,32 +64,6 @@ func parseWith(p *syntax.Parser, src string) (*syntax.File, error) {
 		return nil, fmt.Errorf("cannot parse shell command: %w", err)
 	}
 	return f, nil
-}
-
-// SimpleCommands returns every simple command of src, including those in
-// pipelines, lists, subshells, command substitutions, process substitutions,
-// functions and control flow, in source order. It does not unwrap wrappers
-// such as sudo or sh -c; Effective does that. It is Analyze(src).Commands(),
-// with the parse error.
-func SimpleCommands(src string) ([]Command, error) {
-	a := Analyze(src)
-	if err := a.ParseErr(); err != nil {
-		return nil, err
-	}
-	return a.Commands(), nil
-}
-
-// WordText returns a word's value after quote removal when it is made only
-// of literals and quotes. Otherwise it returns the word's source text and
-// false.
-func WordText(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	if wordLiteral(&b, w.Parts, false) {
-		return b.String(), true
-	}
-	var src strings.Builder
-	_ = syntax.NewPrinter().Print(&src, w)
-	return src.String(), false
 }
 
 // wordLiteral writes the value of parts after quote removal and reports

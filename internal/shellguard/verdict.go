@@ -13,19 +13,6 @@ type Verdict struct {
 	Why      string
 }
 
-// Check returns nil when src is safe to run, or the first dangerous sub-command.
-//
-// A rule's verdict is preferred to an "opaque" one: for
-// `$(echo x) ; rm -rf src` the refusal names `rm -rf src`, and only a line
-// with nothing more specific to say is refused as unanalysable. It is
-// Analyze(src).Verdict().
-func Check(src string) *Verdict { return Analyze(src).Verdict() }
-
-// CheckAll returns every dangerous sub-command of src in source order, once
-// each; nil when src is safe. Plugins that own part of the guard filter it
-// by Category. It is Analyze(src).Findings().
-func CheckAll(src string) []Verdict { return Analyze(src).Findings() }
-
 // Refusal renders the seed's message for a verdict.
 func (v *Verdict) Refusal() string {
 	return "Blocked by the guard plugin: refusing \"" + shorten(v.Command) + "\" (" + v.Why +

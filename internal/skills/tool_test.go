@@ -10,11 +10,12 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 func runSkill(t *testing.T, tl tool.Tool, input string) (string, error) {
 	t.Helper()
-	res, err := tool.Invoke(t.Context(), tl, json.RawMessage(input), tool.Runtime{CallID: "c1"})
+	res, err := tooltest.Invoke(t.Context(), tl, json.RawMessage(input), tool.Runtime{CallID: "c1"})
 	return res.Output, err
 }
 

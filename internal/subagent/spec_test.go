@@ -11,6 +11,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 // oldSchema is the task tool's hand-written schema for kinds, before it
@@ -113,7 +114,7 @@ func TestPlan(t *testing.T) {
 // Outside an agent turn a task cannot run: it has no parent to lend it a
 // provider and a gate.
 func TestRunOutsideATurnIsRefused(t *testing.T) {
-	_, err := tool.Invoke(t.Context(), New(Config{}), json.RawMessage(`{"description":"a","prompt":"b"}`), tool.Runtime{})
+	_, err := tooltest.Invoke(t.Context(), New(Config{}), json.RawMessage(`{"description":"a","prompt":"b"}`), tool.Runtime{})
 	if err == nil || err.Error() != "the task tool runs only inside an agent turn" {
 		t.Fatalf("err = %v", err)
 	}

@@ -234,14 +234,3 @@ type RunOutput struct {
 
 // Text is a Result with only text.
 func Text(s string) Result { return Result{Output: s} }
-
-// Invoke prepares and runs one call with no gate in between. It is for
-// tests and for tools that call other tools; sessions always go through
-// the gate.
-func Invoke(ctx context.Context, t Tool, input json.RawMessage, rt Runtime) (Result, error) {
-	p, err := t.Prepare(input)
-	if err != nil {
-		return Result{}, err
-	}
-	return p.Run(ctx, rt)
-}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 type readIn struct {
@@ -77,7 +78,7 @@ func TestPrepareDecodesStrictly(t *testing.T) {
 }
 
 func TestNullMembersCountAsAbsent(t *testing.T) {
-	res, err := tool.Invoke(t.Context(), readTool(), json.RawMessage(`{"path":"a","offset":null,"mode":null}`), tool.Runtime{})
+	res, err := tooltest.Invoke(t.Context(), readTool(), json.RawMessage(`{"path":"a","offset":null,"mode":null}`), tool.Runtime{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func TestAToolWithoutInputStillNamesItsProperties(t *testing.T) {
 		t.Fatalf("schema = %s", got)
 	}
 	for _, in := range []string{``, `null`, `{}`} {
-		if _, err := tool.Invoke(t.Context(), tl, json.RawMessage(in), tool.Runtime{}); err != nil {
+		if _, err := tooltest.Invoke(t.Context(), tl, json.RawMessage(in), tool.Runtime{}); err != nil {
 			t.Errorf("%q: %v", in, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/tools"
 	"github.com/shiro-neko/shiro/internal/workspace"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
@@ -59,7 +60,7 @@ func TestEveryFileToolRefusesProtectedPaths(t *testing.T) {
 				}
 				before := snapshot(t, env.Root)
 				raw, _ := json.Marshal(input)
-				_, err := tool.Invoke(t.Context(), named(t, env, name), raw, tool.Runtime{CallID: "t"})
+				_, err := tooltest.Invoke(t.Context(), named(t, env, name), raw, tool.Runtime{CallID: "t"})
 				if err == nil {
 					t.Fatalf("%s on %s succeeded", call, target)
 				}
@@ -79,7 +80,7 @@ func TestEveryFileToolRefusesProtectedPaths(t *testing.T) {
 func TestFileToolsStillWriteOrdinaryFiles(t *testing.T) {
 	env := wstest.Env(t, map[string]string{".shiro/config.json": "{}\n", "notes.txt": "notes\n"})
 	raw, _ := json.Marshal(map[string]any{"path": "out/reports/r.md", "content": "ok\n"})
-	if _, err := tool.Invoke(t.Context(), named(t, env, "write_file"), raw, tool.Runtime{CallID: "t"}); err != nil {
+	if _, err := tooltest.Invoke(t.Context(), named(t, env, "write_file"), raw, tool.Runtime{CallID: "t"}); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(env.Root, "out", "reports", "r.md")); err != nil || string(b) != "ok\n" {

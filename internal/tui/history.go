@@ -8,46 +8,29 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-
-	"github.com/shiro-neko/shiro/internal/fsutil"
 )
 
 // historyLimit is how many prompts a project's history keeps.
 const historyLimit = 200
 
-// history is the per-project prompt history behind up/down. The file is a
-// JSON list of strings, oldest first.
+// history is the per-project prompt history behind up/down. It is kept
+// in one place, a PromptStore (the session store's, shared by every
+// window on the project); entries is what browsing walks.
 type history struct {
-	path    string
 	entries []string
 	// pos is the entry shown while browsing; len(entries) means the person
 	// is editing their own draft.
 	pos   int
 	draft string
-	// broken is set when the file could not be read: the session then keeps
-	// its history in memory only, so a file the person may want to repair
-	// is never overwritten.
+	// broken is set when the store could not be read: the session then
+	// keeps its history in memory only.
 	broken error
-	// shared, when set, keeps the history instead of the file (the session
-	// store); ctx is for its calls.
 	shared PromptStore
 	ctx    context.Context
 }
 
-func loadHistory(path string) *history {
-	h := &history{path: path}
-	if path == "" {
-		return h
-	}
-	entries, err := readHistory(path)
-	if err != nil {
-		h.broken = err
-	}
-	h.entries = entries
-	h.pos = len(h.entries)
-	return h
-}
-
+// readHistory reads the history file prompts were kept in before the
+// store (see importHistoryFile); a missing file is an empty history.
 func readHistory(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -69,29 +52,6 @@ func parseHistory(name string, data []byte) ([]string, error) {
 		return nil, fmt.Errorf("prompt history %s is not a JSON list of strings (%v); move it aside to start a new one", name, err)
 	}
 	return trimHistory(entries), nil
-}
-
-// add records a sent prompt and saves. The file is re-read first so two
-// shiro windows on one project keep each other's prompts.
-func (h *history) add(prompt string) error {
-	if h.shared != nil {
-		return h.addShared(prompt)
-	}
-	defer h.resetBrowse()
-	if h.broken == nil && h.path != "" {
-		if onDisk, err := readHistory(h.path); err == nil {
-			h.entries = onDisk
-		}
-	}
-	h.entries = appendHistory(h.entries, prompt)
-	if h.broken != nil || h.path == "" {
-		return nil
-	}
-	data, err := json.MarshalIndent(h.entries, "", " ")
-	if err != nil {
-		return err
-	}
-	return fsutil.WriteFileAtomic(h.path, append(data, '\n'), 0o600)
 }
 
 // appendHistory adds prompt unless it repeats the newest entry, and keeps

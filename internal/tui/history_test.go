@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,57 +25,27 @@ func TestAppendHistoryDropsRepeatsAndKeepsTheNewest(t *testing.T) {
 	}
 }
 
-// The file is written atomically as a JSON list, and a second window's
-// prompts survive the first window's save.
-func TestHistoryFileIsSharedAndBounded(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "history", "p.json")
-	one, two := loadHistory(path), loadHistory(path)
-	if err := one.add("from one"); err != nil {
-		t.Fatal(err)
-	}
-	if err := two.add("from two"); err != nil {
-		t.Fatal(err)
-	}
-	var onDisk []string
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &onDisk); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(onDisk, ",") != "from one,from two" {
-		t.Fatalf("history on disk = %q", onDisk)
-	}
-	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp*"))
-	if len(leftovers) > 0 {
-		t.Fatalf("temp files left behind: %v", leftovers)
-	}
-}
-
-// A history file that is not a list is reported and never overwritten.
-func TestBrokenHistoryIsLeftAlone(t *testing.T) {
+// A history file that is not a list is not imported, and is left as it
+// was: shiro no longer writes it.
+func TestBrokenHistoryFileIsLeftAlone(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.json")
 	if err := os.WriteFile(path, []byte(`{"not":"a list"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h := loadHistory(path)
-	if h.broken == nil || !strings.Contains(h.broken.Error(), path) {
-		t.Fatalf("broken = %v", h.broken)
-	}
+	h := openHistory(t.Context(), Options{HistoryPath: path})
 	if err := h.add("x"); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != `{"not":"a list"}` {
 		t.Fatalf("broken history overwritten: %s", b)
 	}
-	if prev, ok := h.older(""); !ok || prev != "x" {
-		t.Fatalf("in-memory history = %q, %v", prev, ok)
+	if got := strings.Join(h.entries, ","); got != "x" {
+		t.Fatalf("history = %q", got)
 	}
 }
 
 func TestHistoryBrowsingKeepsTheDraft(t *testing.T) {
-	h := loadHistory("")
+	h := openHistory(t.Context(), Options{})
 	for _, p := range []string{"first", "second"} {
 		if err := h.add(p); err != nil {
 			t.Fatal(err)

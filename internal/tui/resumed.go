@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
@@ -66,19 +67,20 @@ type PromptStore interface {
 	Add(ctx context.Context, prompt string) error
 }
 
-// openHistory is the prompt history behind up and down: the shared store
-// when there is one, else the history file.
+// openHistory is the prompt history behind up and down: the shared store,
+// or one in memory for this session when there is none.
 func openHistory(ctx context.Context, opts Options) *history {
-	if opts.Prompts == nil {
-		return loadHistory(opts.HistoryPath)
+	store := opts.Prompts
+	if store == nil {
+		store = &sessionPrompts{}
 	}
-	h := &history{shared: opts.Prompts, ctx: ctx}
-	entries, err := opts.Prompts.Load(ctx)
+	h := &history{shared: store, ctx: ctx}
+	entries, err := store.Load(ctx)
 	if err != nil {
 		h.broken = fmt.Errorf("prompt history: %w", err)
 	}
 	if err == nil && len(entries) == 0 && opts.HistoryPath != "" {
-		entries = importHistoryFile(ctx, opts.Prompts, opts.HistoryPath)
+		entries = importHistoryFile(ctx, store, opts.HistoryPath)
 	}
 	h.entries = trimHistory(entries)
 	h.pos = len(h.entries)
@@ -102,10 +104,20 @@ func importHistoryFile(ctx context.Context, store PromptStore, path string) []st
 	return entries
 }
 
-// addShared records a prompt in the shared store and takes the store's
+// sessionPrompts keeps a session's prompts when no store was given.
+type sessionPrompts struct{ entries []string }
+
+func (p *sessionPrompts) Load(context.Context) ([]string, error) { return slices.Clone(p.entries), nil }
+
+func (p *sessionPrompts) Add(_ context.Context, prompt string) error {
+	p.entries = appendHistory(p.entries, prompt)
+	return nil
+}
+
+// add records a sent prompt in the store and takes the store's
 // list back, so prompts sent meanwhile from another window show too. A
 // store that fails keeps the prompt in memory.
-func (h *history) addShared(prompt string) error {
+func (h *history) add(prompt string) error {
 	defer h.resetBrowse()
 	if err := h.shared.Add(h.ctx, prompt); err != nil {
 		h.entries = appendHistory(h.entries, prompt)

@@ -33,11 +33,11 @@ type Options struct {
 	// In and Out default to the terminal.
 	In  io.Reader
 	Out io.Writer
-	// HistoryPath is the prompt history file; empty keeps the history in
-	// memory.
+	// HistoryPath is the history file prompts were kept in before the
+	// store: read into an empty store once, never written.
 	HistoryPath string
-	// Prompts, when set, keeps the prompt history instead of HistoryPath
-	// (the session store's, shared by every window on the project).
+	// Prompts keeps the prompt history (the session store's, shared by
+	// every window on the project); nil keeps it in memory this session.
 	Prompts PromptStore
 	// FirstPrompt is sent as soon as the session has described itself and
 	// no choice offered at start (hooks to approve) is open

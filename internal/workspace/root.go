@@ -162,8 +162,8 @@ func (e *Env) ReadDir(name string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
-// ReadDirVisible is ReadVisible for a directory named inside the
-// workspace: its entries that a walk would report under rules (nil
+// ReadDirVisible lists a directory named inside the workspace: its
+// entries that a walk would report under rules (nil
 // reports ignored entries too), and how many the rules hide.
 func (e *Env) ReadDirVisible(name string, comps []string, rules *IgnoreRules) (visible []fs.DirEntry, hidden int, err error) {
 	entries, err := e.ReadDir(name)

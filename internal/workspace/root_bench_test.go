@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
@@ -35,7 +35,7 @@ func BenchmarkWriteFile(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if err := workspace.WriteFileAtomic(abs, data, 0o644); err != nil {
+			if err := fsutil.WriteAtomic(abs, data, 0o644, fsutil.Options{KeepMode: true}); err != nil {
 				b.Fatal(err)
 			}
 		}

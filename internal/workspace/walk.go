@@ -154,26 +154,3 @@ func (w *walker) dir(abs, rel string, comps []string, rules *IgnoreRules, depth 
 	}
 	return nil
 }
-
-// ReadVisible lists the entries of directory abs (components comps) that a
-// walk would report under rules (nil reports ignored entries too), and
-// counts the ones the rules hide.
-func ReadVisible(abs string, comps []string, rules *IgnoreRules) (visible []fs.DirEntry, hidden int, err error) {
-	entries, err := os.ReadDir(abs)
-	if err != nil {
-		return nil, 0, err
-	}
-	visible = entries[:0]
-	for _, e := range entries {
-		name := e.Name()
-		if alwaysSkipped(name) {
-			continue
-		}
-		if rules != nil && rules.ignored(append(comps, name), e.IsDir()) {
-			hidden++
-			continue
-		}
-		visible = append(visible, e)
-	}
-	return visible, hidden, nil
-}

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -98,7 +99,7 @@ func TestBashResultCarriesTheStreamsBare(t *testing.T) {
 		{"printf 'a\\tb\\n\\n'; exit 3", tool.RunOutput{Exit: 3, Stdout: "a\tb\n"}},
 		{"true", tool.RunOutput{}},
 	} {
-		res, err := tool.Invoke(t.Context(), plainBash(env), jsonInput(t, map[string]any{"command": c.command}), tool.Runtime{CallID: "c1"})
+		res, err := tooltest.Invoke(t.Context(), plainBash(env), jsonInput(t, map[string]any{"command": c.command}), tool.Runtime{CallID: "c1"})
 		if err != nil {
 			t.Fatalf("%s: %v", c.command, err)
 		}

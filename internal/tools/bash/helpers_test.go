@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
@@ -40,7 +41,7 @@ func jsonInput(t testing.TB, fields map[string]any) json.RawMessage {
 // invoke prepares and runs one call of tl, relaying live output to emit
 // (which may be nil).
 func invoke(ctx context.Context, tl tool.Tool, input json.RawMessage, emit func(string)) (string, error) {
-	res, err := tool.Invoke(ctx, tl, input, tool.Runtime{CallID: "c1", Output: emit})
+	res, err := tooltest.Invoke(ctx, tl, input, tool.Runtime{CallID: "c1", Output: emit})
 	return res.Output, err
 }
 

@@ -2,93 +2,53 @@ package edit
 
 import (
 	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
-var newEnv = wstest.Env
+// The family's calls go through the shared kit (tool/tooltest), bound to
+// the package's tools by name.
+
+var (
+	newEnv        = wstest.Env
+	contains      = tooltest.Contains
+	readFileIfAny = tooltest.ReadFileIfAny
+)
 
 func toolNamed(t testing.TB, env *workspace.Env, name string) tool.Tool {
 	t.Helper()
-	for _, tl := range Tools(env) {
-		if tl.Info().Name == name {
-			return tl
-		}
-	}
-	t.Fatalf("no tool %q", name)
-	return nil
+	return tooltest.Named(t, Tools(env), name)
 }
 
-func marshal(t testing.TB, input any) json.RawMessage {
-	t.Helper()
-	raw, err := json.Marshal(input)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
-}
+func marshal(t testing.TB, input any) json.RawMessage { t.Helper(); return tooltest.Input(t, input) }
 
 func call(t testing.TB, env *workspace.Env, name string, input any) (tool.Result, error) {
 	t.Helper()
-	return tool.Invoke(t.Context(), toolNamed(t, env, name), marshal(t, input), tool.Runtime{CallID: "t"})
+	return tooltest.Call(t, toolNamed(t, env, name), input)
 }
 
 func ok(t testing.TB, env *workspace.Env, name string, input any) string {
 	t.Helper()
-	res, err := call(t, env, name, input)
-	if err != nil {
-		t.Fatalf("%s %v: unexpected error: %v", name, input, err)
-	}
-	return res.Output
+	return tooltest.Ok(t, toolNamed(t, env, name), input)
 }
 
 func fail(t testing.TB, env *workspace.Env, name string, input any) string {
 	t.Helper()
-	res, err := call(t, env, name, input)
-	if err == nil {
-		t.Fatalf("%s %v: expected an error, got result:\n%s", name, input, res.Output)
-	}
-	return err.Error()
+	return tooltest.Fail(t, toolNamed(t, env, name), input)
 }
 
-// inputError runs a call whose input must be refused before it runs.
+// inputError runs a call whose input must be refused before it runs, and
+// returns the message the model reads.
 func inputError(t testing.TB, env *workspace.Env, name string, input any) string {
 	t.Helper()
-	_, err := toolNamed(t, env, name).Prepare(marshal(t, input))
-	var ie *tool.InputError
-	if !errors.As(err, &ie) {
-		t.Fatalf("%s %v: want an input error, got %v", name, input, err)
-	}
-	return err.Error()
+	return tooltest.Refuse(t, toolNamed(t, env, name), input).Error()
 }
 
 func readFile(t testing.TB, env *workspace.Env, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(env.Root, filepath.FromSlash(name)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func contains(t testing.TB, got string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(got, w) {
-			t.Errorf("output lacks %q:\n%s", w, got)
-		}
-	}
-}
-
-// readFileIfAny is the content of a file, or "" when it cannot be read.
-func readFileIfAny(root, name string) string {
-	b, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
-	return string(b)
+	return tooltest.ReadFile(t, env.Root, name)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/proc"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
@@ -78,7 +79,7 @@ func TestLoadReportsEachBadManifestAndKeepsTheRest(t *testing.T) {
 func call(t *testing.T, tl tool.Tool, arg string) (string, error) {
 	t.Helper()
 	raw, _ := json.Marshal(map[string]string{"arg": arg})
-	res, err := tool.Invoke(t.Context(), tl, raw, tool.Runtime{CallID: "1"})
+	res, err := tooltest.Invoke(t.Context(), tl, raw, tool.Runtime{CallID: "1"})
 	return res.Output, err
 }
 

@@ -1,13 +1,13 @@
 package files
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
@@ -56,10 +56,10 @@ func TestMoveFileRefusals(t *testing.T) {
 			if err := os.Symlink(outside, filepath.Join(env.Root, "out")); err != nil {
 				t.Fatal(err)
 			}
-			before, beforeOut := snapshotTree(t, env.Root), snapshotTree(t, outside)
+			before, beforeOut := tooltest.Snapshot(t, env.Root), tooltest.Snapshot(t, outside)
 			contains(t, fail(t, env, "move_file", map[string]string{"from": c.from, "to": c.to}), c.want)
-			sameTree(t, before, snapshotTree(t, env.Root))
-			sameTree(t, beforeOut, snapshotTree(t, outside))
+			tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root))
+			tooltest.SameTree(t, beforeOut, tooltest.Snapshot(t, outside))
 		})
 	}
 }
@@ -163,59 +163,5 @@ func TestMoveAndDeleteRefuseChangesSincePreview(t *testing.T) {
 			}
 			wstest.Unchanged(t, env.Root, want)
 		})
-	}
-}
-
-// treeState is every entry under a directory: files by content and mode,
-// directories and symlinks by kind, so a test can prove nothing changed,
-// not even a leftover temp file.
-type treeState map[string]string
-
-func snapshotTree(t testing.TB, root string) treeState {
-	t.Helper()
-	st := treeState{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			st[rel] = "symlink -> " + target
-		case d.IsDir():
-			st[rel] = "dir " + info.Mode().Perm().String()
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			st[rel] = info.Mode().Perm().String() + " " + string(b)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
-func sameTree(t testing.TB, want, got treeState) {
-	t.Helper()
-	for k, v := range want {
-		if g, ok := got[k]; !ok {
-			t.Errorf("%s is gone", k)
-		} else if g != v {
-			t.Errorf("%s changed:\n got %q\nwant %q", k, g, v)
-		}
-	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			t.Errorf("%s appeared", k)
-		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
@@ -101,7 +102,7 @@ func call(t testing.TB, env *workspace.Env, model CommitModel, name string, inpu
 			t.Fatal(err)
 		}
 	}
-	res, err := tool.Invoke(t.Context(), findTool(t, Tools(env, model), name), raw, tool.Runtime{CallID: "1"})
+	res, err := tooltest.Invoke(t.Context(), findTool(t, Tools(env, model), name), raw, tool.Runtime{CallID: "1"})
 	return res.Output, err
 }
 

@@ -7,68 +7,15 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
-// handWritten are the schemas the tools had before they were derived from
-// the input types: the derived ones must say the same.
-var handWritten = map[string]string{
-	"git_status":         `{"type":"object","properties":{},"additionalProperties":false}`,
-	"git_diff":           `{"type":"object","properties":{"staged":{"type":"boolean"},"path":{"type":"string"}},"additionalProperties":false}`,
-	"git_log":            `{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":40,"description":"default 15"},"path":{"type":"string"}},"additionalProperties":false}`,
-	"git_show":           `{"type":"object","properties":{"ref":{"type":"string"},"path":{"type":"string","description":"limit the diff to this path"}},"required":["ref"],"additionalProperties":false}`,
-	"git_blame":          `{"type":"object","properties":{"path":{"type":"string"},"startLine":{"type":"integer","minimum":1},"endLine":{"type":"integer","minimum":1,"description":"default startLine+39"}},"required":["path"],"additionalProperties":false}`,
-	"git_branch":         `{"type":"object","properties":{"remote":{"type":"boolean","description":"also remote-tracking branches"}},"additionalProperties":false}`,
-	"git_commit_message": `{"type":"object","properties":{},"additionalProperties":false}`,
-	"changed_files":      `{"type":"object","properties":{},"additionalProperties":false}`,
-	// The git-extra set came after the derivation; its schemas are pinned
-	// here all the same, since they are what the model is sent.
-	"git_log_file":       `{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":40,"description":"default 15"}},"required":["path"],"additionalProperties":false}`,
-	"git_diff_commits":   `{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"path":{"type":"string"}},"required":["from","to"],"additionalProperties":false}`,
-	"git_show_file":      `{"type":"object","properties":{"ref":{"type":"string"},"path":{"type":"string"}},"required":["ref","path"],"additionalProperties":false}`,
-	"git_current_branch": `{"type":"object","properties":{},"additionalProperties":false}`,
-	"git_changed_in_ref": `{"type":"object","properties":{"ref":{"type":"string"}},"required":["ref"],"additionalProperties":false}`,
-}
-
-// schemaShape is what a schema says about the input, for comparing two.
-type schemaShape struct {
-	Type       string `json:"type"`
-	Properties map[string]struct {
-		Type        string   `json:"type"`
-		Description string   `json:"description"`
-		Minimum     *float64 `json:"minimum"`
-		Maximum     *float64 `json:"maximum"`
-	} `json:"properties"`
-	Required             []string `json:"required"`
-	AdditionalProperties *bool    `json:"additionalProperties"`
-}
-
-func TestSchemasMatchTheHandWrittenOnes(t *testing.T) {
-	ts := Tools(newWorkspace(t), fakeModel{})
-	if len(ts) != len(handWritten) {
-		t.Fatalf("%d tools, want %d", len(ts), len(handWritten))
-	}
-	for _, tl := range ts {
-		info := tl.Info()
-		before, ok := handWritten[info.Name]
-		if !ok {
-			t.Errorf("unexpected tool %s", info.Name)
-			continue
-		}
-		var got, want schemaShape
-		if err := json.Unmarshal(info.Schema, &got); err != nil {
-			t.Errorf("%s: the derived schema is not JSON: %v\n%s", info.Name, err, info.Schema)
-			continue
-		}
-		if err := json.Unmarshal([]byte(before), &want); err != nil {
-			t.Fatal(err)
-		}
-		if len(got.Properties) == 0 {
-			got.Properties = want.Properties // {} and an absent member say the same
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: derived schema differs\n got %s\nwant %s", info.Name, info.Schema, before)
-		}
-	}
+// TestSchemas holds the schemas the tools derive from their input types
+// to testdata/schemas.golden.json (rewrite it with -update and review the
+// diff): types, descriptions, bounds, the required set and the refusal of
+// unknown members.
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, Tools(newWorkspace(t), fakeModel{}), 400)
 }
 
 func TestInfo(t *testing.T) {
@@ -160,24 +107,4 @@ func TestTitleIsOneShortLine(t *testing.T) {
 	if got := title("  a\r\nb\x00c\x7f "); got != "a  b c" {
 		t.Errorf("controls: %q", got)
 	}
-}
-
-// TestSpecBytes measures what the tools cost on every request: name,
-// description and schema. `go test -run SpecBytes -v` prints the table,
-// against the hand-written schemas of before.
-func TestSpecBytes(t *testing.T) {
-	before, after := 0, 0
-	ts := Tools(newWorkspace(t), fakeModel{})
-	for _, tl := range ts {
-		s := tl.Info().Spec()
-		base := len(s.Name) + len(s.Description)
-		was, n := base+len(handWritten[s.Name]), base+len(s.Schema)
-		before += was
-		after += n
-		t.Logf("%-18s %4d -> %4d bytes", s.Name, was, n)
-		if n > 400 {
-			t.Errorf("%s costs %d bytes on every request; keep it under 400", s.Name, n)
-		}
-	}
-	t.Logf("all %d tools: %d -> %d bytes", len(ts), before, after)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 // fakeGit puts a git on PATH that answers `rev-parse --show-prefix` and
@@ -56,7 +57,7 @@ func TestCancelStopsGitAndItsChildren(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := tool.Invoke(ctx, findTool(t, Tools(env, nil), "git_status"), nil, tool.Runtime{})
+		_, err := tooltest.Invoke(ctx, findTool(t, Tools(env, nil), "git_status"), nil, tool.Runtime{})
 		done <- err
 	}()
 	f, err := os.Open(fifo)

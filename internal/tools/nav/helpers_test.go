@@ -1,14 +1,12 @@
 package nav
 
 import (
-	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
@@ -55,58 +53,19 @@ func fixtureEnv(t testing.TB) *testWorkspace {
 // toolNamed finds one of the workspace's tools by name.
 func toolNamed(t testing.TB, env *testWorkspace, name string) tool.Tool {
 	t.Helper()
-	for _, tl := range env.tools {
-		if tl.Info().Name == name {
-			return tl
-		}
-	}
-	t.Fatalf("no tool %s", name)
-	return nil
-}
-
-// encode marshals a call's input; nil is a call without arguments (an
-// empty input, as a provider passes it).
-func encode(t testing.TB, input any) json.RawMessage {
-	t.Helper()
-	if input == nil {
-		return nil
-	}
-	raw, err := json.Marshal(input)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
-}
-
-// call prepares and runs one call as a session would, without the gate.
-func call(t testing.TB, env *testWorkspace, name string, input any) (string, error) {
-	t.Helper()
-	res, err := tool.Invoke(t.Context(), toolNamed(t, env, name), encode(t, input), tool.Runtime{CallID: "1"})
-	return res.Output, err
+	return tooltest.Named(t, env.tools, name)
 }
 
 func mustCall(t testing.TB, env *testWorkspace, name string, input any) string {
 	t.Helper()
-	out, err := call(t, env, name, input)
-	if err != nil {
-		t.Fatalf("%s %v: %v", name, input, err)
-	}
-	return out
+	return tooltest.Ok(t, toolNamed(t, env, name), input)
 }
 
 // mustFail runs a call that must fail when it runs (not when it is
 // prepared), and returns the error text.
 func mustFail(t testing.TB, env *testWorkspace, name string, input any) string {
 	t.Helper()
-	out, err := call(t, env, name, input)
-	if err == nil {
-		t.Fatalf("%s %v: want an error, got %q", name, input, out)
-	}
-	var ie *tool.InputError
-	if errors.As(err, &ie) {
-		t.Fatalf("%s %v: refused as input (%v), want a failure of the run", name, input, err)
-	}
-	return err.Error()
+	return tooltest.FailRun(t, toolNamed(t, env, name), input)
 }
 
 // mustRefuse prepares a call that must be refused before it runs, and
@@ -114,13 +73,5 @@ func mustFail(t testing.TB, env *testWorkspace, name string, input any) string {
 // framing the model also sees).
 func mustRefuse(t testing.TB, env *testWorkspace, name string, input any) string {
 	t.Helper()
-	_, err := toolNamed(t, env, name).Prepare(encode(t, input))
-	var ie *tool.InputError
-	if !errors.As(err, &ie) {
-		t.Fatalf("%s %v: err = %v, want an input error", name, input, err)
-	}
-	if !strings.HasPrefix(err.Error(), "invalid arguments: ") {
-		t.Fatalf("%s %v: %q lacks the framing", name, input, err)
-	}
-	return ie.Err.Error()
+	return tooltest.Refuse(t, toolNamed(t, env, name), input).Err.Error()
 }

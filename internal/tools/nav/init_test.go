@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 // The package does no work when it is loaded: every shiro start, even
@@ -60,7 +61,7 @@ func TestLanguageRulesAreBuiltOnFirstUse(t *testing.T) {
 		{"outline", `{"path":"a.go"}`, "3: func F() {}"},
 		{"read_symbol", `{"path":"a.go","name":"F"}`, "a.go:3-3\n3: func F() {}"},
 	} {
-		res, err := tool.Invoke(t.Context(), byName[c.name], json.RawMessage(c.input), tool.Runtime{})
+		res, err := tooltest.Invoke(t.Context(), byName[c.name], json.RawMessage(c.input), tool.Runtime{})
 		if err != nil || res.Output != c.want {
 			t.Fatalf("%s: %q, %v", c.name, res.Output, err)
 		}

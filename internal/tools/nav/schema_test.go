@@ -7,34 +7,17 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
-	"github.com/shiro-neko/shiro/internal/tools/internal/tooltest"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
-// handWritten returns the schemas the tools carried before theirs were
-// derived from the input types: the derived ones must say the same. (A
-// function, not a variable: the package must do no work at init.)
-func handWritten() map[string]string {
-	return map[string]string{
-		"tree": `{"type":"object","properties":{"path":{"type":"string"},` +
-			`"depth":{"type":"integer","minimum":1,"maximum":6,"description":"default 3"}},` +
-			`"additionalProperties":false}`,
-		"find_symbol": `{"type":"object","properties":{` +
-			`"name":{"type":"string"},` +
-			`"include":{"type":"string","description":"glob, e.g. *.go"}},` +
-			`"required":["name"],"additionalProperties":false}`,
-		"outline":     `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`,
-		"read_symbol": `{"type":"object","properties":{"path":{"type":"string"},"name":{"type":"string"}},"required":["path","name"],"additionalProperties":false}`,
-		"env_info":    `{"type":"object","properties":{},"additionalProperties":false}`,
-	}
-}
-
-// TestSchemasSayWhatTheHandWrittenOnesSaid compares the derived schemas
-// with the old ones member by member: types, descriptions, bounds, the
-// required set and the refusal of unknown members. `go test -run Schemas
-// -v` prints the bytes each tool costs on every request before and after.
-func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
-	tooltest.SchemasMatch(t, Tools(&workspace.Env{Root: t.TempDir()}), handWritten(), 400)
+// TestSchemas holds the schemas the tools derive from their input types
+// to testdata/schemas.golden.json (rewrite it with -update and review the
+// diff): types, descriptions, bounds, the required set and the refusal of
+// unknown members. `go test -run Schemas -v` prints the bytes each tool
+// costs on every request.
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, Tools(&workspace.Env{Root: t.TempDir()}), 400)
 }
 
 // TestInfo pins what the tools say about themselves: the model's and the

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -31,7 +32,7 @@ var commitPatch = envelope(
 
 func runWithFault(t *testing.T, env *workspace.Env, fault faultHook) (string, error) {
 	t.Helper()
-	res, err := tool.Invoke(t.Context(), applyPatchTool(env, fault), marshal(t, map[string]string{"patch": commitPatch}), tool.Runtime{})
+	res, err := tooltest.Invoke(t.Context(), applyPatchTool(env, fault), marshal(t, map[string]string{"patch": commitPatch}), tool.Runtime{})
 	return res.Output, err
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
@@ -40,7 +41,7 @@ func FuzzParsePatch(f *testing.F) {
 			return
 		}
 		for _, op := range p.ops {
-			paths := []string{op.opPath()}
+			paths := []string{opPath(op)}
 			if u, ok := op.(updateFileOp); ok && u.moveTo != "" {
 				paths = append(paths, u.moveTo)
 			}
@@ -96,7 +97,7 @@ func FuzzApplyPatch(f *testing.F) {
 			t.Fatal(err)
 		}
 		text = sent.Patch
-		result, err := tool.Invoke(context.Background(), applyPatchTool(env, nil), in, tool.Runtime{})
+		result, err := tooltest.Invoke(context.Background(), applyPatchTool(env, nil), in, tool.Runtime{})
 		out := result.Output
 		after := snapshot(t, root)
 		if err != nil {

@@ -1,9 +1,3 @@
-package patch
-
-import (
-	"strings"
-)
-
 // Package patch is apply_patch: a change to several files in one call,
 // written in the envelope OpenAI's Codex models are trained to write, and
 // applied all or nothing.
@@ -23,6 +17,11 @@ import (
 // parsePatch turns the text into one value per file operation; planPatch
 // checks it against the workspace and computes every new file in memory;
 // commitPlan writes them.
+package patch
+
+import (
+	"strings"
+)
 
 // patch is a parsed patch: its file operations in order.
 type patch struct {
@@ -31,8 +30,6 @@ type patch struct {
 
 // patchOp is one file operation: addFileOp, deleteFileOp or updateFileOp.
 type patchOp interface {
-	// opPath is the path the operation names first (the source of a move).
-	opPath() string
 	// header is the marker line that introduces it, for messages.
 	header() string
 }
@@ -55,10 +52,6 @@ type updateFileOp struct {
 	moveTo string
 	chunks []patchChunk
 }
-
-func (o addFileOp) opPath() string    { return o.path }
-func (o deleteFileOp) opPath() string { return o.path }
-func (o updateFileOp) opPath() string { return o.path }
 
 func (o addFileOp) header() string    { return markAdd + o.path }
 func (o deleteFileOp) header() string { return markDelete + o.path }
@@ -157,44 +150,4 @@ func patchPaths(text string) []string {
 		}
 	}
 	return paths
-}
-
-// String writes the patch back in the envelope format. A parsed patch
-// re-parses to the same value (the fuzz test holds it to that).
-func (p patch) String() string {
-	var b strings.Builder
-	b.WriteString(markBegin + "\n")
-	for _, op := range p.ops {
-		switch o := op.(type) {
-		case addFileOp:
-			b.WriteString(markAdd + o.path + "\n")
-			for _, l := range o.lines {
-				b.WriteString("+" + l + "\n")
-			}
-		case deleteFileOp:
-			b.WriteString(markDelete + o.path + "\n")
-		case updateFileOp:
-			b.WriteString(markUpdate + o.path + "\n")
-			if o.moveTo != "" {
-				b.WriteString(markMove + o.moveTo + "\n")
-			}
-			for _, c := range o.chunks {
-				if len(c.anchors) == 0 {
-					b.WriteString(markChunk + "\n")
-				}
-				for _, a := range c.anchors {
-					b.WriteString(markChunk + " " + a + "\n")
-				}
-				for _, l := range c.lines {
-					b.WriteByte(l.kind)
-					b.WriteString(l.text + "\n")
-				}
-				if c.atEOF {
-					b.WriteString(markEOF + "\n")
-				}
-			}
-		}
-	}
-	b.WriteString(markEnd + "\n")
-	return b.String()
 }

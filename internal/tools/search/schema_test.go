@@ -9,41 +9,17 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
-	"github.com/shiro-neko/shiro/internal/tools/internal/tooltest"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
-// handWritten returns the schemas the tools carried before theirs were
-// derived from the input types: the derived ones must say the same. (A
-// function, not a variable: the package must do no work at init.)
-func handWritten() map[string]string {
-	return map[string]string{
-		"grep": `{"type":"object","properties":{` +
-			`"pattern":{"type":"string","description":"Regular expression (RE2 syntax)"},` +
-			`"include":{"type":"string","description":"Glob of files to search, e.g. *.go or src/**/*.ts"},` +
-			`"ignoreCase":{"type":"boolean"},` +
-			`"includeIgnored":{"type":"boolean"}},` +
-			`"required":["pattern"],"additionalProperties":false}`,
-		"glob": `{"type":"object","properties":{` +
-			`"pattern":{"type":"string","description":"e.g. **/*_test.go, src/**/*.ts; no / matches names at any depth"},` +
-			`"limit":{"type":"integer","minimum":1,"maximum":1000,"description":"Max paths (default 200)"},` +
-			`"includeIgnored":{"type":"boolean"}},` +
-			`"required":["pattern"],"additionalProperties":false}`,
-		"find_files": `{"type":"object","properties":{"name":{"type":"string"},` +
-			`"limit":{"type":"integer","minimum":1,"maximum":1000,"description":"default 100"}},` +
-			`"required":["name"],"additionalProperties":false}`,
-		"recent_files": `{"type":"object","properties":{` +
-			`"limit":{"type":"integer","minimum":1,"maximum":200,"description":"default 20"}},` +
-			`"additionalProperties":false}`,
-	}
-}
-
-// TestSchemasSayWhatTheHandWrittenOnesSaid compares the derived schemas
-// with the old ones member by member: types, descriptions, bounds, the
-// required set and the refusal of unknown members. `go test -run Schemas
-// -v` prints the bytes each tool costs on every request before and after.
-func TestSchemasSayWhatTheHandWrittenOnesSaid(t *testing.T) {
-	tooltest.SchemasMatch(t, Tools(&workspace.Env{Root: t.TempDir()}), handWritten(), 0)
+// TestSchemas holds the schemas the tools derive from their input types
+// to testdata/schemas.golden.json (rewrite it with -update and review the
+// diff): types, descriptions, bounds, the required set and the refusal of
+// unknown members. `go test -run Schemas -v` prints the bytes each tool
+// costs on every request.
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, Tools(&workspace.Env{Root: t.TempDir()}), 0)
 }
 
 // TestInfo pins what the tools say about themselves: the model's and the

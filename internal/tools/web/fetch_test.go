@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 // The tests run a loopback server. The tool under test gets a policy that
@@ -86,7 +87,7 @@ func fetchWith(t *testing.T, tl tool.Tool, input any) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := tool.Invoke(t.Context(), tl, raw, tool.Runtime{CallID: "t"})
+	res, err := tooltest.Invoke(t.Context(), tl, raw, tool.Runtime{CallID: "t"})
 	return res.Output, err
 }
 
