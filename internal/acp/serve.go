@@ -24,7 +24,8 @@ import (
 
 // Session is the protocol as acp uses it: agent.Session implements it.
 type Session interface {
-	Submit(protocol.Op) error
+	// Submit returns the op's id, which the events it causes carry.
+	Submit(op protocol.Op) (string, error)
 	Events() <-chan protocol.Event
 }
 

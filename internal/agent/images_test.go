@@ -81,7 +81,7 @@ func TestImagesForAModelWithoutVisionAreRefusedBeforeSending(t *testing.T) {
 // A bad picture is refused at Submit, naming it.
 func TestBadTurnImageIsRefusedAtSubmit(t *testing.T) {
 	s, _ := startWith(t, mustRegistry(t), allowAll(), nil)
-	err := s.Submit(protocol.UserTurn{Text: "x"}.WithImages([]protocol.Image{{MediaType: "image/tiff", Data: []byte("II*"), Name: "scan.tiff"}}))
+	_, err := s.Submit(protocol.UserTurn{Text: "x"}.WithImages([]protocol.Image{{MediaType: "image/tiff", Data: []byte("II*"), Name: "scan.tiff"}}))
 	if err == nil || !strings.Contains(err.Error(), "image 1 (scan.tiff)") {
 		t.Fatalf("err %v", err)
 	}

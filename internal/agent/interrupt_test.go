@@ -122,10 +122,10 @@ func TestInterruptToolBeforeTheToolStarts(t *testing.T) {
 	var evs []protocol.Event
 	for e := range h.session.Send(t.Context(), "go") {
 		if r, ok := e.(protocol.ApprovalRequestEvent); ok {
-			if err := h.session.Submit(protocol.Interrupt{CallID: r.CallID}); err != nil {
+			if _, err := h.session.Submit(protocol.Interrupt{CallID: r.CallID}); err != nil {
 				t.Fatalf("interrupting the call at the gate: %v", err)
 			}
-			_ = h.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.Yes})
+			_, _ = h.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.Yes})
 		}
 		evs = append(evs, e)
 	}

@@ -33,7 +33,8 @@ const Warning = "shiro: headless mode denies every call that needs approval (wri
 // Session is the protocol as headless mode uses it; *agent.Session
 // implements it.
 type Session interface {
-	Submit(op protocol.Op) error
+	// Submit returns the op's id, which the events it causes carry.
+	Submit(op protocol.Op) (string, error)
 	Events() <-chan protocol.Event
 }
 
@@ -65,7 +66,7 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	// interrupted meanwhile) is a race, not a broken client: say so and
 	// go on.
 	submit := func(op protocol.Op) error {
-		err := s.Submit(op)
+		_, err := s.Submit(op)
 		if errors.Is(err, protocol.ErrUnknownRequest) {
 			p.print(protocol.NoticeEvent{Text: "ignored an answer: " + err.Error()})
 			return nil
@@ -79,11 +80,11 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 		}
 		inputErr <- err
 		// No more input: queued turns finish, then the stream closes.
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Shutdown{})
 	}()
 	stop := context.AfterFunc(ctx, func() {
-		_ = s.Submit(protocol.Interrupt{})
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Interrupt{})
+		_, _ = s.Submit(protocol.Shutdown{})
 	})
 	defer stop()
 	code, ceiling, steps := 0, false, false

@@ -179,7 +179,7 @@ func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind K
 // stop shuts a child session down and reads its stream to the end, so its
 // goroutines are gone when the call returns.
 func stop(child *agent.Session) {
-	_ = child.Submit(protocol.Shutdown{})
+	_, _ = child.Submit(protocol.Shutdown{})
 	for range child.Events() {
 	}
 }
