@@ -30,7 +30,7 @@ const ExitStepLimit = 4
 // Warning is printed on stderr when a headless run cannot approve anything.
 const Warning = "shiro: headless mode denies every call that needs approval (writes, edits, bash, web) unless --yolo is passed"
 
-// Session is the protocol as headless mode uses it; *agent.Session
+// Session is the protocol as headless mode uses it; the agent's session
 // implements it.
 type Session interface {
 	// Submit returns the op's id, which the events it causes carry.
