@@ -17,10 +17,19 @@ var (
 	jpegBytes = []byte("\xff\xd8\xffattached")
 )
 
+// sendTurn submits a turn and returns the events up to its own done; a
+// refused turn is an ErrorEvent, as Send reports it.
 func sendTurn(s *agent.Session, turn protocol.UserTurn) []protocol.Event {
+	id, err := s.Submit(turn)
+	if err != nil {
+		return []protocol.Event{protocol.ErrorEvent{Error: err.Error()}}
+	}
 	var out []protocol.Event
-	for e := range s.SendTurn(context.Background(), turn) {
+	for e := range s.Events() {
 		out = append(out, e)
+		if d, ok := e.(protocol.DoneEvent); ok && d.Op == id {
+			break
+		}
 	}
 	return out
 }

@@ -16,11 +16,11 @@ import (
 // iteration early, interrupts the turn (its remaining events are still
 // drained, so the session stays usable).
 func (s *Session) Send(ctx context.Context, text string) iter.Seq[protocol.Event] {
-	return s.SendTurn(ctx, protocol.UserTurn{Text: text})
+	return s.sendTurn(ctx, protocol.UserTurn{Text: text})
 }
 
-// SendTurn is Send for a turn with more than text (pictures).
-func (s *Session) SendTurn(ctx context.Context, turn protocol.UserTurn) iter.Seq[protocol.Event] {
+// sendTurn is Send for a turn with more than text (pictures).
+func (s *Session) sendTurn(ctx context.Context, turn protocol.UserTurn) iter.Seq[protocol.Event] {
 	return func(yield func(protocol.Event) bool) {
 		id, err := s.Submit(turn)
 		if err != nil {

@@ -32,7 +32,7 @@ func (s *Session) submit(id string, op protocol.Op) error {
 		return s.broker.answerQuestion(o)
 	case protocol.Interrupt:
 		if o.CallID != "" {
-			if !s.InterruptTool(o.CallID) {
+			if !s.interruptTool(o.CallID) {
 				return fmt.Errorf("interrupt: %q is not the running tool call", o.CallID)
 			}
 			return nil
