@@ -295,7 +295,6 @@ func (s *Session) Publish(e protocol.Event) { s.out.emit(e) }
 // Broker returns the session's approval desk, for subagents to share.
 func (s *Session) Broker() *Broker { return s.broker }
 
-
 func (s *Session) describe() protocol.SessionEvent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
