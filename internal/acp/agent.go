@@ -131,8 +131,8 @@ func firstEvent(ctx context.Context, s Session) (protocol.SessionEvent, error) {
 
 // dispose ends a session nobody will use and drains its events.
 func dispose(s Session) {
-	_ = s.Submit(protocol.Interrupt{})
-	_ = s.Submit(protocol.Shutdown{})
+	_, _ = s.Submit(protocol.Interrupt{})
+	_, _ = s.Submit(protocol.Shutdown{})
 	for range s.Events() {
 	}
 }
@@ -147,7 +147,7 @@ func (a *server) SetSessionMode(_ context.Context, req acp.SetSessionModeRequest
 	if modes := s.modeIDs(); len(modes) > 0 && !slices.Contains(modes, string(req.ModeId)) {
 		return acp.SetSessionModeResponse{}, invalidParams("modeId %q is not a mode of this session; use one of %s", req.ModeId, strings.Join(modes, ", "))
 	}
-	if err := s.inner.Submit(protocol.Configure{Agent: string(req.ModeId)}); err != nil {
+	if _, err := s.inner.Submit(protocol.Configure{Agent: string(req.ModeId)}); err != nil {
 		return acp.SetSessionModeResponse{}, invalidParams("modeId %q: %v", req.ModeId, err)
 	}
 	return acp.SetSessionModeResponse{}, nil

@@ -47,12 +47,12 @@ func (s *session) commandLine(text string) (string, bool) {
 
 // commandAnswered shows a command's output, and ends the prompt that ran
 // it unless a turn with its prompt follows. Results nobody asked for (a
-// hooks review at start) carry no line and are only shown.
+// hooks review at start) carry no op id and are only shown.
 func (s *session) commandAnswered(e protocol.CommandResultEvent) {
 	if text := commandText(e); strings.TrimSpace(text) != "" {
 		s.send(acp.UpdateAgentMessageText(paragraph(text)))
 	}
-	if e.Line == "" {
+	if e.Op == "" {
 		return
 	}
 	s.mu.Lock()

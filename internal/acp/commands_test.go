@@ -35,7 +35,7 @@ func TestSlashCommandsRunFromTheEditor(t *testing.T) {
 	if op := next[protocol.Command](t, s); op.Line != "/cost" {
 		t.Fatalf("command op %+v", op)
 	}
-	s.emit(protocol.CommandResultEvent{Command: "cost", Output: "$0.12 this session", Line: "/cost"})
+	s.emit(protocol.CommandResultEvent{Op: "op", Command: "cost", Output: "$0.12 this session", Line: "/cost"})
 	if r := <-got; r.err != nil || r.resp.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("prompt answered %+v, %v", r.resp, r.err)
 	}
@@ -49,7 +49,7 @@ func TestSlashCommandsRunFromTheEditor(t *testing.T) {
 	if op := next[protocol.Command](t, s); op.Line != "/review the parser" {
 		t.Fatalf("command op %+v", op)
 	}
-	s.emit(protocol.CommandResultEvent{Command: "review", Line: "/review the parser", Turn: true})
+	s.emit(protocol.CommandResultEvent{Op: "op", Command: "review", Line: "/review the parser", Turn: true})
 	select {
 	case r := <-got:
 		t.Fatalf("answered before the command's turn ran: %+v, %v", r.resp, r.err)

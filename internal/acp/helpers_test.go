@@ -220,7 +220,7 @@ func newScripted(first protocol.SessionEvent) *scripted {
 	return s
 }
 
-func (s *scripted) Submit(op protocol.Op) error {
+func (s *scripted) Submit(op protocol.Op) (string, error) {
 	s.ops <- op
 	if _, ok := op.(protocol.Shutdown); ok {
 		s.mu.Lock()
@@ -230,7 +230,7 @@ func (s *scripted) Submit(op protocol.Op) error {
 		}
 		s.mu.Unlock()
 	}
-	return nil
+	return "op", nil
 }
 
 func (s *scripted) Events() <-chan protocol.Event { return s.events }

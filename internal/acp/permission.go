@@ -118,7 +118,7 @@ func approvalAnswer(id string, resp acp.RequestPermissionResponse, err error) pr
 // is dismissed at once and the model decides on its own.
 func (s *session) askQuestion(e protocol.QuestionEvent) {
 	if len(e.Options) == 0 {
-		if err := s.inner.Submit(protocol.Answer{ID: e.ID, Dismissed: true}); err != nil {
+		if _, err := s.inner.Submit(protocol.Answer{ID: e.ID, Dismissed: true}); err != nil {
 			s.log.Debug("acp: answer refused", "session", s.id, "err", err)
 		}
 		return
@@ -191,7 +191,7 @@ func (s *session) ask(id string, req acp.RequestPermissionRequest, answer func(a
 		if !open {
 			return
 		}
-		if err := s.inner.Submit(answer(resp, err)); err != nil {
+		if _, err := s.inner.Submit(answer(resp, err)); err != nil {
 			s.log.Debug("acp: answer refused", "session", s.id, "request", id, "err", err)
 		}
 	})

@@ -22,9 +22,11 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// Session is the protocol as acp uses it: agent.Session implements it.
+// Session is the protocol as acp uses it; the agent's session implements
+// it.
 type Session interface {
-	Submit(protocol.Op) error
+	// Submit returns the op's id, which the events it causes carry.
+	Submit(op protocol.Op) (string, error)
 	Events() <-chan protocol.Event
 }
 

@@ -159,7 +159,7 @@ func (s *session) runTurn(ctx context.Context, p *promptTurn, turn protocol.User
 	s.current = p
 	p.command = isCommand
 	s.mu.Unlock()
-	if err := s.inner.Submit(op); err != nil {
+	if _, err := s.inner.Submit(op); err != nil {
 		s.mu.Lock()
 		if s.current == p {
 			s.current = nil
@@ -249,7 +249,7 @@ func (s *session) cancel() {
 }
 
 func (s *session) interrupt() {
-	if err := s.inner.Submit(protocol.Interrupt{}); err != nil {
+	if _, err := s.inner.Submit(protocol.Interrupt{}); err != nil {
 		s.log.Debug("acp: interrupt refused", "session", s.id, "err", err)
 	}
 }
@@ -266,7 +266,7 @@ func (s *session) end() {
 	}
 	s.mu.Unlock()
 	s.interrupt()
-	_ = s.inner.Submit(protocol.Shutdown{})
+	_, _ = s.inner.Submit(protocol.Shutdown{})
 }
 
 // wait blocks until the event stream is drained and no permission request

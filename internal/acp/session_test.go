@@ -18,12 +18,12 @@ type fakeInner struct {
 	ops    chan protocol.Op
 }
 
-func (f *fakeInner) Submit(op protocol.Op) error {
+func (f *fakeInner) Submit(op protocol.Op) (string, error) {
 	f.ops <- op
 	if _, ok := op.(protocol.Shutdown); ok {
 		close(f.events)
 	}
-	return nil
+	return "op", nil
 }
 
 func (f *fakeInner) Events() <-chan protocol.Event { return f.events }

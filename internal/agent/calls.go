@@ -80,7 +80,7 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	t.beforeChange(info)
 	res, alone, err := t.execute(t.ctx, c.ID, info, v.Call)
 	if err != nil {
-		// A call stopped on its own (InterruptTool) leaves the turn going.
+		// A call stopped on its own (interruptTool) leaves the turn going.
 		if !alone && (isCancel(err) || t.ctx.Err() != nil) {
 			t.interrupted = true
 		}
@@ -151,7 +151,7 @@ func eventInput(in json.RawMessage) json.RawMessage {
 }
 
 // execute runs one allowed call under base (the turn's context, or one
-// that carries a sandbox widened for this call). alone is true when InterruptTool stopped
+// that carries a sandbox widened for this call). alone is true when interruptTool stopped
 // this call while the turn goes on.
 func (t *turn) execute(base context.Context, id string, info *tool.Info, call tool.Prepared) (res tool.Result, alone bool, err error) {
 	ctx, cancelCause := context.WithCancelCause(base)

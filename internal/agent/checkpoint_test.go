@@ -71,7 +71,7 @@ func TestCheckpointsAtTheTurnsEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
 	})

@@ -59,8 +59,8 @@ func compactingSession(t *testing.T, p llm.Provider, window int, share float64, 
 	}
 	cmd.s = s
 	t.Cleanup(func() {
-		_ = s.Submit(protocol.Interrupt{})
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Interrupt{})
+		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
 	})
@@ -84,7 +84,7 @@ func (c *compactCommand) Run(ctx context.Context, line string) (agent.CommandOut
 // compactNow runs /compact line and returns its result.
 func compactNow(t *testing.T, s *agent.Session, line string) protocol.CommandResultEvent {
 	t.Helper()
-	if err := s.Submit(protocol.Command{Line: line}); err != nil {
+	if _, err := s.Submit(protocol.Command{Line: line}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range s.Events() {

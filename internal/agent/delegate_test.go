@@ -127,7 +127,7 @@ func TestSubagentApprovalsReachTheParentsFrontEnd(t *testing.T) {
 				if r.Subagent != "worker" {
 					t.Errorf("request not marked: %+v", r)
 				}
-				_ = parent.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.No})
+				_, _ = parent.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.No})
 			}
 		}
 	}()
@@ -140,7 +140,7 @@ func TestSubagentApprovalsReachTheParentsFrontEnd(t *testing.T) {
 			deniedReason = d.Reason
 		}
 	}
-	_ = child.Submit(protocol.Shutdown{})
+	_, _ = child.Submit(protocol.Shutdown{})
 	for range child.Events() {
 	}
 	if deniedReason != "The user denied this call. Stop and report it." || bash.runs.Load() != 0 {

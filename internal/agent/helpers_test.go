@@ -202,8 +202,8 @@ func newHarnessTools(t testing.TB, o options, ts []tool.Tool, responses ...repla
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = s.Submit(protocol.Interrupt{})
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Interrupt{})
+		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
 	})
@@ -220,7 +220,7 @@ func (h *harness) collect(ctx context.Context, prompt string) []protocol.Event {
 		case protocol.SessionEvent:
 			continue
 		case protocol.ApprovalRequestEvent:
-			_ = h.session.Submit(protocol.Approval{ID: e.ID, Decision: h.answers.next(e)})
+			_, _ = h.session.Submit(protocol.Approval{ID: e.ID, Decision: h.answers.next(e)})
 		}
 		out = append(out, e)
 	}

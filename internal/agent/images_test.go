@@ -17,10 +17,19 @@ var (
 	jpegBytes = []byte("\xff\xd8\xffattached")
 )
 
+// sendTurn submits a turn and returns the events up to its own done; a
+// refused turn is an ErrorEvent, as Send reports it.
 func sendTurn(s *agent.Session, turn protocol.UserTurn) []protocol.Event {
+	id, err := s.Submit(turn)
+	if err != nil {
+		return []protocol.Event{protocol.ErrorEvent{Error: err.Error()}}
+	}
 	var out []protocol.Event
-	for e := range s.SendTurn(context.Background(), turn) {
+	for e := range s.Events() {
 		out = append(out, e)
+		if d, ok := e.(protocol.DoneEvent); ok && d.Op == id {
+			break
+		}
 	}
 	return out
 }
@@ -81,7 +90,7 @@ func TestImagesForAModelWithoutVisionAreRefusedBeforeSending(t *testing.T) {
 // A bad picture is refused at Submit, naming it.
 func TestBadTurnImageIsRefusedAtSubmit(t *testing.T) {
 	s, _ := startWith(t, mustRegistry(t), allowAll(), nil)
-	err := s.Submit(protocol.UserTurn{Text: "x"}.WithImages([]protocol.Image{{MediaType: "image/tiff", Data: []byte("II*"), Name: "scan.tiff"}}))
+	_, err := s.Submit(protocol.UserTurn{Text: "x"}.WithImages([]protocol.Image{{MediaType: "image/tiff", Data: []byte("II*"), Name: "scan.tiff"}}))
 	if err == nil || !strings.Contains(err.Error(), "image 1 (scan.tiff)") {
 		t.Fatalf("err %v", err)
 	}

@@ -11,16 +11,16 @@ type currentCall struct {
 	id string
 	// cancel cancels the call's context; nil until the tool starts.
 	cancel context.CancelCauseFunc
-	// stopped records an InterruptTool that came before the tool started
+	// stopped records an interruptTool that came before the tool started
 	// (the gate was still deciding), so the tool never starts.
 	stopped bool
 }
 
-// errStoppedAlone is the cause a call's context carries when InterruptTool
+// errStoppedAlone is the cause a call's context carries when interruptTool
 // cancelled it, which tells it apart from the whole turn being cancelled.
 var errStoppedAlone = errors.New("the user stopped this tool call")
 
-// InterruptTool stops the tool call callID, and only that call: if the
+// interruptTool stops the tool call callID, and only that call: if the
 // tool is running, its context is cancelled (bash kills the command's
 // process group) and the call fails with the tool's interrupted error; if
 // the gate is still deciding it, the tool never starts. Either way the
@@ -30,7 +30,7 @@ var errStoppedAlone = errors.New("the user stopped this tool call")
 // It reports whether callID is the current call. Naming the call keeps a
 // front end whose view lags behind the loop from stopping a later call by
 // mistake. It is safe from any goroutine.
-func (s *Session) InterruptTool(callID string) bool {
+func (s *Session) interruptTool(callID string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.current
@@ -59,7 +59,7 @@ func (s *Session) trackCall(id string) (untrack func()) {
 	}
 }
 
-// startCall hands the current call's cancel func to InterruptTool. It
+// startCall hands the current call's cancel func to interruptTool. It
 // returns false when the call was stopped before it could start.
 func (s *Session) startCall(id string, cancel context.CancelCauseFunc) bool {
 	s.mu.Lock()
@@ -73,7 +73,7 @@ func (s *Session) startCall(id string, cancel context.CancelCauseFunc) bool {
 }
 
 // stoppedAlone reports whether the call whose context is ctx was stopped by
-// InterruptTool while its turn went on.
+// interruptTool while its turn went on.
 func (t *turn) stoppedAlone(ctx context.Context) bool {
 	return t.ctx.Err() == nil && errors.Is(context.Cause(ctx), errStoppedAlone)
 }

@@ -29,16 +29,16 @@ func blockingTool(started chan<- struct{}, fail func(ctx context.Context) error)
 func interruptWhenStarted(t *testing.T, s *agent.Session, started <-chan struct{}, id string) {
 	go func() {
 		<-started
-		if s.InterruptTool("not-" + id) {
-			t.Error("InterruptTool stopped a call that is not running")
+		if _, err := s.Submit(protocol.Interrupt{CallID: "not-" + id}); err == nil {
+			t.Error("an interrupt stopped a call that is not running")
 		}
-		if !s.InterruptTool(id) {
-			t.Error("InterruptTool did not find the running call")
+		if _, err := s.Submit(protocol.Interrupt{CallID: id}); err != nil {
+			t.Errorf("an interrupt did not find the running call: %v", err)
 		}
 	}()
 }
 
-// InterruptTool stops the running call alone: the tool's own interrupted
+// An interrupt naming the running call stops it alone: the tool's own interrupted
 // error is its result, and the turn goes on to the next model call.
 func TestInterruptToolStopsTheCallAndTheTurnGoesOn(t *testing.T) {
 	started := make(chan struct{})
@@ -76,8 +76,8 @@ func TestInterruptToolStopsTheCallAndTheTurnGoesOn(t *testing.T) {
 	if r.CallID != "c1" || !r.IsError || r.Output != errBashInterrupted.Error() {
 		t.Fatalf("result sent to the model = %+v", r)
 	}
-	if h.session.InterruptTool("c1") {
-		t.Error("InterruptTool reports a call that has finished")
+	if _, err := h.session.Submit(protocol.Interrupt{CallID: "c1"}); err == nil {
+		t.Error("an interrupt found a call that has finished")
 	}
 }
 
@@ -100,15 +100,15 @@ func TestInterruptToolExplainsABareContextError(t *testing.T) {
 	}
 }
 
-// Nothing running: InterruptTool does nothing and says so.
+// Nothing running: an interrupt naming a call does nothing and says so.
 func TestInterruptToolWithNothingRunning(t *testing.T) {
 	h := newHarness(t, options{}, nil, resp(llm.TextDelta{Text: "hi"}))
-	if h.session.InterruptTool("c1") {
-		t.Fatal("InterruptTool reported a call before any ran")
+	if _, err := h.session.Submit(protocol.Interrupt{CallID: "c1"}); err == nil {
+		t.Fatal("an interrupt found a call before any ran")
 	}
 	h.collect(t.Context(), "hi")
-	if h.session.InterruptTool("c1") {
-		t.Fatal("InterruptTool reported a call after the turn")
+	if _, err := h.session.Submit(protocol.Interrupt{CallID: "c1"}); err == nil {
+		t.Fatal("an interrupt found a call after the turn")
 	}
 }
 
@@ -122,10 +122,10 @@ func TestInterruptToolBeforeTheToolStarts(t *testing.T) {
 	var evs []protocol.Event
 	for e := range h.session.Send(t.Context(), "go") {
 		if r, ok := e.(protocol.ApprovalRequestEvent); ok {
-			if err := h.session.Submit(protocol.Interrupt{CallID: r.CallID}); err != nil {
+			if _, err := h.session.Submit(protocol.Interrupt{CallID: r.CallID}); err != nil {
 				t.Fatalf("interrupting the call at the gate: %v", err)
 			}
-			_ = h.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.Yes})
+			_, _ = h.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.Yes})
 		}
 		evs = append(evs, e)
 	}

@@ -206,7 +206,7 @@ func TestCancelDuringToolLeavesValidHistory(t *testing.T) {
 func TestCancelMidStreamKeepsCallsAnswered(t *testing.T) {
 	p := &cancellingProvider{}
 	h := newHarness(t, options{provider: p}, []*fakeTool{{name: "echo"}})
-	p.cancel = func() { _ = h.session.Submit(protocol.Interrupt{}) }
+	p.cancel = func() { _, _ = h.session.Submit(protocol.Interrupt{}) }
 	h.collect(t.Context(), "go")
 	calls, results := 0, 0
 	for _, m := range h.session.History() {
@@ -243,13 +243,13 @@ func TestConsumerStoppingEarlyInterruptsTheTurn(t *testing.T) {
 func TestTurnsQueueInOrder(t *testing.T) {
 	h := newHarness(t, options{}, nil, resp(llm.TextDelta{Text: "one"}), resp(llm.TextDelta{Text: "two"}))
 	s := h.session
-	if err := s.Submit(protocol.UserTurn{Text: "first"}); err != nil {
+	if _, err := s.Submit(protocol.UserTurn{Text: "first"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Submit(protocol.UserTurn{Text: "second"}); err != nil {
+	if _, err := s.Submit(protocol.UserTurn{Text: "second"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Submit(protocol.Shutdown{}); err != nil {
+	if _, err := s.Submit(protocol.Shutdown{}); err != nil {
 		t.Fatal(err)
 	}
 	var seen []string
@@ -264,7 +264,7 @@ func TestTurnsQueueInOrder(t *testing.T) {
 	if !slices.Equal(seen, []string{"first", "one", "second", "two"}) {
 		t.Fatalf("order = %v", seen)
 	}
-	if err := s.Submit(protocol.UserTurn{Text: "late"}); !errors.Is(err, agent.ErrClosed) {
+	if _, err := s.Submit(protocol.UserTurn{Text: "late"}); !errors.Is(err, agent.ErrClosed) {
 		t.Fatalf("a turn after shutdown: %v", err)
 	}
 }
@@ -274,16 +274,16 @@ func TestTurnsQueueInOrder(t *testing.T) {
 func TestConfigureAppliesAtTheTurnBoundary(t *testing.T) {
 	h := newHarness(t, options{}, nil, resp(llm.TextDelta{Text: "one"}), resp(llm.TextDelta{Text: "two"}))
 	s := h.session
-	if err := s.Submit(protocol.Configure{Agent: "nonsense"}); err == nil || !strings.Contains(err.Error(), "unknown agent") {
+	if _, err := s.Submit(protocol.Configure{Agent: "nonsense"}); err == nil || !strings.Contains(err.Error(), "unknown agent") {
 		t.Fatalf("unknown agent: %v", err)
 	}
-	if err := s.Submit(protocol.Configure{Thinking: "extreme"}); err == nil {
+	if _, err := s.Submit(protocol.Configure{Thinking: "extreme"}); err == nil {
 		t.Fatal("an unknown thinking level was accepted")
 	}
 	var models []string
 	for e := range s.Send(t.Context(), "first") {
 		if _, ok := e.(protocol.TurnStartEvent); ok {
-			if err := s.Submit(protocol.Configure{Model: "other-model", Agent: "plan"}); err != nil {
+			if _, err := s.Submit(protocol.Configure{Model: "other-model", Agent: "plan"}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -324,9 +324,9 @@ func TestAQueuedCommandRunsBetweenTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = s.Submit(protocol.UserTurn{Text: "first"})
-	_ = s.Submit(protocol.Command{Line: "/clear"})
-	_ = s.Submit(protocol.Shutdown{})
+	_, _ = s.Submit(protocol.UserTurn{Text: "first"})
+	_, _ = s.Submit(protocol.Command{Line: "/clear"})
+	_, _ = s.Submit(protocol.Shutdown{})
 	var result protocol.CommandResultEvent
 	for e := range s.Events() {
 		if r, ok := e.(protocol.CommandResultEvent); ok {

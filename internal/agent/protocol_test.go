@@ -81,7 +81,7 @@ func TestApprovalRequestCarriesThePreview(t *testing.T) {
 		t.Fatalf("result diff = %+v", res.Diff)
 	}
 	// The request was answered, so its id is no longer open.
-	if err := h.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.Yes}); !errors.Is(err, protocol.ErrUnknownRequest) {
+	if _, err := h.session.Submit(protocol.Approval{ID: r.ID, Decision: protocol.Yes}); !errors.Is(err, protocol.ErrUnknownRequest) {
 		t.Fatalf("answering twice: %v", err)
 	}
 }
@@ -113,7 +113,7 @@ func TestInterruptWithdrawsAnOpenApproval(t *testing.T) {
 		switch e := e.(type) {
 		case protocol.ApprovalRequestEvent:
 			reqID = e.ID
-			if err := h.session.Submit(protocol.Interrupt{}); err != nil {
+			if _, err := h.session.Submit(protocol.Interrupt{}); err != nil {
 				t.Fatal(err)
 			}
 		case protocol.WithdrawnEvent:
@@ -135,14 +135,14 @@ func TestShutdownDeniesOpenApprovals(t *testing.T) {
 	h := newHarness(t, options{gate: &agent.Gate{Rules: askAll()}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
 	s := h.session
-	if err := s.Submit(protocol.UserTurn{Text: "go"}); err != nil {
+	if _, err := s.Submit(protocol.UserTurn{Text: "go"}); err != nil {
 		t.Fatal(err)
 	}
 	var deniedBy string
 	for e := range s.Events() {
 		switch e := e.(type) {
 		case protocol.ApprovalRequestEvent:
-			if err := s.Submit(protocol.Shutdown{}); err != nil {
+			if _, err := s.Submit(protocol.Shutdown{}); err != nil {
 				t.Fatal(err)
 			}
 		case protocol.ToolDeniedEvent:
@@ -176,7 +176,7 @@ func TestQuestionsTravelAsEvents(t *testing.T) {
 			if e.CallID != "c1" || e.Question != "which?" || len(e.Options) != 2 {
 				t.Fatalf("question = %+v", e)
 			}
-			if err := h.session.Submit(protocol.Answer{ID: e.ID, Chosen: []string{"b"}}); err != nil {
+			if _, err := h.session.Submit(protocol.Answer{ID: e.ID, Chosen: []string{"b"}}); err != nil {
 				t.Fatal(err)
 			}
 		case protocol.ToolResultEvent:

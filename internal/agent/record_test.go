@@ -118,8 +118,8 @@ func startRecorded(t *testing.T, history []llm.Message, responses ...replay.Resp
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = s.Submit(protocol.Interrupt{})
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Interrupt{})
+		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
 	})
@@ -170,7 +170,7 @@ func TestAnInterruptedTurnRecordsItsSyntheticResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.cancel = func() { _ = s.Submit(protocol.Interrupt{}) }
+	p.cancel = func() { _, _ = s.Submit(protocol.Interrupt{}) }
 	for range s.Send(t.Context(), "go") {
 	}
 	got := strings.Join(j.lines(), "\n")
@@ -248,7 +248,7 @@ func TestAStartedHistoryIsDrawnAndSentValid(t *testing.T) {
 	if string(gotJSON) != string(wantJSON) {
 		t.Fatalf("history event\n got %s\nwant %s", gotJSON, wantJSON)
 	}
-	if err := s.Submit(protocol.UserTurn{Text: "go on"}); err != nil {
+	if _, err := s.Submit(protocol.UserTurn{Text: "go on"}); err != nil {
 		t.Fatal(err)
 	}
 	drainTurn(s)
@@ -292,7 +292,7 @@ func TestResumeSwitchesTheConversation(t *testing.T) {
 	if !sawSession || !sawHistory {
 		t.Fatalf("session event for s2: %v, history event: %v", sawSession, sawHistory)
 	}
-	_ = s.Submit(protocol.UserTurn{Text: "now"})
+	_, _ = s.Submit(protocol.UserTurn{Text: "now"})
 	drainTurn(s)
 	if r := wire.requests(); len(r) != 1 || r[0].SessionID != "s2" || len(r[0].Messages) != 3 {
 		t.Fatalf("request %+v", r)
@@ -322,7 +322,7 @@ func TestARecorderFailureIsToldOnce(t *testing.T) {
 	notices := 0
 	var texts []string
 	for _, prompt := range []string{"one", "two"} {
-		_ = s.Submit(protocol.UserTurn{Text: prompt})
+		_, _ = s.Submit(protocol.UserTurn{Text: prompt})
 		for _, e := range drainTurn(s) {
 			if n, ok := e.(protocol.NoticeEvent); ok && strings.Contains(n.Text, "could not be saved") {
 				notices++
@@ -368,11 +368,11 @@ func TestShutdownWaitsForARunningCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Submit(protocol.Command{Line: "/cost"}); err != nil {
+	if _, err := s.Submit(protocol.Command{Line: "/cost"}); err != nil {
 		t.Fatal(err)
 	}
-	_ = s.Submit(protocol.Shutdown{})
-	if err := s.Submit(protocol.Command{Line: "/cost"}); !errors.Is(err, agent.ErrClosed) {
+	_, _ = s.Submit(protocol.Shutdown{})
+	if _, err := s.Submit(protocol.Command{Line: "/cost"}); !errors.Is(err, agent.ErrClosed) {
 		t.Fatalf("a command after shutdown: %v", err)
 	}
 	close(cmd.release)

@@ -8,33 +8,34 @@ import (
 )
 
 // Send submits a user turn and yields the session's events until that
-// turn's DoneEvent. It is for clients that run one turn at a time and are
-// the session's only reader (tests, the task tool driving a subagent):
-// events of other turns would be taken as this one's. Approvals and
+// turn's DoneEvent (the one carrying its op id). It is for clients that
+// run one turn at a time and are the session's only reader (tests, the
+// task tool driving a subagent). Approvals and
 // questions arrive as events like any other; answer them with Submit,
 // which never blocks, from inside the loop. Cancelling ctx, or stopping the
 // iteration early, interrupts the turn (its remaining events are still
 // drained, so the session stays usable).
 func (s *Session) Send(ctx context.Context, text string) iter.Seq[protocol.Event] {
-	return s.SendTurn(ctx, protocol.UserTurn{Text: text})
+	return s.sendTurn(ctx, protocol.UserTurn{Text: text})
 }
 
-// SendTurn is Send for a turn with more than text (pictures).
-func (s *Session) SendTurn(ctx context.Context, turn protocol.UserTurn) iter.Seq[protocol.Event] {
+// sendTurn is Send for a turn with more than text (pictures).
+func (s *Session) sendTurn(ctx context.Context, turn protocol.UserTurn) iter.Seq[protocol.Event] {
 	return func(yield func(protocol.Event) bool) {
-		if err := s.Submit(turn); err != nil {
+		id, err := s.Submit(turn)
+		if err != nil {
 			yield(protocol.ErrorEvent{Error: err.Error()})
 			return
 		}
-		stop := context.AfterFunc(ctx, func() { _ = s.Submit(protocol.Interrupt{}) })
+		stop := context.AfterFunc(ctx, func() { _, _ = s.Submit(protocol.Interrupt{}) })
 		defer stop()
 		listening := true
 		for e := range s.Events() {
 			if listening && !yield(e) {
 				listening = false
-				_ = s.Submit(protocol.Interrupt{})
+				_, _ = s.Submit(protocol.Interrupt{})
 			}
-			if _, done := e.(protocol.DoneEvent); done {
+			if done, ok := e.(protocol.DoneEvent); ok && done.Op == id {
 				return
 			}
 		}

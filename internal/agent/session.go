@@ -214,6 +214,7 @@ type Session struct {
 	broker *broker
 	gate   atomic.Pointer[Gate]
 	tools  atomic.Pointer[tool.Registry]
+	ops    atomic.Int64 // the last op id handed out
 
 	mu       sync.Mutex
 	id       string // the conversation's id: cfg.SessionID, or the one resumed
@@ -222,24 +223,26 @@ type Session struct {
 	model    string
 	variant  Variant
 	pending  *protocol.Configure // settings waiting for the turn to end
-	history  []llm.Message
-	callIDs  map[string]bool // every tool-call id the session used (callids.go)
-	sizes    sizeCache
-	pruned   pruneMemo
-	usage    llm.Usage
-	spend    ledger
-	repeats  *RepeatGuard
-	current  *currentCall // the tool call being decided or run
-	queue    []queued     // turns and commands waiting for the running turn
-	running  bool         // the turn runner goroutine is active
-	inTurn   bool         // a turn (not a queued command) is running
-	turnStop context.CancelFunc
-	turnSeq  int
-	direct   int  // calls made for the session itself (RunCall), for their ids
-	showing  int  // commands running beside the queue (immediate ones)
-	closing  bool // Shutdown was submitted
-	closed   bool // the outbox is closed
-	runner   sync.WaitGroup
+	// pendingOp is the id of the Configure op that last changed pending.
+	pendingOp string
+	history   []llm.Message
+	callIDs   map[string]bool // every tool-call id the session used (callids.go)
+	sizes     sizeCache
+	pruned    pruneMemo
+	usage     llm.Usage
+	spend     ledger
+	repeats   *RepeatGuard
+	current   *currentCall // the tool call being decided or run
+	queue     []queued     // turns and commands waiting for the running turn
+	running   bool         // the turn runner goroutine is active
+	inTurn    bool         // a turn (not a queued command) is running
+	turnStop  context.CancelFunc
+	turnSeq   int
+	direct    int  // calls made for the session itself (RunCall), for their ids
+	showing   int  // commands running beside the queue (immediate ones)
+	closing   bool // Shutdown was submitted
+	closed    bool // the outbox is closed
+	runner    sync.WaitGroup
 	// recordFailing is set while the recorder fails, so that the person
 	// hears of it once.
 	recordFailing bool
@@ -274,7 +277,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 		s.out.emit(protocol.CommandsEvent{Commands: cfg.Commands.List()})
 	}
 	s.emitHistory()
-	context.AfterFunc(s.ctx, func() { _ = s.Submit(protocol.Shutdown{}) })
+	context.AfterFunc(s.ctx, func() { _, _ = s.Submit(protocol.Shutdown{}) })
 	return s, nil
 }
 
@@ -288,9 +291,6 @@ func (s *Session) Publish(e protocol.Event) { s.out.emit(e) }
 
 // Broker returns the session's approval desk, for subagents to share.
 func (s *Session) Broker() *Broker { return s.broker }
-
-// Person returns whoever attends the session, for tools that ask.
-func (s *Session) Person() tool.Person { return s.broker }
 
 func (s *Session) describe() protocol.SessionEvent {
 	s.mu.Lock()

@@ -4,28 +4,35 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// Submit hands the session one op. It never blocks on the turn: a user
+// Submit hands the session one op and returns its id, which the events
+// the op causes carry (protocol.Op). It never blocks on the turn: a user
 // turn is queued, an answer is delivered to the waiting call, an interrupt
 // cancels. The error says why an op was refused (a closed session, an
 // answer to a request that is not open, an unknown agent); a refused op
 // changes nothing.
-func (s *Session) Submit(op protocol.Op) error {
+func (s *Session) Submit(op protocol.Op) (string, error) {
+	id := "op" + strconv.FormatInt(s.ops.Add(1), 10)
+	return id, s.submit(id, op)
+}
+
+func (s *Session) submit(id string, op protocol.Op) error {
 	switch o := op.(type) {
 	case protocol.UserTurn:
-		return s.enqueue(o)
+		return s.enqueue(id, o)
 	case protocol.Approval:
 		return s.broker.answerApproval(o)
 	case protocol.Answer:
 		return s.broker.answerQuestion(o)
 	case protocol.Interrupt:
 		if o.CallID != "" {
-			if !s.InterruptTool(o.CallID) {
+			if !s.interruptTool(o.CallID) {
 				return fmt.Errorf("interrupt: %q is not the running tool call", o.CallID)
 			}
 			return nil
@@ -33,9 +40,9 @@ func (s *Session) Submit(op protocol.Op) error {
 		s.interrupt()
 		return nil
 	case protocol.Configure:
-		return s.configure(o)
+		return s.configure(id, o)
 	case protocol.Command:
-		return s.command(o)
+		return s.command(id, o)
 	case protocol.Shutdown:
 		s.shutdown()
 		return nil
@@ -46,13 +53,14 @@ func (s *Session) Submit(op protocol.Op) error {
 // queued is a turn, or a command that waits for the turn before it. A
 // turn a command queued may name its own model.
 type queued struct {
+	op      string // the id of the op that queued it
 	text    string
 	command bool
 	model   string
 	images  []llm.Image
 }
 
-func (s *Session) enqueue(o protocol.UserTurn) error {
+func (s *Session) enqueue(op string, o protocol.UserTurn) error {
 	pictures := o.Pictures()
 	if strings.TrimSpace(o.Text) == "" && len(pictures) == 0 {
 		return fmt.Errorf("user turn: the text is empty")
@@ -65,7 +73,7 @@ func (s *Session) enqueue(o protocol.UserTurn) error {
 		}
 		images = append(images, part)
 	}
-	return s.push(queued{text: o.Text, images: images})
+	return s.push(queued{op: op, text: o.Text, images: images})
 }
 
 // named is " (name)" for an image that has one.
@@ -122,9 +130,9 @@ func (s *Session) runTurns() {
 		s.mu.Unlock()
 
 		if next.command {
-			s.runCommand(ctx, next.text)
+			s.runCommand(ctx, next.op, next.text)
 		} else {
-			s.runTurn(ctx, seq, next.text, next.model, next.images)
+			s.runTurn(ctx, seq, next)
 		}
 		stop()
 		s.mu.Lock()
@@ -139,16 +147,16 @@ func (s *Session) applyPendingLocked() {
 	if s.pending == nil {
 		return
 	}
-	c := *s.pending
-	s.pending = nil
+	c, op := *s.pending, s.pendingOp
+	s.pending, s.pendingOp = nil, ""
 	if err := s.applyConfigure(c); err != nil {
-		s.out.emit(protocol.ErrorEvent{Error: err.Error()})
+		s.out.emit(protocol.ErrorEvent{Op: op, Error: err.Error()})
 		return
 	}
 	s.out.emit(s.describeLocked())
 }
 
-func (s *Session) configure(c protocol.Configure) error {
+func (s *Session) configure(op string, c protocol.Configure) error {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -165,7 +173,7 @@ func (s *Session) configure(c protocol.Configure) error {
 		if s.pending != nil {
 			merged = mergeConfigure(*s.pending, c)
 		}
-		s.pending = &merged
+		s.pending, s.pendingOp = &merged, op
 		s.mu.Unlock()
 		return nil
 	}
@@ -239,12 +247,12 @@ func (s *Session) Wait() { s.runner.Wait() }
 
 // command runs a slash command: at once on its own goroutine when it only
 // shows something, else in its place in the turn queue.
-func (s *Session) command(c protocol.Command) error {
+func (s *Session) command(op string, c protocol.Command) error {
 	if s.cfg.Commands == nil {
 		return fmt.Errorf("%s: this session runs no slash commands", strings.TrimSpace(c.Line))
 	}
 	if !s.cfg.Commands.Immediate(c.Line) {
-		return s.push(queued{text: c.Line, command: true})
+		return s.push(queued{op: op, text: c.Line, command: true})
 	}
 	s.mu.Lock()
 	if s.closing {
@@ -256,7 +264,7 @@ func (s *Session) command(c protocol.Command) error {
 	s.showing++
 	s.mu.Unlock()
 	go func() {
-		s.runCommand(s.ctx, c.Line)
+		s.runCommand(s.ctx, op, c.Line)
 		s.mu.Lock()
 		s.showing--
 		last := s.closing && s.showing == 0 && !s.running
@@ -270,10 +278,10 @@ func (s *Session) command(c protocol.Command) error {
 
 // runCommand runs one command line and reports its outcome. A command
 // whose outcome is a prompt queues that prompt as the next turn.
-func (s *Session) runCommand(ctx context.Context, line string) {
+func (s *Session) runCommand(ctx context.Context, op, line string) {
 	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
 	out, err := s.cfg.Commands.Run(ctx, line)
-	ev := protocol.CommandResultEvent{Command: name, Output: out.Output, Choices: out.Choices, Field: out.Field,
+	ev := protocol.CommandResultEvent{Op: op, Command: name, Output: out.Output, Choices: out.Choices, Field: out.Field,
 		Line: cmp.Or(out.Line, strings.TrimSpace(line))}
 	follows := err == nil && strings.TrimSpace(out.Prompt) != ""
 	if err != nil {
@@ -285,7 +293,7 @@ func (s *Session) runCommand(ctx context.Context, line string) {
 		s.mu.Lock()
 		// The prompt goes first in the queue: it is what the command meant
 		// to happen next.
-		s.queue = append([]queued{{text: out.Prompt, model: out.Model}}, s.queue...)
+		s.queue = append([]queued{{op: op, text: out.Prompt, model: out.Model}}, s.queue...)
 		if !s.running && !s.closing {
 			s.running = true
 			s.runner.Add(1)

@@ -52,7 +52,7 @@ func TestTurnSetupSwapsTheProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = s.Submit(protocol.Shutdown{}) }()
+	defer func() { _, _ = s.Submit(protocol.Shutdown{}) }()
 	for range s.Send(t.Context(), "hello") {
 	}
 	w.set(agent.TurnSetup{Provider: second, ProviderName: "custom-openai", Model: "m2"})
@@ -99,9 +99,9 @@ func TestACommandsPromptRunsOnItsModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = s.Submit(protocol.Command{Line: "  /review  src/  "})
-	_ = s.Submit(protocol.UserTurn{Text: "next"})
-	_ = s.Submit(protocol.Shutdown{})
+	_, _ = s.Submit(protocol.Command{Line: "  /review  src/  "})
+	_, _ = s.Submit(protocol.UserTurn{Text: "next"})
+	_, _ = s.Submit(protocol.Shutdown{})
 	var result protocol.CommandResultEvent
 	for e := range s.Events() {
 		if r, ok := e.(protocol.CommandResultEvent); ok {
@@ -143,7 +143,7 @@ func TestRunCallPassesTheGate(t *testing.T) {
 			call = e
 		case protocol.ApprovalRequestEvent:
 			asked = e
-			_ = s.Submit(protocol.Approval{ID: e.ID, Decision: protocol.Yes})
+			_, _ = s.Submit(protocol.Approval{ID: e.ID, Decision: protocol.Yes})
 		}
 		if _, ok := e.(protocol.ToolResultEvent); ok {
 			break
@@ -159,7 +159,7 @@ func TestRunCallPassesTheGate(t *testing.T) {
 	}()
 	for e := range s.Events() {
 		if a, ok := e.(protocol.ApprovalRequestEvent); ok {
-			_ = s.Submit(protocol.Approval{ID: a.ID, Decision: protocol.No})
+			_, _ = s.Submit(protocol.Approval{ID: a.ID, Decision: protocol.No})
 		}
 		if _, ok := e.(protocol.ToolDeniedEvent); ok {
 			break

@@ -21,6 +21,7 @@ const interruptedResult = "The user interrupted before this tool call finished. 
 // a change submitted meanwhile applies to the next turn.
 type turn struct {
 	s       *Session
+	op      string // the id of the op that queued the turn
 	ctx     context.Context
 	model   string
 	variant Variant
@@ -70,8 +71,9 @@ func (t *turn) emit(e protocol.Event) { t.s.out.emit(e) }
 // runTurn runs one turn for text; the last event it emits is DoneEvent.
 //
 // model, when set, is this turn's model alone (a custom command's).
-func (s *Session) runTurn(ctx context.Context, seq int, text, model string, images []llm.Image) {
-	t := &turn{s: s, ctx: ctx}
+func (s *Session) runTurn(ctx context.Context, seq int, q queued) {
+	text, model, images := q.text, q.model, q.images
+	t := &turn{s: s, ctx: ctx, op: q.op}
 	if s.cfg.BeforeTurn != nil {
 		setup := s.cfg.BeforeTurn(ctx)
 		if setup.Gate != nil {
@@ -102,13 +104,13 @@ func (s *Session) runTurn(ctx context.Context, seq int, text, model string, imag
 			t.emit(protocol.NoticeEvent{Text: n})
 		}
 	}
-	t.emit(protocol.TurnStartEvent{Turn: seq, Text: typed, Images: len(images)})
+	t.emit(protocol.TurnStartEvent{Op: t.op, Turn: seq, Text: typed, Images: len(images)})
 	t.seq, t.typed, t.historyStart = seq, typed, s.historyLen()
 	if len(images) > 0 && !s.seesImages(t.model) {
 		// Refused before anything is sent: the provider would reject the
 		// request, or worse, the model would answer without the picture.
 		t.stop = protocol.StopError
-		t.emit(protocol.ErrorEvent{Error: noVision(t.model, len(images))})
+		t.emit(protocol.ErrorEvent{Op: t.op, Error: noVision(t.model, len(images))})
 		t.finish()
 		return
 	}
@@ -218,7 +220,7 @@ func (t *turn) modelStep() (llm.Message, bool) {
 		// model never finished, would mislead the next request. The
 		// person saw what streamed, and the error says why it stopped.
 		t.stop = protocol.StopError
-		t.emit(protocol.ErrorEvent{Error: streamErr.Error()})
+		t.emit(protocol.ErrorEvent{Op: t.op, Error: streamErr.Error()})
 		return msg, false
 	}
 	if t.ctx.Err() != nil {
@@ -332,7 +334,7 @@ func (t *turn) finish() {
 			t.emit(protocol.NoticeEvent{Text: n})
 		}
 	}
-	done := protocol.DoneEvent{Reason: t.stop, Ceiling: t.ceiling}
+	done := protocol.DoneEvent{Op: t.op, Reason: t.stop, Ceiling: t.ceiling}
 	switch {
 	case t.interrupted:
 		done.Reason = protocol.StopInterrupted
@@ -348,6 +350,11 @@ func (t *turn) finish() {
 			done.CostUSD = &usd
 		}
 	}
+	// The turn is over for whoever reads its done: a history change the
+	// client sends on seeing it must not find the turn still running.
+	s.mu.Lock()
+	s.inTurn = false
+	s.mu.Unlock()
 	t.emit(done)
 }
 

@@ -36,7 +36,7 @@ func startWith(t *testing.T, reg *tool.Registry, rules agent.Rules, cfg func(*ag
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
 	})

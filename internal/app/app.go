@@ -184,7 +184,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	a.openUX()
 	a.checkpoints = &checkpointer{a: a}
 	a.catalog = newCatalog(opts.Loaded)
-	a.ux.cmds = commands.New(host{a})
+	a.ux.cmds = commands.New(host{a}, nil)
 	observers = append(observers, workspaceObserver{ws: a.Workspace}, uxObserver{a: a})
 	if s.WorkflowEnabled {
 		a.nudger = workflow.NewNudger(versions.Notebook.Load)
@@ -207,6 +207,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.ux.cmds.Bind(a.Session)
 	a.noteSandbox()
 	a.announce()
 	a.startConfiguredCheck()
@@ -246,8 +247,8 @@ func (a *App) Close() {
 		a.Learner.Close()
 	}
 	if s := a.Session; s != nil {
-		_ = s.Submit(protocol.Interrupt{})
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Interrupt{})
+		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
 	}

@@ -119,7 +119,7 @@ func openUnsandboxed(t *testing.T, p place, srv *llmtest.Server, opts app.Option
 // command runs one slash command line and returns its result.
 func command(t *testing.T, a *app.App, line string) protocol.CommandResultEvent {
 	t.Helper()
-	if err := a.Session.Submit(protocol.Command{Line: line}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: line}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range a.Session.Events() {

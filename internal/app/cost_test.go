@@ -40,7 +40,7 @@ func openPriced(t *testing.T, preset, model string, srv *llmtest.Server, userCon
 // costOf runs /cost and returns its output.
 func costOf(t *testing.T, a *app.App) string {
 	t.Helper()
-	if err := a.Session.Submit(protocol.Command{Line: "/cost"}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: "/cost"}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range a.Session.Events() {

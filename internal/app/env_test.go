@@ -124,7 +124,7 @@ func TestProjectMCPCannotExpandASecret(t *testing.T) {
 	if len(review.Choices) != 1 || !strings.Contains(review.Output, "GITHUB_TOKEN") {
 		t.Fatalf("review = %+v", review)
 	}
-	if err := a.Session.Submit(protocol.Command{Line: review.Choices[0].Line}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: review.Choices[0].Line}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range a.Session.Events() {

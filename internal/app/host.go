@@ -5,7 +5,6 @@ import (
 	"errors"
 	"github.com/shiro-neko/shiro/internal/lsp"
 
-	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/hooks"
 	"github.com/shiro-neko/shiro/internal/prompt"
@@ -20,9 +19,8 @@ import (
 // commands.Host.
 type host struct{ a *App }
 
-func (h host) Session() *agent.Session { return h.a.Session }
-func (h host) Tools() *tool.Registry   { return h.a.currentTools() }
-func (h host) ProviderLabel() string   { return h.a.settings().Preset.Label }
+func (h host) Tools() *tool.Registry { return h.a.currentTools() }
+func (h host) ProviderLabel() string { return h.a.settings().Preset.Label }
 
 func (h host) ListModels(ctx context.Context) ([]string, string, error) {
 	return ListModels(ctx, h.a.settings())

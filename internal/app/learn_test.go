@@ -119,7 +119,7 @@ func TestACorrectionIsLearnedThroughTheWire(t *testing.T) {
 		t.Errorf("/cost does not show the learner's model:\n%s", out)
 	}
 	// /memory forget takes the wrong memory back out.
-	if err := a.Session.Submit(protocol.Command{Line: "/memory forget pnpm"}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: "/memory forget pnpm"}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range a.Session.Events() {

@@ -70,7 +70,7 @@ func TestSessionReportsEditErrorsFromGopls(t *testing.T) {
 	if told != 1 {
 		t.Fatalf("the model was told %d times before the turn ended, want once", told)
 	}
-	if err := a.Session.Submit(protocol.Command{Line: "/lsp"}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: "/lsp"}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range a.Session.Events() {

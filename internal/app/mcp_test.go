@@ -161,7 +161,7 @@ func TestProjectMCPServerNeedsApproval(t *testing.T) {
 	if offers(t, s.srv, 0, "mcp__proj__echo") {
 		t.Fatal("an unapproved project server's tool was offered")
 	}
-	if err := a.Session.Submit(protocol.Command{Line: review.Choices[0].Line}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: review.Choices[0].Line}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range a.Session.Events() {
@@ -208,7 +208,7 @@ func TestMCPPromptsAndResources(t *testing.T) {
 	if !listed {
 		t.Error("the server's prompt was not announced as a command once it started")
 	}
-	if err := a.Session.Submit(protocol.Command{Line: "/mcp__t__review main.go"}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: "/mcp__t__review main.go"}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range a.Session.Events() {
@@ -230,7 +230,7 @@ func TestMCPPromptsAndResources(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), `"schemaBytes"`) {
 		t.Errorf("status: %s %v", out, err)
 	}
-	if err := a.Session.Submit(protocol.Command{Line: "/mcp"}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: "/mcp"}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range a.Session.Events() {

@@ -90,7 +90,7 @@ func TestASessionIsKeptAndContinued(t *testing.T) {
 	}
 	var history protocol.HistoryEvent
 	var notice string
-	if err := second.Session.Submit(protocol.UserTurn{Text: "which word?"}); err != nil {
+	if _, err := second.Session.Submit(protocol.UserTurn{Text: "which word?"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range untilDone(second) {
@@ -176,7 +176,7 @@ func TestPickSessionOffersChoicesAndResumeSwitches(t *testing.T) {
 	if len(picker.Choices) != 1 || picker.Choices[0].Line != "/resume "+id || !strings.Contains(picker.Output, "first topic") {
 		t.Fatalf("picker %+v", picker)
 	}
-	if err := second.Session.Submit(protocol.Command{Line: picker.Choices[0].Line}); err != nil {
+	if _, err := second.Session.Submit(protocol.Command{Line: picker.Choices[0].Line}); err != nil {
 		t.Fatal(err)
 	}
 	var result protocol.CommandResultEvent

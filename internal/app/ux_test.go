@@ -118,7 +118,7 @@ func TestClaudeCommandRunsWithItsArgument(t *testing.T) {
 	mkfile(t, filepath.Join(work, "src", "a.go"), "package a\n")
 	srv := llmtest.New(t, llmtest.Reply{Text: "Looks fine."})
 	a := openIn(t, work, home, srv, true)
-	if err := a.Session.Submit(protocol.Command{Line: "/git:review src/a.go"}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: "/git:review src/a.go"}); err != nil {
 		t.Fatal(err)
 	}
 	var listed, ranShell bool
@@ -206,7 +206,7 @@ func TestAtPathAttachesTheFile(t *testing.T) {
 // commandOutput runs an immediate command and returns its result.
 func commandOutput(t *testing.T, a *app.App, line string) (string, error) {
 	t.Helper()
-	if err := a.Session.Submit(protocol.Command{Line: line}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: line}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.After(waitLimit)

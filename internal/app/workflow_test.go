@@ -31,7 +31,7 @@ func writeTurn(t *testing.T, path string) []replay.Response {
 // and returns its output.
 func workflowCommand(t *testing.T, a *app.App) string {
 	t.Helper()
-	if err := a.Session.Submit(protocol.Command{Line: "/workflow"}); err != nil {
+	if _, err := a.Session.Submit(protocol.Command{Line: "/workflow"}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range a.Session.Events() {

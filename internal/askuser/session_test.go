@@ -101,7 +101,7 @@ func startSession(t *testing.T, attended bool, responses ...replay.Response) (*a
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
 	})
@@ -121,10 +121,10 @@ func TestAskRunsInTheLoopWithoutApproval(t *testing.T) {
 		switch e := e.(type) {
 		case protocol.ApprovalRequestEvent:
 			t.Errorf("ask needed an approval: %+v", e)
-			_ = s.Submit(protocol.Approval{ID: e.ID, Decision: protocol.No})
+			_, _ = s.Submit(protocol.Approval{ID: e.ID, Decision: protocol.No})
 		case protocol.QuestionEvent:
 			questions = append(questions, e)
-			if err := s.Submit(protocol.Answer{ID: e.ID, Chosen: []string{"yes"}}); err != nil {
+			if _, err := s.Submit(protocol.Answer{ID: e.ID, Chosen: []string{"yes"}}); err != nil {
 				t.Error(err)
 			}
 		case protocol.ToolResultEvent:

@@ -131,7 +131,7 @@ func TestAHeadlessSlashCommandPrintsItsOutput(t *testing.T) {
 		t.Fatalf("-c -p /sessions: %d\n%s\n%s", code, out, errb)
 	}
 	code, out, _ = p.run(t, "-p", "/sessions", "--json")
-	if code != 0 || !strings.Contains(out, `"type":"command-result","command":"sessions"`) {
+	if code != 0 || !strings.Contains(out, `"type":"command-result","op":"op1","command":"sessions"`) {
 		t.Fatalf("--json: %d\n%s", code, out)
 	}
 	if code, _, _ = p.run(t, "-p", "/resume nothing-like-it"); code != 1 {

@@ -34,7 +34,7 @@ const handOffMarker = "SHIRO_UI_HANDOFF"
 
 // Session is what the terminal UI drives: ops go in, events come out.
 type Session interface {
-	Submit(op protocol.Op) error
+	Submit(op protocol.Op) (string, error)
 	Events() <-chan protocol.Event
 }
 

@@ -31,7 +31,7 @@ func checkpointCommands() []command {
 // errNoCheckpoints answers the checkpoint commands in a run that keeps none.
 var errNoCheckpoints = errors.New("checkpoints are off in this run (see docs/checkpoints.md)")
 
-func keeperOf(h Host) (*checkpoint.Keeper, error) {
+func keeperOf(h env) (*checkpoint.Keeper, error) {
 	k := h.Checkpoints()
 	if k == nil {
 		return nil, errNoCheckpoints
@@ -63,15 +63,15 @@ func parseStep(args, verb string) (checkpoint.Request, error) {
 	return r, nil
 }
 
-func runUndo(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runUndo(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	return runStep(ctx, h, args, true)
 }
 
-func runRedo(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runRedo(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	return runStep(ctx, h, args, false)
 }
 
-func runStep(ctx context.Context, h Host, args string, undo bool) (agent.CommandOutcome, error) {
+func runStep(ctx context.Context, h env, args string, undo bool) (agent.CommandOutcome, error) {
 	verb, done := "redo", "redid"
 	if undo {
 		verb, done = "undo", "undid"
@@ -84,7 +84,7 @@ func runStep(ctx context.Context, h Host, args string, undo bool) (agent.Command
 	if err != nil {
 		return agent.CommandOutcome{}, err
 	}
-	sess := h.Session()
+	sess := h.conv
 	step := k.Redo
 	if undo {
 		step = k.Undo
@@ -165,12 +165,12 @@ func kindWord(k checkpoint.Kind) string {
 // lastChanges finds the trees to compare: those of the newest turn whose
 // file changes are in place, or, for the whole session, from before its
 // first such turn to after its last.
-func lastChanges(h Host, session bool) (k *checkpoint.Keeper, from, to, label string, err error) {
+func lastChanges(h env, session bool) (k *checkpoint.Keeper, from, to, label string, err error) {
 	k, err = keeperOf(h)
 	if err != nil {
 		return nil, "", "", "", err
 	}
-	turns, err := k.Turns(h.Session().ID())
+	turns, err := k.Turns(h.conv.ID())
 	if err != nil {
 		return nil, "", "", "", err
 	}
@@ -194,7 +194,7 @@ func lastChanges(h Host, session bool) (k *checkpoint.Keeper, from, to, label st
 	return k, last.Before, last.After, fmt.Sprintf("turn %q", last.Text), nil
 }
 
-func runChanges(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runChanges(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	if args != "" && args != "--session" {
 		return agent.CommandOutcome{}, errors.New("usage: /changes [--session]")
 	}
@@ -218,7 +218,7 @@ func runChanges(ctx context.Context, h Host, args string) (agent.CommandOutcome,
 		Choices: []protocol.Choice{{Label: "show the diff", Line: strings.TrimSpace("/diff " + args)}}}, nil
 }
 
-func runDiff(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runDiff(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	session, review, hunk := false, false, 1
 	for _, f := range strings.Fields(args) {
 		switch {

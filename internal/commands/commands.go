@@ -20,10 +20,10 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// Host is what the commands act on: the running session and the parts of
-// the composition root around it. The app implements it.
+// Host is what the commands act on around the session: the parts of the
+// composition root. The app implements it; the session itself is reached
+// only through the Conversation handed to New.
 type Host interface {
-	Session() *agent.Session
 	Tools() *tool.Registry
 	// ProviderLabel names the provider preset, for /cost and /model.
 	ProviderLabel() string
@@ -64,6 +64,13 @@ type Host interface {
 	CheckpointHost
 }
 
+// env is what a command runs with: the host, and the conversation it may
+// change.
+type env struct {
+	Host
+	conv Conversation
+}
+
 // Jobs are the session's background commands.
 type Jobs interface {
 	List() []Job
@@ -90,7 +97,7 @@ type command struct {
 	// session itself applies at the turn boundary, so they run at once;
 	// the others wait for the running turn.
 	immediate bool
-	run       func(ctx context.Context, h Host, args string) (agent.CommandOutcome, error)
+	run       func(ctx context.Context, h env, args string) (agent.CommandOutcome, error)
 	// runSet, instead of run, is for the commands that need the set itself
 	// (its custom commands, a setup in progress).
 	runSet func(s *Set, ctx context.Context, args string) (agent.CommandOutcome, error)
@@ -123,17 +130,24 @@ func table() []command {
 // Set is the commands of one session; it implements agent.Commander.
 type Set struct {
 	host Host
+	conv Conversation
 	cmds []command
 	ux   *uxState
 }
 
-// New makes the command set over h, with the custom commands of its
-// folders.
-func New(h Host) *Set {
-	s := &Set{host: h, cmds: table(), ux: &uxState{}}
+// New makes the command set over h and the conversation it runs in, with
+// the custom commands of its folders.
+func New(h Host, conv Conversation) *Set {
+	s := &Set{host: h, conv: conv, cmds: table(), ux: &uxState{}}
 	s.Refresh()
 	return s
 }
+
+// Bind gives the set the conversation it runs in, for a set made before
+// its session: the session takes the set when it starts, so the
+// composition root binds the two right after, before any op can reach a
+// command.
+func (s *Set) Bind(conv Conversation) { s.conv = conv }
 
 // List implements agent.Commander.
 func (s *Set) List() []protocol.CommandInfo {
@@ -171,7 +185,7 @@ func (s *Set) Run(ctx context.Context, line string) (agent.CommandOutcome, error
 	if c.runSet != nil {
 		return c.runSet(s, ctx, args)
 	}
-	return c.run(ctx, s.host, args)
+	return c.run(ctx, env{Host: s.host, conv: s.conv}, args)
 }
 
 func (s *Set) lookup(name string) (command, bool) {

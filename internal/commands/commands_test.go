@@ -32,8 +32,17 @@ type fakeHost struct {
 }
 
 func (h *fakeHost) Session() *agent.Session { return h.session }
-func (h *fakeHost) Tools() *tool.Registry   { return h.reg }
-func (h *fakeHost) ProviderLabel() string   { return "Test" }
+
+// conversationOf is the session a fake host was given, as the
+// conversation the set runs in (none when it has none).
+func conversationOf(h commands.Host) commands.Conversation {
+	if s, ok := h.(interface{ Session() *agent.Session }); ok && s.Session() != nil {
+		return s.Session()
+	}
+	return nil
+}
+func (h *fakeHost) Tools() *tool.Registry { return h.reg }
+func (h *fakeHost) ProviderLabel() string { return "Test" }
 func (h *fakeHost) ListModels(context.Context) ([]string, string, error) {
 	if h.models == nil {
 		return nil, "", errors.New("offline")
@@ -95,7 +104,7 @@ func newHost(t *testing.T, responses ...replay.Response) *fakeHost {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
 	})
@@ -108,7 +117,7 @@ func (prompter) Prompt([]tool.Tool, string) (string, string) { return "p", "" }
 
 func run(t *testing.T, h *fakeHost, line string) (agent.CommandOutcome, error) {
 	t.Helper()
-	return commands.New(h).Run(t.Context(), line)
+	return commands.New(h, conversationOf(h)).Run(t.Context(), line)
 }
 
 func TestAgentWithoutAnArgumentOffersChoices(t *testing.T) {
@@ -219,7 +228,7 @@ func TestClearEmptiesTheConversation(t *testing.T) {
 }
 
 func TestListAndImmediacy(t *testing.T) {
-	s := commands.New(&fakeHost{})
+	s := commands.New(&fakeHost{}, conversationOf(&fakeHost{}))
 	names := map[string]protocol.CommandInfo{}
 	for _, c := range s.List() {
 		names[c.Name] = c
@@ -236,11 +245,11 @@ func TestListAndImmediacy(t *testing.T) {
 }
 
 func TestHelpListsEveryCommand(t *testing.T) {
-	out, err := commands.New(&fakeHost{}).Run(t.Context(), "/help")
+	out, err := commands.New(&fakeHost{}, conversationOf(&fakeHost{})).Run(t.Context(), "/help")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range commands.New(&fakeHost{}).List() {
+	for _, c := range commands.New(&fakeHost{}, conversationOf(&fakeHost{})).List() {
 		if !strings.Contains(out.Output, "/"+c.Name) {
 			t.Errorf("/help misses /%s", c.Name)
 		}

@@ -18,8 +18,8 @@ import (
 // subagents' by model, since they may run on another model at another
 // price. A model without a price is said to cost an unknown amount, never
 // zero.
-func runCost(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
-	s := h.Session()
+func runCost(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
+	s := h.conv
 	v := s.Variant()
 	_, preset := s.Provider()
 	cat := h.Catalog()

@@ -78,7 +78,7 @@ func (s *Set) runInlineCommands(ctx context.Context, c *customCommand, prompt st
 		b.WriteString(prompt[last:m[0]])
 		line := strings.TrimSpace(prompt[m[2]:m[3]])
 		input, _ := json.Marshal(map[string]string{"command": line})
-		res, err := s.host.Session().RunCall(ctx, shell, input)
+		res, err := s.conv.RunCall(ctx, shell, input)
 		if err != nil {
 			return "", fmt.Errorf("/%s: %w", c.name, err)
 		}

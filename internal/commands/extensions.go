@@ -17,7 +17,7 @@ import (
 
 // runHooks lists hooks, reviews the ones waiting for approval, approves one
 // (pinned to the digest the person was shown) or revokes one.
-func runHooks(_ context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runHooks(_ context.Context, h env, args string) (agent.CommandOutcome, error) {
 	r := h.Hooks()
 	if r == nil {
 		return text("hooks are disabled (config hooks.enabled is false, or --no-plugins)"), nil
@@ -155,7 +155,7 @@ const registryTimeout = 30 * time.Second
 // plugins. An install first shows the checked entry and offers a choice
 // that names its digest; only that exact body is installed. Installs and
 // removals take effect when the next turn starts.
-func runRegistry(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runRegistry(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	c := h.Registry()
 	verb, rest, _ := strings.Cut(strings.TrimSpace(args), " ")
 	rest = strings.TrimSpace(rest)
@@ -252,7 +252,7 @@ func registryInstalled(c *registry.Client) string {
 // registryAdd stages an entry. Without a digest it shows what was checked
 // and offers the install; with one it installs only if the entry is still
 // that exact body.
-func registryAdd(ctx context.Context, h Host, c *registry.Client, args string) (agent.CommandOutcome, error) {
+func registryAdd(ctx context.Context, h env, c *registry.Client, args string) (agent.CommandOutcome, error) {
 	fields := strings.Fields(args)
 	if len(fields) == 0 || len(fields) > 2 {
 		return agent.CommandOutcome{}, errors.New("usage: /registry add NAME (skill:NAME or plugin:NAME)")

@@ -31,7 +31,7 @@ func TestHooksReportsAStrayFile(t *testing.T) {
 	set, _ := hooks.Load(dir, "")
 	h := hooksHost{&fakeHost{}, hooks.NewRunner(set, nil, hooks.Options{})}
 
-	out, err := commands.New(h).Run(t.Context(), "/hooks")
+	out, err := commands.New(h, conversationOf(h)).Run(t.Context(), "/hooks")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestHooksReportsAStrayFile(t *testing.T) {
 func TestHooksWithNothingThereSaysSo(t *testing.T) {
 	set, _ := hooks.Load(filepath.Join(t.TempDir(), "none"), "")
 	h := hooksHost{&fakeHost{}, hooks.NewRunner(set, nil, hooks.Options{})}
-	out, err := commands.New(h).Run(t.Context(), "/hooks list")
+	out, err := commands.New(h, conversationOf(h)).Run(t.Context(), "/hooks list")
 	if err != nil {
 		t.Fatal(err)
 	}

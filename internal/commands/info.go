@@ -29,9 +29,9 @@ func Thousands(n int) string {
 
 // runTools lists every registered tool with its set and effect, marking
 // those not offered this turn.
-func runTools(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runTools(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	active := map[string]bool{}
-	for _, t := range h.Session().ActiveTools() {
+	for _, t := range h.conv.ActiveTools() {
 		active[t.Info().Name] = true
 	}
 	reg := h.Tools()
@@ -56,7 +56,7 @@ func runTools(_ context.Context, h Host, _ string) (agent.CommandOutcome, error)
 	return text(strings.TrimRight(b.String(), "\n")), nil
 }
 
-func runTodos(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runTodos(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	tasks := h.Tasks()
 	if len(tasks) == 0 {
 		return text("the task list is empty"), nil
@@ -96,15 +96,15 @@ func taskMark(status string) string {
 	return "[ ]"
 }
 
-func runSkills(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runSkills(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	return text(strings.TrimRight(h.DescribeSkills(), "\n")), nil
 }
 
-func runPlugins(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runPlugins(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	return text(strings.TrimRight(h.DescribePlugins(), "\n")), nil
 }
 
-func runPermissions(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runPermissions(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	grants := h.Grants()
 	if len(grants) == 0 {
 		return text("nothing granted this session: answering `always` at an approval prompt grants what it names"), nil

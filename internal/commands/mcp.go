@@ -64,8 +64,8 @@ type MCPHost interface {
 // runMCP shows the servers (state, tools, schema bytes, how tools are
 // offered), reviews the project servers waiting for approval, and
 // approves one, pinned to the digest the person was shown.
-func runMCP(_ context.Context, h Host, args string) (agent.CommandOutcome, error) {
-	mh, ok := h.(MCPHost)
+func runMCP(_ context.Context, h env, args string) (agent.CommandOutcome, error) {
+	mh, ok := h.Host.(MCPHost)
 	var m *mcp.Manager
 	if ok {
 		m = mh.MCP()

@@ -26,7 +26,7 @@ func (h *contributing) ExtraCommands() []commands.Extra {
 
 func TestAHostContributesCommands(t *testing.T) {
 	h := &contributing{fakeHost: newHost(t)}
-	set := commands.New(h)
+	set := commands.New(h, conversationOf(h))
 	found := false
 	for _, c := range set.List() {
 		found = found || (c.Name == "mcp__srv__Review" && c.Args == "FILE" && !c.Immediate)

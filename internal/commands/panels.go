@@ -15,7 +15,7 @@ import (
 // runContext shows what the model is told besides the conversation: the
 // instruction and tracker files (with imports, and what was skipped), the
 // skill folders it may read, and the prompt's bytes by part.
-func runContext(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runContext(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	r := h.Context()
 	var b strings.Builder
 	if len(r.Files) == 0 {
@@ -82,7 +82,7 @@ func approxTokens(bytes int) string { return Thousands((bytes + 3) / 4) }
 
 // runNotes lists the project memory, newest first, with how often each
 // entry was recalled.
-func runNotes(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runNotes(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	n := h.Notes()
 	if n == nil {
 		return text("project memory is off (--no-memory, or its file could not be read)"), nil
@@ -116,7 +116,7 @@ const minCompact = 2
 // runMemory has the model merge the entries nobody has recalled into
 // fewer ones; recalled entries are kept as they are. If the answer holds
 // no entry, the memory is left alone.
-func runMemory(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runMemory(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	n := h.Notes()
 	if n == nil {
 		return text("project memory is off (--no-memory, or its file could not be read)"), nil
@@ -197,7 +197,7 @@ func parseNotes(answer string) []Note {
 
 // runDiagnostics runs, stops and shows the person's background check. Its
 // output reaches the front end only: the model never reads it.
-func runDiagnostics(_ context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runDiagnostics(_ context.Context, h env, args string) (agent.CommandOutcome, error) {
 	d := h.Diagnostics()
 	if d == nil {
 		return text("diagnostics are not available in this session"), nil

@@ -15,8 +15,8 @@ import (
 
 // runClear starts the conversation over. It waits for the running turn
 // (it is not immediate), so the history is free to replace.
-func runClear(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
-	if err := h.Session().SetHistory(nil); err != nil {
+func runClear(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
+	if err := h.conv.SetHistory(nil); err != nil {
 		return agent.CommandOutcome{}, err
 	}
 	return text("cleared: the conversation starts over (tokens used so far still count in /cost)"), nil
@@ -25,7 +25,7 @@ func runClear(_ context.Context, h Host, _ string) (agent.CommandOutcome, error)
 // runInit has the agent write AGENTS.md. When the project lacks the
 // workflow tracker files it first offers to create them; shiro writes them
 // itself (it never overwrites), then tells the agent.
-func runInit(_ context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runInit(_ context.Context, h env, args string) (agent.CommandOutcome, error) {
 	switch args {
 	case "":
 		if !h.NeedsScaffold() {
@@ -66,7 +66,7 @@ const stopTimeout = 10 * time.Second
 var ErrNoSuchJob = errors.New("no such background command")
 
 // runBash lists or stops background commands.
-func runBash(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runBash(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	jobs := h.Jobs()
 	if jobs == nil {
 		return text("background commands are not available in this session"), nil

@@ -47,7 +47,7 @@ func sessionCommands() []command {
 // errNoSessions answers the session commands in a run that keeps none.
 var errNoSessions = errors.New("this run keeps no sessions")
 
-func sessionsOf(h Host) (Sessions, error) {
+func sessionsOf(h env) (Sessions, error) {
 	s := h.Sessions()
 	if s == nil {
 		return nil, errNoSessions
@@ -55,12 +55,12 @@ func sessionsOf(h Host) (Sessions, error) {
 	return s, nil
 }
 
-func runSessions(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runSessions(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	ss, err := sessionsOf(h)
 	if err != nil {
 		return agent.CommandOutcome{}, err
 	}
-	o := store.ListOptions{Cwd: h.Session().Config().Cwd, Limit: sessionsShown}
+	o := store.ListOptions{Cwd: h.conv.Config().Cwd, Limit: sessionsShown}
 	switch args {
 	case "":
 	case "all":
@@ -72,7 +72,7 @@ func runSessions(ctx context.Context, h Host, args string) (agent.CommandOutcome
 	if err != nil {
 		return agent.CommandOutcome{}, err
 	}
-	return Picker(list, h.Session().ID(), o.Cwd == ""), nil
+	return Picker(list, h.conv.ID(), o.Cwd == ""), nil
 }
 
 // Picker lists sessions to resume: a table, and one choice per session
@@ -107,7 +107,7 @@ func Picker(list []store.Session, current string, withDirs bool) agent.CommandOu
 	return agent.CommandOutcome{Output: strings.TrimRight(b.String(), "\n"), Choices: choices}
 }
 
-func runResume(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runResume(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	ss, err := sessionsOf(h)
 	if err != nil {
 		return agent.CommandOutcome{}, err
@@ -119,7 +119,7 @@ func runResume(ctx context.Context, h Host, args string) (agent.CommandOutcome, 
 	if err != nil {
 		return agent.CommandOutcome{}, err
 	}
-	if target.ID == h.Session().ID() {
+	if target.ID == h.conv.ID() {
 		return text(fmt.Sprintf("already in session %s", store.Short(target.ID))), nil
 	}
 	resumed, err := ss.Resume(ctx, target.ID)
@@ -129,12 +129,12 @@ func runResume(ctx context.Context, h Host, args string) (agent.CommandOutcome, 
 	return text(fmt.Sprintf("resumed %s: %d messages, %q", store.Short(resumed.ID), resumed.Messages, resumed.Title)), nil
 }
 
-func runSave(ctx context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runSave(ctx context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	ss, err := sessionsOf(h)
 	if err != nil {
 		return agent.CommandOutcome{}, err
 	}
-	id := h.Session().ID()
+	id := h.conv.ID()
 	s, err := ss.Store().Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && s.Messages == 0) {
 		return text(fmt.Sprintf("nothing to save yet: session %s has no messages", store.Short(id))), nil
@@ -146,7 +146,7 @@ func runSave(ctx context.Context, h Host, _ string) (agent.CommandOutcome, error
 		s.ID, s.Messages, s.Title, ss.Store().Path(), store.Short(s.ID))), nil
 }
 
-func runSearch(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runSearch(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	ss, err := sessionsOf(h)
 	if err != nil {
 		return agent.CommandOutcome{}, err
@@ -161,7 +161,7 @@ func runSearch(ctx context.Context, h Host, args string) (agent.CommandOutcome, 
 	if len(hits) == 0 {
 		return text(fmt.Sprintf("no saved session mentions %q", args)), nil
 	}
-	here := h.Session().Config().Cwd
+	here := h.conv.Config().Cwd
 	var lines []string
 	var choices []protocol.Choice
 	for _, hit := range hits {
@@ -179,23 +179,23 @@ func runSearch(ctx context.Context, h Host, args string) (agent.CommandOutcome, 
 	return agent.CommandOutcome{Output: strings.Join(lines, "\n"), Choices: choices}, nil
 }
 
-func runFork(ctx context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runFork(ctx context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	ss, err := sessionsOf(h)
 	if err != nil {
 		return agent.CommandOutcome{}, err
 	}
-	history := agent.ValidHistory(h.Session().History())
+	history := agent.ValidHistory(h.conv.History())
 	if len(history) == 0 {
 		return agent.CommandOutcome{}, errors.New("nothing to fork yet: the conversation is empty")
 	}
-	from := h.Session().ID()
+	from := h.conv.ID()
 	title := store.Title(history[0].PlainText())
 	if cur, err := ss.Store().Get(ctx, from); err == nil && cur.Title != "" {
 		title = cur.Title
 	}
-	cfg := h.Session().Config()
-	_, providerName := h.Session().Provider()
-	fork := store.Head{ID: store.NewID(), Cwd: cfg.Cwd, Provider: providerName, Model: h.Session().Model(),
+	cfg := h.conv.Config()
+	_, providerName := h.conv.Provider()
+	fork := store.Head{ID: store.NewID(), Cwd: cfg.Cwd, Provider: providerName, Model: h.conv.Model(),
 		Title: title + " (fork)", ForkedFrom: from}
 	if err := ss.Store().Create(ctx, fork, history); err != nil {
 		return agent.CommandOutcome{}, err
@@ -207,7 +207,7 @@ func runFork(ctx context.Context, h Host, _ string) (agent.CommandOutcome, error
 	}, nil
 }
 
-func runRename(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runRename(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	ss, err := sessionsOf(h)
 	if err != nil {
 		return agent.CommandOutcome{}, err
@@ -215,7 +215,7 @@ func runRename(ctx context.Context, h Host, args string) (agent.CommandOutcome, 
 	if strings.TrimSpace(args) == "" {
 		return agent.CommandOutcome{}, errors.New("usage: /rename TITLE")
 	}
-	id := h.Session().ID()
+	id := h.conv.ID()
 	if err := ss.Store().Rename(ctx, id, args); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return agent.CommandOutcome{}, errors.New("nothing is saved yet: send a message first, then name the session")
@@ -229,8 +229,8 @@ func runRename(ctx context.Context, h Host, args string) (agent.CommandOutcome, 
 // turns, and a failure leaves the history as it was. Its result carries no
 // text: the session's compacted event already reports what was replaced,
 // to every front end, and a second report printed the news twice.
-func runCompact(ctx context.Context, h Host, focus string) (agent.CommandOutcome, error) {
-	if _, err := h.Session().Compact(ctx, focus); err != nil {
+func runCompact(ctx context.Context, h env, focus string) (agent.CommandOutcome, error) {
+	if _, err := h.conv.Compact(ctx, focus); err != nil {
 		return agent.CommandOutcome{}, err
 	}
 	return agent.CommandOutcome{}, nil

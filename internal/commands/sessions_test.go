@@ -42,7 +42,7 @@ func newStoreHost(t *testing.T, responses ...replay.Response) *storeHost {
 
 func runOn(t *testing.T, h commands.Host, line string) (agent.CommandOutcome, error) {
 	t.Helper()
-	return commands.New(h).Run(t.Context(), line)
+	return commands.New(h, conversationOf(h)).Run(t.Context(), line)
 }
 
 // seed stores a session of two messages in dir.

@@ -14,8 +14,8 @@ import (
 // The settings commands submit a Configure op: the session applies it at
 // once between turns, or when the running turn ends, and announces it.
 
-func runAgent(_ context.Context, h Host, args string) (agent.CommandOutcome, error) {
-	s := h.Session()
+func runAgent(_ context.Context, h env, args string) (agent.CommandOutcome, error) {
+	s := h.conv
 	if args == "" {
 		current := s.Variant().Name
 		var choices []protocol.Choice
@@ -28,7 +28,7 @@ func runAgent(_ context.Context, h Host, args string) (agent.CommandOutcome, err
 		}
 		return agent.CommandOutcome{Output: "pick an agent", Choices: choices}, nil
 	}
-	if err := s.Submit(protocol.Configure{Agent: args}); err != nil {
+	if _, err := s.Submit(protocol.Configure{Agent: args}); err != nil {
 		return agent.CommandOutcome{}, err
 	}
 	v, _ := agent.VariantNamed(args)
@@ -39,8 +39,8 @@ func runAgent(_ context.Context, h Host, args string) (agent.CommandOutcome, err
 	return text(fmt.Sprintf("agent is %s from the next turn: thinking %s, %s", v.Name, v.Thinking, mode)), nil
 }
 
-func runThink(_ context.Context, h Host, args string) (agent.CommandOutcome, error) {
-	s := h.Session()
+func runThink(_ context.Context, h env, args string) (agent.CommandOutcome, error) {
+	s := h.conv
 	if args == "" {
 		current := string(s.Variant().Thinking)
 		var choices []protocol.Choice
@@ -53,20 +53,20 @@ func runThink(_ context.Context, h Host, args string) (agent.CommandOutcome, err
 		}
 		return agent.CommandOutcome{Output: "pick a thinking level", Choices: choices}, nil
 	}
-	if err := s.Submit(protocol.Configure{Thinking: args}); err != nil {
+	if _, err := s.Submit(protocol.Configure{Thinking: args}); err != nil {
 		return agent.CommandOutcome{}, err
 	}
 	return text(fmt.Sprintf("thinking is %s from the next turn", args)), nil
 }
 
-func runModel(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runModel(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	if args == "" {
 		return runModels(ctx, h, "")
 	}
 	if strings.ContainsAny(args, " \t") {
 		return agent.CommandOutcome{}, fmt.Errorf("a model id has no spaces: %q", args)
 	}
-	if err := h.Session().Submit(protocol.Configure{Model: args}); err != nil {
+	if _, err := h.conv.Submit(protocol.Configure{Model: args}); err != nil {
 		return agent.CommandOutcome{}, err
 	}
 	return text(fmt.Sprintf("model is %s from the next turn (not checked: the provider will say if it does not know it)", args)), nil
@@ -75,7 +75,7 @@ func runModel(ctx context.Context, h Host, args string) (agent.CommandOutcome, e
 // modelsTimeout bounds how long /models waits for the provider.
 const modelsTimeout = 20 * time.Second
 
-func runModels(ctx context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runModels(ctx context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	ctx, cancel := context.WithTimeout(ctx, modelsTimeout)
 	defer cancel()
 	models, warning, err := h.ListModels(ctx)
@@ -85,7 +85,7 @@ func runModels(ctx context.Context, h Host, _ string) (agent.CommandOutcome, err
 	if len(models) == 0 {
 		return text("the provider listed no models; use /model ID"), nil
 	}
-	current := h.Session().Model()
+	current := h.conv.Model()
 	choices := make([]protocol.Choice, len(models))
 	for i, m := range models {
 		label := m

@@ -137,7 +137,7 @@ func uxCommands() []command {
 // filesLimit is how many paths /files answers with.
 const filesLimit = 50
 
-func runFiles(ctx context.Context, h Host, args string) (agent.CommandOutcome, error) {
+func runFiles(ctx context.Context, h env, args string) (agent.CommandOutcome, error) {
 	paths, err := h.Files(ctx, args, filesLimit)
 	if err != nil {
 		return agent.CommandOutcome{}, fmt.Errorf("listing the workspace: %w", err)

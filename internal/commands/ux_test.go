@@ -114,7 +114,7 @@ func shellHost(t *testing.T, sources ...commands.CommandSource) (*uxHost, *[]str
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
 	})
@@ -147,7 +147,7 @@ func TestCustomCommandsFromClaudeFolders(t *testing.T) {
 	write(t, project, "Bad Name.md", "x\n")
 	write(t, project, "empty.md", "---\ndescription: nothing\n---\n\n")
 	h, ran := shellHost(t, commands.CommandSource{Dir: claudeProject, Origin: "claude-project"}, commands.CommandSource{Dir: project, Origin: "project"})
-	s := commands.New(h)
+	s := commands.New(h, conversationOf(h))
 
 	infos := map[string]protocol.CommandInfo{}
 	for _, c := range s.List() {
@@ -198,7 +198,7 @@ func TestCustomCommandStopsOnAFailedCommand(t *testing.T) {
 	write(t, dir, "lint.md", "Fix these:\n!`make lint`\nThen stop.\n")
 	write(t, dir, "plain.md", "Say hello to $1 and $3.\n")
 	h, _ := shellHost(t, commands.CommandSource{Dir: dir, Origin: "user"})
-	s := commands.New(h)
+	s := commands.New(h, conversationOf(h))
 	if out, err := s.Run(t.Context(), "/check"); err == nil || out.Prompt != "" || !strings.Contains(err.Error(), "/check: sh false failed: exit: 1") {
 		t.Fatalf("outcome %+v, err %v", out, err)
 	}
@@ -218,7 +218,7 @@ func TestCustomCommandStopsOnAFailedCommand(t *testing.T) {
 func TestRefreshFindsNewCommands(t *testing.T) {
 	dir := t.TempDir()
 	h, _ := shellHost(t, commands.CommandSource{Dir: dir, Origin: "user"})
-	s := commands.New(h)
+	s := commands.New(h, conversationOf(h))
 	if s.Refresh() {
 		t.Fatal("nothing changed")
 	}
@@ -257,7 +257,7 @@ func (f *fakeSetup) Save(d commands.Draft, model string) (string, error) {
 func TestProviderSetupSteps(t *testing.T) {
 	setup := &fakeSetup{env: map[string]string{"OPENAI_API_KEY": "sk-env"}}
 	h := &uxHost{fakeHost: &fakeHost{}, setup: setup}
-	s := commands.New(h)
+	s := commands.New(h, conversationOf(h))
 	run := func(line string) agent.CommandOutcome {
 		t.Helper()
 		out, err := s.Run(t.Context(), line)
@@ -319,7 +319,7 @@ func TestProviderSetupSteps(t *testing.T) {
 // /files answers with the host's paths, one a line.
 func TestFilesListsPaths(t *testing.T) {
 	h := &uxHost{fakeHost: &fakeHost{}, files: func(q string) []string { return []string{q + "/a.go", q + "/"} }}
-	out, err := commands.New(h).Run(t.Context(), "/files src")
+	out, err := commands.New(h, conversationOf(h)).Run(t.Context(), "/files src")
 	if err != nil || out.Output != "src/a.go\nsrc/" {
 		t.Fatalf("%q, %v", out.Output, err)
 	}
@@ -357,7 +357,8 @@ func TestMemoryForget(t *testing.T) {
 		{ID: "2", Kind: "command", Text: "install with npm install"},
 		{ID: "1", Kind: "fact", Text: "CI runs go 1.26"},
 	}}
-	s := commands.New(&uxHost{fakeHost: &fakeHost{}, notes: n})
+	h := &uxHost{fakeHost: &fakeHost{}, notes: n}
+	s := commands.New(h, conversationOf(h))
 	out, err := s.Run(t.Context(), "/memory forget NPM install")
 	if err != nil || out.Output != "forgot 1 entry:\n(command) install with npm install" || len(n.list) != 1 {
 		t.Fatalf("%q, %v, left %+v", out.Output, err, n.list)
@@ -383,7 +384,7 @@ func TestNotesAndMemoryCompaction(t *testing.T) {
 		{ID: "1", Kind: "fact", Text: "CI runs go 1.26", Created: day},
 	}}
 	h := &uxHost{fakeHost: &fakeHost{}, notes: n, answer: "Here:\n- [command] go test ./... (CI: go 1.26)\n[nonsense] x\n"}
-	s := commands.New(h)
+	s := commands.New(h, conversationOf(h))
 	out, _ := s.Run(t.Context(), "/notes")
 	if out.Output != "project memory: 3 entries, newest first\n2026-03-04 (gotcha) never edit gen/ [recalled 2x]\n2026-03-04 (fact) tests: go test ./...\n2026-03-04 (fact) CI runs go 1.26" {
 		t.Fatalf("/notes:\n%s", out.Output)
@@ -400,7 +401,7 @@ func TestNotesAndMemoryCompaction(t *testing.T) {
 	if out, _ := s.Run(t.Context(), "/memory"); !strings.HasPrefix(out.Output, "memory left as is") || n.removed != nil {
 		t.Fatalf("unparseable answer: %q", out.Output)
 	}
-	if out, _ := commands.New(&uxHost{fakeHost: &fakeHost{}}).Run(t.Context(), "/notes"); !strings.Contains(out.Output, "memory is off") {
+	if out, _ := commands.New(&uxHost{fakeHost: &fakeHost{}}, conversationOf(&uxHost{fakeHost: &fakeHost{}})).Run(t.Context(), "/notes"); !strings.Contains(out.Output, "memory is off") {
 		t.Fatalf("no memory: %q", out.Output)
 	}
 }
@@ -411,7 +412,7 @@ func TestDiagnosticsCommand(t *testing.T) {
 	env := wstest.Env(t, nil)
 	reports := make(chan diagnostics.Report, 2)
 	h := &uxHost{fakeHost: &fakeHost{}, diag: diagnostics.New(env, func(r diagnostics.Report) { reports <- r })}
-	s := commands.New(h)
+	s := commands.New(h, conversationOf(h))
 	if out, _ := s.Run(t.Context(), "/diagnostics"); !strings.Contains(out.Output, "no check set") {
 		t.Fatalf("status: %q", out.Output)
 	}
@@ -450,7 +451,7 @@ func TestContextReport(t *testing.T) {
 		StableBytes: 5000, VolatileBytes: 40, Volatile: []commands.PromptPart{{Name: "task list", Bytes: 40}},
 		ReadOnly: []string{"/home/u/.claude/skills/pdf"},
 	}}
-	out, _ := commands.New(h).Run(t.Context(), "/context")
+	out, _ := commands.New(h, conversationOf(h)).Run(t.Context(), "/context")
 	for _, want := range []string{
 		"CLAUDE.md      instructions           2.0 KB",
 		"docs/style.md  imported by CLAUDE.md  10 B",

@@ -30,7 +30,7 @@ type WorkflowState struct {
 
 // runWorkflow shows the workflow state: the policy and the nudge count as
 // n/MaxNudges.
-func runWorkflow(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runWorkflow(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	w := h.Workflow()
 	if !w.Enabled {
 		return text("workflow: off (config workflow.enabled is false): no policy in the prompt, no nudges"), nil
@@ -55,6 +55,6 @@ func runWorkflow(_ context.Context, h Host, _ string) (agent.CommandOutcome, err
 
 // runLSP shows the session's language servers (internal/lsp): which run,
 // for which files, their state, restarts and failures.
-func runLSP(_ context.Context, h Host, _ string) (agent.CommandOutcome, error) {
+func runLSP(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	return text(h.LSP()), nil
 }

@@ -37,7 +37,7 @@ func TestWorkflowShowsThePolicyAndTheNudgeCount(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, err := commands.New(workflowHost{&fakeHost{}, c.state}).Run(t.Context(), "/workflow")
+			out, err := commands.New(workflowHost{&fakeHost{}, c.state}, conversationOf(workflowHost{&fakeHost{}, c.state})).Run(t.Context(), "/workflow")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +49,7 @@ func TestWorkflowShowsThePolicyAndTheNudgeCount(t *testing.T) {
 }
 
 func TestWorkflowIsListedAndRunsAtOnce(t *testing.T) {
-	s := commands.New(&fakeHost{})
+	s := commands.New(&fakeHost{}, conversationOf(&fakeHost{}))
 	if !s.Immediate("/workflow") {
 		t.Error("/workflow only shows something: it should run at once")
 	}

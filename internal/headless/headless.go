@@ -32,10 +32,11 @@ const ExitStepLimit = 4
 // Warning is printed on stderr when a headless run cannot approve anything.
 const Warning = "shiro: headless mode denies every call that needs approval (writes, edits, bash, web) unless --yolo is passed"
 
-// Session is the protocol as headless mode uses it; *agent.Session
+// Session is the protocol as headless mode uses it; the agent's session
 // implements it.
 type Session interface {
-	Submit(op protocol.Op) error
+	// Submit returns the op's id, which the events it causes carry.
+	Submit(op protocol.Op) (string, error)
 	Events() <-chan protocol.Event
 }
 
@@ -78,7 +79,7 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 	// interrupted meanwhile) is a race, not a broken client: say so and
 	// go on.
 	submit := func(op protocol.Op) error {
-		err := s.Submit(op)
+		_, err := s.Submit(op)
 		if errors.Is(err, protocol.ErrUnknownRequest) {
 			p.print(protocol.NoticeEvent{Text: "ignored an answer: " + err.Error()})
 			return nil
@@ -98,11 +99,11 @@ func Run(ctx context.Context, s Session, in Input, opts Options) int {
 		}
 		inputErr <- err
 		// No more input: queued turns finish, then the stream closes.
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Shutdown{})
 	}()
 	stop := context.AfterFunc(ctx, func() {
-		_ = s.Submit(protocol.Interrupt{})
-		_ = s.Submit(protocol.Shutdown{})
+		_, _ = s.Submit(protocol.Interrupt{})
+		_, _ = s.Submit(protocol.Shutdown{})
 	})
 	defer stop()
 	code, ceiling, steps := 0, false, false

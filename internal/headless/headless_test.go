@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -29,11 +30,11 @@ func newScripted(turns ...[]protocol.Event) *scripted {
 	return &scripted{turns: turns, events: make(chan protocol.Event, 64)}
 }
 
-func (s *scripted) Submit(op protocol.Op) error {
+func (s *scripted) Submit(op protocol.Op) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return protocol.ErrClosed
+		return "", protocol.ErrClosed
 	}
 	s.ops = append(s.ops, op)
 	switch op.(type) {
@@ -51,7 +52,7 @@ func (s *scripted) Submit(op protocol.Op) error {
 	if s.onOp != nil {
 		s.onOp(s, op)
 	}
-	return nil
+	return fmt.Sprintf("op%d", len(s.ops)), nil
 }
 
 func (s *scripted) Events() <-chan protocol.Event { return s.events }
@@ -176,9 +177,9 @@ func TestStreamJSONStopsAtABadLineNamingIt(t *testing.T) {
 // error of the client: a notice, and the run goes on.
 type lateSession struct{ *scripted }
 
-func (l lateSession) Submit(op protocol.Op) error {
+func (l lateSession) Submit(op protocol.Op) (string, error) {
 	if _, ok := op.(protocol.Approval); ok {
-		return protocol.ErrUnknownRequest
+		return "", protocol.ErrUnknownRequest
 	}
 	return l.scripted.Submit(op)
 }

@@ -148,8 +148,8 @@ func measurePlacement(t testing.TB, n int, placement agent.VolatilePlacement) *c
 // closeSession ends a session started beside an app's own: no more input,
 // and its remaining events drained.
 func closeSession(s *agent.Session) {
-	_ = s.Submit(protocol.Interrupt{})
-	_ = s.Submit(protocol.Shutdown{})
+	_, _ = s.Submit(protocol.Interrupt{})
+	_, _ = s.Submit(protocol.Shutdown{})
 	for range s.Events() {
 	}
 }

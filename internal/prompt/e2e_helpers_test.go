@@ -105,7 +105,7 @@ func runTurn(t testing.TB, s *agent.Session, prompt string) []protocol.Event {
 			if !e.Repeated {
 				t.Fatalf("unexpected approval request for %s %s", e.Name, e.Input)
 			}
-			if err := s.Submit(protocol.Approval{ID: e.ID, Decision: protocol.No}); err != nil {
+			if _, err := s.Submit(protocol.Approval{ID: e.ID, Decision: protocol.No}); err != nil {
 				t.Fatalf("declining a repeated call: %v", err)
 			}
 		case protocol.QuestionEvent:
@@ -126,7 +126,7 @@ func runTurn(t testing.TB, s *agent.Session, prompt string) []protocol.Event {
 // result.
 func runCommand(t testing.TB, s *agent.Session, line string) protocol.CommandResultEvent {
 	t.Helper()
-	if err := s.Submit(protocol.Command{Line: line}); err != nil {
+	if _, err := s.Submit(protocol.Command{Line: line}); err != nil {
 		t.Fatal(err)
 	}
 	for e := range s.Events() {

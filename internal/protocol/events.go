@@ -36,6 +36,9 @@ type CommandsEvent struct {
 // TurnStartEvent opens a turn: the text is the user's message as the
 // session took it (a front end that queued input learns here that it went).
 type TurnStartEvent struct {
+	// Op is the id Submit returned for the op that queued the turn (a
+	// UserTurn, or the Command whose prompt this turn runs).
+	Op   string `json:"op,omitempty"`
 	Turn int    `json:"turn"`
 	Text string `json:"text"`
 	// Images is how many pictures the message carries.
@@ -220,8 +223,10 @@ type NoticeEvent struct {
 	Text string `json:"text"`
 }
 
-// ErrorEvent is a failure of the turn (model, stream or refusal).
+// ErrorEvent is a failure of the turn (model, stream or refusal). Op is
+// the id of the op that caused it, when one did.
 type ErrorEvent struct {
+	Op    string `json:"op,omitempty"`
 	Error string `json:"error"`
 }
 
@@ -244,13 +249,16 @@ type SubagentEvent struct {
 // still say why. Choices, when present, are what the person may pick next:
 // each is a command line to submit.
 type CommandResultEvent struct {
+	// Op is the id Submit returned for the Command op, so a client with
+	// several commands out (the same line twice, even) tells the answers
+	// apart; a result the session offers unasked has none.
+	Op      string   `json:"op,omitempty"`
 	Command string   `json:"command"`
 	Output  string   `json:"output"`
 	Error   string   `json:"error,omitempty"`
 	Choices []Choice `json:"choices,omitempty"`
 	// Line is the command line that ran, as it was submitted ("/files
-	// src/ma"), so a client with several requests out can tell the answers
-	// apart; a result the session offers unasked has none.
+	// src/ma"), with a secret it carried (a pasted API key) left out.
 	Line string `json:"line,omitempty"`
 	// Field, when present, asks the person to type a value (a base URL, an
 	// API key): submitting it runs Field.Line, a space and the value.
@@ -265,6 +273,9 @@ type CommandResultEvent struct {
 // refused before the model answered; its members then stay out of JSON.
 // Reason says why the turn ended.
 type DoneEvent struct {
+	// Op is the id of the op that queued the turn, as on its
+	// TurnStartEvent.
+	Op string `json:"op,omitempty"`
 	*Usage
 	Reason StopReason `json:"reason,omitempty"`
 	// CostUSD is what the turn cost in US dollars, subagents included;

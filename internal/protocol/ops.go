@@ -2,7 +2,11 @@ package protocol
 
 import "errors"
 
-// Op is one request from a front end to a session.
+// Op is one request from a front end to a session. A session's Submit
+// returns the op's id, unique in that session, and the events the op
+// causes carry it in their Op field (a command's result, a turn's start,
+// end and errors): that id, never the text sent, is how a client matches
+// what comes back to what it sent.
 type Op interface{ opType() string }
 
 // OpType returns the op's "type" as it appears in JSON.

@@ -125,8 +125,8 @@ func newParent(t *testing.T, s setup) *parent {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = p.session.Submit(protocol.Interrupt{})
-		_ = p.session.Submit(protocol.Shutdown{})
+		_, _ = p.session.Submit(protocol.Interrupt{})
+		_, _ = p.session.Submit(protocol.Shutdown{})
 		for range p.session.Events() {
 		}
 	})
@@ -153,7 +153,7 @@ func (p *parent) send(t *testing.T, ctx context.Context, prompt string) []protoc
 	for e := range p.session.Send(ctx, prompt) {
 		switch e := e.(type) {
 		case protocol.ApprovalRequestEvent:
-			if err := p.session.Submit(protocol.Approval{ID: e.ID, Decision: p.answer(e)}); err != nil {
+			if _, err := p.session.Submit(protocol.Approval{ID: e.ID, Decision: p.answer(e)}); err != nil {
 				t.Errorf("answering %s: %v", e.ID, err)
 			}
 		case protocol.QuestionEvent:

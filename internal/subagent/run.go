@@ -176,10 +176,16 @@ func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind K
 	return outcome{report: report}
 }
 
+// door is a session as its clients see it: ops in, events out.
+type door interface {
+	Submit(op protocol.Op) (string, error)
+	Events() <-chan protocol.Event
+}
+
 // stop shuts a child session down and reads its stream to the end, so its
 // goroutines are gone when the call returns.
-func stop(child *agent.Session) {
-	_ = child.Submit(protocol.Shutdown{})
+func stop(child door) {
+	_, _ = child.Submit(protocol.Shutdown{})
 	for range child.Events() {
 	}
 }

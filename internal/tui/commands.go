@@ -106,12 +106,13 @@ func (m *model) sendCommand(line string) { m.sendCommandAs(line, line) }
 func (m *model) sendCommandAs(line, shown string) {
 	name, _ := parseCommand(line)
 	queued := !m.immediate(name) && m.busy()
-	if err := m.s.Submit(protocol.Command{Line: line}); err != nil {
+	id, err := m.s.Submit(protocol.Command{Line: line})
+	if err != nil {
 		m.note(noteError, fmt.Sprintf("/%s: %v", name, err))
 		return
 	}
 	if queued {
-		m.pending = append(m.pending, sentInput{text: shown, command: true, name: name})
+		m.pending = append(m.pending, sentInput{op: id, text: shown, command: true})
 		return
 	}
 	m.echo(shown)
@@ -130,7 +131,7 @@ func (m *model) commandResult(e protocol.CommandResultEvent) {
 	if m.mentionResult(e) {
 		return
 	}
-	queued, wasQueued := m.takePending(func(s sentInput) bool { return s.command && strings.EqualFold(s.name, e.Command) })
+	queued, wasQueued := m.takePending(func(s sentInput) bool { return s.command && s.op == e.Op })
 	if strings.EqualFold(e.Command, "clear") && e.Error == "" {
 		m.tr.clear()
 		m.offset, m.follow = 0, true

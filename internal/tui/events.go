@@ -149,7 +149,7 @@ func modelName(e protocol.SessionEvent) string {
 // shows in the transcript as the session took it.
 func (m *model) turnStarted(e protocol.TurnStartEvent) tea.Cmd {
 	m.tr.closeBlocks()
-	sent, typed := m.takePending(func(s sentInput) bool { return !s.command && s.text == e.Text })
+	sent, typed := m.takePending(func(s sentInput) bool { return !s.command && s.op == e.Op })
 	// A prompt nobody typed came from a command (/init, a custom command):
 	// it can be long, so it is folded.
 	text := e.Text

@@ -89,7 +89,7 @@ func TestTheProgramEndsWithTheSession(t *testing.T) {
 	s := newFakeSession(t)
 	d := startDriver(t, s, Options{})
 	d.waitText("shiro · Test · test-model")
-	if err := s.Submit(protocol.Shutdown{}); err != nil {
+	if _, err := s.Submit(protocol.Shutdown{}); err != nil {
 		t.Fatal(err)
 	}
 	d.waitFor("quit", func(string) bool { return d.quitted() })

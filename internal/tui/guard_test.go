@@ -134,10 +134,10 @@ type effectSession struct {
 
 func (s *effectSession) Events() <-chan protocol.Event { return s.events }
 
-func (s *effectSession) Submit(protocol.Op) error {
+func (s *effectSession) Submit(protocol.Op) (string, error) {
 	s.events <- protocol.DoneEvent{}
 	<-s.release
-	return nil
+	return "op1", nil
 }
 
 // The tap counts an op before the session can act on it, so waiting for
@@ -152,7 +152,10 @@ func TestTapRecordsAnOpBeforeItsEffects(t *testing.T) {
 		}
 	}()
 	submitted := make(chan error, 1)
-	go func() { submitted <- tp.Submit(protocol.Approval{ID: "approval-1", Decision: protocol.No}) }()
+	go func() {
+		_, err := tp.Submit(protocol.Approval{ID: "approval-1", Decision: protocol.No})
+		submitted <- err
+	}()
 	tp.waitSeen(t, "done", 1)
 	got := approvalOps(tp.submitted())
 	close(s.release)

@@ -297,6 +297,15 @@ type fakeSession struct {
 	closed bool
 	// refuse, when set, is Submit's answer to an op (nil accepts it).
 	refuse func(protocol.Op) error
+	// ids are the ids Submit gave the commands and turns not yet answered,
+	// in order, for stamping the events a test emits (stamp).
+	ids []sentOp
+}
+
+// sentOp is an op the fake took and the id it gave it.
+type sentOp struct {
+	id string
+	op protocol.Op
 }
 
 // newFakeSession starts a scripted session that has described itself
@@ -310,24 +319,29 @@ func newFakeSession(t *testing.T) *fakeSession {
 
 func (s *fakeSession) Events() <-chan protocol.Event { return s.events }
 
-func (s *fakeSession) Submit(op protocol.Op) error {
+func (s *fakeSession) Submit(op protocol.Op) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return protocol.ErrClosed
+		return "", protocol.ErrClosed
 	}
 	if s.refuse != nil {
 		if err := s.refuse(op); err != nil {
-			return err
+			return "", err
 		}
 	}
 	s.ops = append(s.ops, op)
+	id := fmt.Sprintf("op%d", len(s.ops))
+	switch op.(type) {
+	case protocol.Command, protocol.UserTurn:
+		s.ids = append(s.ids, sentOp{id, op})
+	}
 	s.opc <- op
 	if _, ok := op.(protocol.Shutdown); ok {
 		s.closed = true
 		close(s.events)
 	}
-	return nil
+	return id, nil
 }
 
 // emit sends events as the session would; after Shutdown it does nothing.
@@ -338,8 +352,56 @@ func (s *fakeSession) emit(events ...protocol.Event) {
 		return
 	}
 	for _, e := range events {
-		s.events <- e
+		s.events <- s.stamp(e)
 	}
+}
+
+// emitAsIs sends events without stamping them: what the session offers
+// unasked carries no op id.
+func (s *fakeSession) emitAsIs(events ...protocol.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range events {
+		if !s.closed {
+			s.events <- e
+		}
+	}
+}
+
+// stamp gives an event the test wrote without an op id the id of the op
+// it answers, as a session would: a command's result that of the oldest
+// unanswered command with its line (or, without one, its name), a turn's
+// start that of the oldest unstarted turn with its text. The caller holds
+// s.mu.
+func (s *fakeSession) stamp(e protocol.Event) protocol.Event {
+	take := func(match func(protocol.Op) bool) string {
+		for i, o := range s.ids {
+			if match(o.op) {
+				s.ids = append(s.ids[:i:i], s.ids[i+1:]...)
+				return o.id
+			}
+		}
+		return ""
+	}
+	switch ev := e.(type) {
+	case protocol.CommandResultEvent:
+		if ev.Op == "" && ev.Line != "" {
+			ev.Op = take(func(o protocol.Op) bool { c, ok := o.(protocol.Command); return ok && c.Line == ev.Line })
+		} else if ev.Op == "" {
+			ev.Op = take(func(o protocol.Op) bool {
+				c, ok := o.(protocol.Command)
+				name, _, _ := strings.Cut(strings.TrimPrefix(c.Line, "/"), " ")
+				return ok && strings.EqualFold(name, ev.Command)
+			})
+		}
+		return ev
+	case protocol.TurnStartEvent:
+		if ev.Op == "" {
+			ev.Op = take(func(o protocol.Op) bool { u, ok := o.(protocol.UserTurn); return ok && u.Text == ev.Text })
+		}
+		return ev
+	}
+	return e
 }
 
 // submitted returns the ops so far.
@@ -420,7 +482,7 @@ func (tp *tap) Events() <-chan protocol.Event { return tp.events }
 // answered approval ends the turn, "done" is counted) must not be seen
 // before the op itself, or a test that waits for the effect and then
 // reads submitted() would miss the op.
-func (tp *tap) Submit(op protocol.Op) error {
+func (tp *tap) Submit(op protocol.Op) (string, error) {
 	tp.mu.Lock()
 	tp.ops = append(tp.ops, op)
 	close(tp.changed)

@@ -138,7 +138,7 @@ func (m *model) interrupt() tea.Cmd {
 	}
 	switch {
 	case m.turn != nil && m.turn.exec != "" && !m.turn.execStopped && !m.execAwaitsApproval():
-		if err := m.s.Submit(protocol.Interrupt{CallID: m.turn.exec}); err != nil {
+		if _, err := m.s.Submit(protocol.Interrupt{CallID: m.turn.exec}); err != nil {
 			m.note(noteNotice, "the command is not running now, so there was nothing to stop")
 			break
 		}

@@ -30,8 +30,9 @@ type mentionState struct {
 	// when the cursor is not in one.
 	word   string
 	active bool
-	// asked counts the /files lines sent and not yet answered.
-	asked map[string]int
+	// asked holds the /files lines sent and not yet answered, by the id
+	// the session gave each.
+	asked map[string]string
 	// results answer the query in results' line.
 	results     []string
 	resultsLine string
@@ -86,22 +87,33 @@ func (m *model) updateMention() {
 	}
 	ms.active, ms.word, ms.sel = true, word, 0
 	line := filesLine(word)
-	if ms.resultsLine == line || ms.asked[line] > 0 {
+	if ms.resultsLine == line || ms.waiting(line) {
 		return
 	}
 	m.askFiles(line)
 }
 
+// waiting reports whether line was sent and is not answered yet.
+func (ms *mentionState) waiting(line string) bool {
+	for _, l := range ms.asked {
+		if l == line {
+			return true
+		}
+	}
+	return false
+}
+
 // askFiles sends a /files line for the picker.
 func (m *model) askFiles(line string) {
 	ms := &m.mention
-	if err := m.s.Submit(protocol.Command{Line: line}); err != nil {
+	id, err := m.s.Submit(protocol.Command{Line: line})
+	if err != nil {
 		return // the session is closing: no picker
 	}
 	if ms.asked == nil {
-		ms.asked = map[string]int{}
+		ms.asked = map[string]string{}
 	}
-	ms.asked[line]++
+	ms.asked[id] = line
 }
 
 // refreshMention asks again for the @word being typed when a turn ends (it
@@ -123,22 +135,21 @@ func (m *model) refreshMention() {
 // sent; it reports false for any other result.
 func (m *model) mentionResult(e protocol.CommandResultEvent) bool {
 	ms := &m.mention
-	if e.Command != filesCommand || ms.asked[e.Line] == 0 {
+	line, ok := ms.asked[e.Op]
+	if !ok || e.Op == "" {
 		return false
 	}
-	if ms.asked[e.Line]--; ms.asked[e.Line] == 0 {
-		delete(ms.asked, e.Line)
-	}
+	delete(ms.asked, e.Op)
 	// The session answers each line on its own goroutine, so an older
 	// query's answer can come after the current one's: it must not
 	// replace it, or the picker closes and nothing asks again.
-	if current := filesLine(ms.word); ms.resultsLine == current && e.Line != current {
+	if current := filesLine(ms.word); ms.resultsLine == current && line != current {
 		return true
 	}
-	if e.Line != ms.resultsLine {
+	if line != ms.resultsLine {
 		ms.sel = 0 // a fresh answer to the same query keeps the highlight
 	}
-	ms.results, ms.resultsLine = splitLines(e.Output), e.Line
+	ms.results, ms.resultsLine = splitLines(e.Output), line
 	m.layout()
 	return true
 }

@@ -89,7 +89,7 @@ func (m *model) withdraw(id string) tea.Cmd {
 func (m *model) answerApproval(d protocol.Decision) tea.Cmd {
 	p := m.approval
 	m.approval = nil
-	err := m.s.Submit(protocol.Approval{ID: p.ev.ID, Decision: d})
+	_, err := m.s.Submit(protocol.Approval{ID: p.ev.ID, Decision: d})
 	switch {
 	case errors.Is(err, protocol.ErrUnknownRequest):
 		m.note(noteNotice, "that request was already closed: its call or turn ended first")
@@ -109,7 +109,7 @@ func (m *model) answerApproval(d protocol.Decision) tea.Cmd {
 func (m *model) answerQuestion(a protocol.Answer) tea.Cmd {
 	a.ID = m.question.ev.ID
 	m.closeQuestion()
-	err := m.s.Submit(a)
+	_, err := m.s.Submit(a)
 	switch {
 	case errors.Is(err, protocol.ErrUnknownRequest):
 		m.note(noteNotice, "that question was already closed: its call or turn ended first")

@@ -24,7 +24,8 @@ import (
 // Session is the one thing the UI talks to: ops go in through Submit,
 // events come out of Events until it is closed.
 type Session interface {
-	Submit(op protocol.Op) error
+	// Submit returns the op's id, which the events it causes carry.
+	Submit(op protocol.Op) (string, error)
 	Events() <-chan protocol.Event
 }
 
@@ -149,8 +150,8 @@ func (p *pump) usage() protocol.UsageEvent {
 // come and waits (bounded) for its events to close. Errors from Submit
 // only mean the session is closing already.
 func (p *pump) shutdown(s Session, wait time.Duration) {
-	_ = s.Submit(protocol.Interrupt{})
-	_ = s.Submit(protocol.Shutdown{})
+	_, _ = s.Submit(protocol.Interrupt{})
+	_, _ = s.Submit(protocol.Shutdown{})
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {

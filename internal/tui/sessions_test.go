@@ -277,7 +277,7 @@ func (c *testCommander) Run(ctx context.Context, line string) (agent.CommandOutc
 // /clear empties the history, /cost reports the usage.
 func sessionCommands(ref *sessionRef) agent.Commander {
 	configure := func(c protocol.Configure, said string) (agent.CommandOutcome, error) {
-		if err := ref.s.Submit(c); err != nil {
+		if _, err := ref.s.Submit(c); err != nil {
 			return agent.CommandOutcome{}, err
 		}
 		return agent.CommandOutcome{Output: said}, nil

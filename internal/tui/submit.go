@@ -13,9 +13,9 @@ import (
 // sentInput is input the session took and has not started (a turn) or
 // answered (a command that waits for the running turn).
 type sentInput struct {
+	op      string // the id the session gave it, which its events carry
 	text    string
 	command bool
-	name    string // the command's name, for matching its result
 	// shown is the text as the transcript shows it, when it differs (a
 	// long paste folded to its placeholder).
 	shown string
@@ -49,11 +49,12 @@ func (m *model) submitShown(text, shown string) tea.Cmd {
 func (m *model) sendPrompt(text, shown string) {
 	turn := protocol.UserTurn{Text: text}.WithImages(slices.Clone(m.sending))
 	m.sending = m.sending[:0]
-	if err := m.s.Submit(turn); err != nil {
+	id, err := m.s.Submit(turn)
+	if err != nil {
 		m.note(noteError, "not sent: "+err.Error())
 		return
 	}
-	in := sentInput{text: text}
+	in := sentInput{op: id, text: text}
 	if shown != text {
 		in.shown = shown
 	}
@@ -82,7 +83,7 @@ func (m *model) abort() {
 	if !m.busy() {
 		return
 	}
-	if err := m.s.Submit(protocol.Interrupt{}); err != nil {
+	if _, err := m.s.Submit(protocol.Interrupt{}); err != nil {
 		m.note(noteError, "could not interrupt: "+err.Error())
 		return
 	}

@@ -402,3 +402,27 @@ func TestAgentThinkAndExit(t *testing.T) {
 		t.Fatalf("ops = %#v", got)
 	}
 }
+
+// A queued command is answered by the result carrying its op's id alone:
+// a result of the same command the session offers unasked (no id) is
+// shown and leaves it queued. Matching by name once took that result for
+// the queued command's.
+func TestQueuedCommandWaitsForItsOwnResult(t *testing.T) {
+	s := newFakeSession(t)
+	d := startDriver(t, s, Options{})
+	s.emit(protocol.TurnStartEvent{Turn: 1, Text: "hi"}, protocol.TextEvent{Text: "Hello there."})
+	d.waitText("Hello there.", "working")
+	d.submit("/init")
+	s.nextOp(t)
+	d.waitText("queued 1: /init")
+	s.emitAsIs(protocol.CommandResultEvent{Command: "init", Output: "offered unasked"})
+	frame := d.waitText("offered unasked")
+	if !strings.Contains(frame, "queued 1: /init") {
+		t.Fatalf("an unasked result took the queued command's place:\n%s", frame)
+	}
+	s.emit(protocol.DoneEvent{}, protocol.CommandResultEvent{Command: "init", Output: "AGENTS.md written"})
+	frame = d.waitText("AGENTS.md written")
+	if strings.Contains(frame, "queued 1:") || !strings.Contains(frame, "› /init") {
+		t.Fatalf("the command's own result did not answer it:\n%s", frame)
+	}
+}
