@@ -25,7 +25,9 @@ func (a *App) buildTools(opts Options) error {
 		Output: func(id, chunk string) { a.publish(protocol.ToolOutputEvent{ID: id, Chunk: chunk}) },
 		Change: func(j bash.Job, running int) { a.publish(jobEvent(j, running)) },
 	})
-	list := tools.Builtin(tools.Deps{Env: a.Env, Jobs: a.background, CommitModel: commitModel{a: a}})
+	search := a.Loaded.Settings.WebSearch
+	list := tools.Builtin(tools.Deps{Env: a.Env, Jobs: a.background, CommitModel: commitModel{a: a},
+		WebSearchURL: search.URL, WebSearchLocal: search.Local != nil && *search.Local})
 	// The write tools' results carry the errors their edits introduced,
 	// and the language-server tools join when a server is there.
 	list = append(a.LSP.WithDiagnostics(list), a.LSP.Tools()...)

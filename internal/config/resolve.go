@@ -110,6 +110,9 @@ type Settings struct {
 	// CompactAt is the share of the context window that triggers
 	// automatic compaction (zero: the agent's default).
 	CompactAt float64
+	// WebSearch is the user's webSearch object (a project's is ignored:
+	// it would choose where the person's queries go).
+	WebSearch WebSearchConfig
 }
 
 // Resolve merges the user's config file, the project's config file, the
@@ -230,6 +233,9 @@ func (s *Settings) applyUser(f File) {
 	}
 	s.AnthropicVersion = f.AnthropicVersion
 	s.applyProviderOptions(f.ProviderOptions)
+	if f.WebSearch != nil {
+		s.WebSearch = *f.WebSearch
+	}
 	if f.HookTimeoutMs != nil {
 		s.HookTimeout = time.Duration(*f.HookTimeoutMs) * time.Millisecond
 	}

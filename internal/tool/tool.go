@@ -75,11 +75,14 @@ type Info struct {
 	// memories of earlier sessions). Read-only agents are not offered it,
 	// even though it changes only the agent's own state.
 	Destroys bool
+	// Hosted marks a tool some providers can run themselves (web search);
+	// the adapter for such a provider offers the provider's version.
+	Hosted llm.Hosted
 }
 
 // Spec is the tool as a model request carries it.
 func (i *Info) Spec() llm.ToolSpec {
-	return llm.ToolSpec{Name: i.Name, Description: i.Description, Schema: i.Schema}
+	return llm.ToolSpec{Name: i.Name, Description: i.Description, Schema: i.Schema, Hosted: i.Hosted}
 }
 
 // Effect is what a tool's calls do to the world. It decides the default

@@ -28,6 +28,11 @@ type Deps struct {
 	// nil keeps the defaults, which allow public addresses only.
 	WebPolicy   web.AddressPolicy
 	WebResolver web.Resolver
+	// WebSearchURL is web_search's HTML backend ("" for the default);
+	// WebSearchLocal keeps every search there, even with a provider that
+	// searches itself.
+	WebSearchURL   string
+	WebSearchLocal bool
 }
 
 // Builtin returns every built-in tool. Which are offered is decided per
@@ -42,6 +47,6 @@ func Builtin(d Deps) []tool.Tool {
 	out = append(out, bash.Tools(d.Env, d.Jobs)...)
 	out = append(out, bash.Checks(d.Env)...)
 	out = append(out, git.Tools(d.Env, d.CommitModel)...)
-	out = append(out, web.Tools(d.WebPolicy, d.WebResolver)...)
+	out = append(out, web.Tools(d.WebPolicy, d.WebResolver, web.Search{URL: d.WebSearchURL, Local: d.WebSearchLocal})...)
 	return out
 }
