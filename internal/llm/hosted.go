@@ -1,6 +1,10 @@
 package llm
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
 
 // Hosted names a tool that some providers run on their side. A ToolSpec
 // that carries it is still an ordinary function tool; an adapter whose
@@ -38,4 +42,59 @@ func (ServerBlock) isStreamPart() {}
 // the adapters list a response's citations after its text.
 type Citation struct {
 	URL, Title string
+}
+
+// Sources collects a response's citations, each URL once, in the order
+// first cited.
+type Sources struct {
+	list []Citation
+	seen map[string]bool
+}
+
+// Add records a citation; one without a URL is ignored.
+func (s *Sources) Add(c Citation) {
+	if c.URL == "" || s.seen[c.URL] {
+		return
+	}
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	s.seen[c.URL] = true
+	s.list = append(s.list, c)
+}
+
+// List is the text shown after an answer that cites sources: a blank
+// line, "Sources:", then one numbered line per source. It is "" when
+// nothing was cited. It is part of the answer, so the transcript, the
+// headless output and later turns all have it.
+func (s *Sources) List() string {
+	if len(s.list) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\nSources:")
+	for i, c := range s.list {
+		title := strings.Join(strings.Fields(c.Title), " ")
+		if title == "" {
+			fmt.Fprintf(&b, "\n%d. %s", i+1, c.URL)
+			continue
+		}
+		fmt.Fprintf(&b, "\n%d. %s — %s", i+1, title, c.URL)
+	}
+	return b.String()
+}
+
+// HostedNotice is what the person is told when the provider ran a tool
+// itself: what it ran, and that shiro's permission rules did not see it
+// (they cannot: the provider runs it before answering).
+func HostedNotice(provider, name string, input json.RawMessage) string {
+	var in struct {
+		Query string `json:"query"`
+	}
+	_ = json.Unmarshal(input, &in)
+	what := name
+	if in.Query != "" {
+		what = fmt.Sprintf("%s %q", name, in.Query)
+	}
+	return fmt.Sprintf("%s ran %s on its side; it does not pass your permission rules (set webSearch.local to true to search through shiro and be asked)", provider, what)
 }
