@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -33,6 +34,13 @@ const (
 type ServerBlock struct {
 	Wire string
 	Raw  json.RawMessage
+}
+
+// wellFormed reports whether the block can go back: a wire, and a JSON
+// object (every provider block is one).
+func (b ServerBlock) wellFormed() bool {
+	raw := bytes.TrimSpace(b.Raw)
+	return b.Wire != "" && len(raw) > 0 && raw[0] == '{' && json.Valid(raw)
 }
 
 func (ServerBlock) isPart()       {}

@@ -198,10 +198,11 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 			}
 			m.Parts = append(m.Parts, img)
 		case "server-block":
-			if p.Wire == "" || !json.Valid(p.Raw) {
-				return fmt.Errorf("llm: part %d: a server-block needs a wire and its raw JSON", i)
+			block := ServerBlock{Wire: p.Wire, Raw: p.Raw}
+			if !block.wellFormed() {
+				return fmt.Errorf("llm: part %d: a server-block needs a wire and its block as a JSON object", i)
 			}
-			m.Parts = append(m.Parts, ServerBlock{Wire: p.Wire, Raw: p.Raw})
+			m.Parts = append(m.Parts, block)
 		default:
 			return fmt.Errorf("llm: part %d has unknown type %q", i, p.Type)
 		}

@@ -133,10 +133,11 @@ func UnmarshalStreamPart(b []byte) (StreamPart, error) {
 	case "notice":
 		return Notice{Text: w.Text}, nil
 	case "server-block":
-		if w.Wire == "" || !json.Valid(w.Raw) {
-			return nil, fmt.Errorf("llm: server-block part needs a wire and its raw JSON")
+		block := ServerBlock{Wire: w.Wire, Raw: w.Raw}
+		if !block.wellFormed() {
+			return nil, fmt.Errorf("llm: server-block part needs a wire and its block as a JSON object")
 		}
-		return ServerBlock{Wire: w.Wire, Raw: w.Raw}, nil
+		return block, nil
 	case "finish":
 		f := Finish{Reason: w.Reason}
 		if w.Usage != nil {
