@@ -7,6 +7,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/askuser"
 	"github.com/shiro-neko/shiro/internal/notebook"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/prompt"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/skills"
@@ -27,7 +28,7 @@ func (a *App) buildTools(opts Options) error {
 	})
 	search := a.Loaded.Settings.WebSearch
 	list := tools.Builtin(tools.Deps{Env: a.Env, Jobs: a.background, CommitModel: commitModel{a: a},
-		WebSearchURL: search.URL, WebSearchLocal: search.Local != nil && *search.Local})
+		WebSearchURL: search.URL, WebSearchLocal: (search.Local != nil && *search.Local) || a.rulesNameWebSearch()})
 	// The write tools' results carry the errors their edits introduced,
 	// and the language-server tools join when a server is there.
 	list = append(a.LSP.WithDiagnostics(list), a.LSP.Tools()...)
@@ -53,6 +54,18 @@ func (a *App) buildTools(opts Options) error {
 	}
 	a.Tools = reg
 	return nil
+}
+
+// rulesNameWebSearch reports whether a permission rule someone wrote
+// decides web_search. A provider-run search would pass no rule, so then
+// every search stays shiro's own, where the rule is enforced, rather than
+// the rule being skipped.
+func (a *App) rulesNameWebSearch() bool {
+	if a.Loaded.Policy == nil {
+		return false
+	}
+	res := a.Loaded.Policy.Check(permission.Query{Tool: "web_search", Subjects: []string{"a query"}, Default: permission.Ask})
+	return res.Source == permission.SourceConfig
 }
 
 // publish sends an event into the session once it exists; what happens

@@ -96,18 +96,22 @@ func TestWebSearchOnTheProviderThroughASession(t *testing.T) {
 }
 
 // Without the net set nothing of the web is offered, so the default first
-// request is unchanged; with webSearch.local the search stays shiro's own
-// function even on a provider that searches.
+// request is unchanged; with webSearch.local, or a permission rule someone
+// wrote for web_search, the search stays shiro's own function (where the
+// rule is enforced) even on a provider that searches.
 func TestWebSearchIsOptInAndCanStayLocal(t *testing.T) {
-	srv := llmtest.New(t, llmtest.Reply{Text: "ok"}, llmtest.Reply{Text: "ok"})
+	srv := llmtest.New(t, llmtest.Reply{Text: "ok"}, llmtest.Reply{Text: "ok"}, llmtest.Reply{Text: "ok"})
 	run(t.Context(), openWith(t, "custom-anthropic", "", srv).Session, "hi")
 	run(t.Context(), openWith(t, "custom-anthropic", `{"toolSets":["net"],"webSearch":{"local":true}}`, srv).Session, "hi")
+	run(t.Context(), openWith(t, "custom-anthropic", `{"toolSets":["net"],"permission":{"web_search":{"*":"ask","golang *":"allow"}}}`, srv).Session, "hi")
 	calls := srv.ModelCalls()
 	if body := string(calls[0].Body); strings.Contains(body, "web_search") || strings.Contains(body, "web_fetch") {
 		t.Error("the default request offers web tools")
 	}
-	if tools := toolsOf(t, calls[1].Body); !contains(tools, "web_search/") || contains(tools, "web_search/web_search_20250305") {
-		t.Errorf("local: tools %v", tools)
+	for i, why := range map[int]string{1: "webSearch.local", 2: "a web_search rule"} {
+		if tools := toolsOf(t, calls[i].Body); !contains(tools, "web_search/") || contains(tools, "web_search/web_search_20250305") {
+			t.Errorf("%s: tools %v", why, tools)
+		}
 	}
 }
 
