@@ -28,7 +28,7 @@ func (a *App) buildTools(opts Options) error {
 	})
 	search := a.Loaded.Settings.WebSearch
 	list := tools.Builtin(tools.Deps{Env: a.Env, Jobs: a.background, CommitModel: commitModel{a: a},
-		WebSearchURL: search.URL, WebSearchLocal: (search.Local != nil && *search.Local) || a.rulesNameWebSearch()})
+		WebSearchURL: search.URL, WebSearchLocal: search.Local != nil && *search.Local, Ruled: a.ruled})
 	// The write tools' results carry the errors their edits introduced,
 	// and the language-server tools join when a server is there.
 	list = append(a.LSP.WithDiagnostics(list), a.LSP.Tools()...)
@@ -56,15 +56,13 @@ func (a *App) buildTools(opts Options) error {
 	return nil
 }
 
-// rulesNameWebSearch reports whether a permission rule someone wrote
-// decides web_search. A provider-run search would pass no rule, so then
-// every search stays shiro's own, where the rule is enforced, rather than
-// the rule being skipped.
-func (a *App) rulesNameWebSearch() bool {
+// ruled reports whether a permission rule someone wrote (yours or the
+// project's) decides the tool called name.
+func (a *App) ruled(name string) bool {
 	if a.Loaded.Policy == nil {
 		return false
 	}
-	res := a.Loaded.Policy.Check(permission.Query{Tool: "web_search", Subjects: []string{"a query"}, Default: permission.Ask})
+	res := a.Loaded.Policy.Check(permission.Query{Tool: name, Subjects: []string{"a subject"}, Default: permission.Ask})
 	return res.Source == permission.SourceConfig
 }
 
