@@ -10,6 +10,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/askuser"
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/prompt"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/skills"
@@ -28,7 +29,9 @@ func (a *App) buildTools(opts Options) error {
 		Output: func(id, chunk string) { a.publish(protocol.ToolOutputEvent{ID: id, Chunk: chunk}) },
 		Change: func(j bash.Job, running int) { a.publish(jobEvent(j, running)) },
 	})
-	list := tools.Builtin(tools.Deps{Env: a.Env, Jobs: a.background, CommitModel: commitModel{a: a}})
+	search := a.Loaded.Settings.WebSearch
+	list := tools.Builtin(tools.Deps{Env: a.Env, Jobs: a.background, CommitModel: commitModel{a: a},
+		WebSearchURL: search.URL, WebSearchLocal: search.Local != nil && *search.Local, Ruled: a.ruled})
 	// The write tools' results carry the errors their edits introduced,
 	// and the language-server tools join when a server is there.
 	list = append(a.LSP.WithDiagnostics(list), a.LSP.Tools()...)
@@ -68,6 +71,16 @@ func (a *App) buildTools(opts Options) error {
 	}
 	a.Tools = reg
 	return nil
+}
+
+// ruled reports whether a permission rule someone wrote (yours or the
+// project's) decides the tool called name.
+func (a *App) ruled(name string) bool {
+	if a.Loaded.Policy == nil {
+		return false
+	}
+	res := a.Loaded.Policy.Check(permission.Query{Tool: name, Subjects: []string{"a subject"}, Default: permission.Ask})
+	return res.Source == permission.SourceConfig
 }
 
 // publish sends an event into the session once it exists; what happens

@@ -17,27 +17,28 @@ import (
 // File is the shape of config.json. Pointers distinguish "absent" from a
 // zero value where the default is not zero.
 type File struct {
-	Provider          string          `json:"provider,omitempty"`
-	Model             string          `json:"model,omitempty"`
-	BaseURL           string          `json:"baseURL,omitempty"`
-	APIKey            string          `json:"apiKey,omitempty"`
-	MaxRetries        *int            `json:"maxRetries,omitempty"`
-	SubagentModel     string          `json:"subagentModel,omitempty"`
-	Agent             string          `json:"agent,omitempty"`
-	Thinking          string          `json:"thinking,omitempty"`
-	Plugins           *[]string       `json:"plugins,omitempty"`
-	ToolSets          *[]string       `json:"toolSets,omitempty"`
-	Permission        json.RawMessage `json:"permission,omitempty"`
-	CacheSystemPrefix *bool           `json:"cacheSystemPrefix,omitempty"`
-	AnthropicVersion  string          `json:"anthropicVersion,omitempty"`
-	HookTimeoutMs     *int            `json:"hookTimeoutMs,omitempty"`
-	Hooks             *HooksConfig    `json:"hooks,omitempty"`
-	Registry          *RegistryConfig `json:"registry,omitempty"`
-	Workflow          *WorkflowConfig `json:"workflow,omitempty"`
-	MCPServers        json.RawMessage `json:"mcpServers,omitempty"`
-	Sandbox           *SandboxConfig  `json:"sandbox,omitempty"`
-	MCP               *MCPConfig      `json:"mcp,omitempty"`
-	Env               *EnvConfig      `json:"env,omitempty"`
+	Provider          string           `json:"provider,omitempty"`
+	Model             string           `json:"model,omitempty"`
+	BaseURL           string           `json:"baseURL,omitempty"`
+	APIKey            string           `json:"apiKey,omitempty"`
+	MaxRetries        *int             `json:"maxRetries,omitempty"`
+	SubagentModel     string           `json:"subagentModel,omitempty"`
+	Agent             string           `json:"agent,omitempty"`
+	Thinking          string           `json:"thinking,omitempty"`
+	Plugins           *[]string        `json:"plugins,omitempty"`
+	ToolSets          *[]string        `json:"toolSets,omitempty"`
+	Permission        json.RawMessage  `json:"permission,omitempty"`
+	CacheSystemPrefix *bool            `json:"cacheSystemPrefix,omitempty"`
+	AnthropicVersion  string           `json:"anthropicVersion,omitempty"`
+	HookTimeoutMs     *int             `json:"hookTimeoutMs,omitempty"`
+	Hooks             *HooksConfig     `json:"hooks,omitempty"`
+	Registry          *RegistryConfig  `json:"registry,omitempty"`
+	Workflow          *WorkflowConfig  `json:"workflow,omitempty"`
+	MCPServers        json.RawMessage  `json:"mcpServers,omitempty"`
+	Sandbox           *SandboxConfig   `json:"sandbox,omitempty"`
+	MCP               *MCPConfig       `json:"mcp,omitempty"`
+	Env               *EnvConfig       `json:"env,omitempty"`
+	WebSearch         *WebSearchConfig `json:"webSearch,omitempty"`
 	// Approval is when commands ask: untrusted, on-request (the default)
 	// or never (permission.ParseApproval). A project may only choose
 	// untrusted.
@@ -90,7 +91,7 @@ func knownKeys() []string {
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
 		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
 		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env", "approval", "lsp",
-		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics", "continueWhileTodos", "autoLearn"}
+		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics", "continueWhileTodos", "autoLearn", "webSearch"}
 }
 
 // ReadFile parses a config file. A missing file is an empty config. Unknown
@@ -155,6 +156,11 @@ func Parse(name string, data []byte) (File, []string, error) {
 	}
 	if f.Env != nil {
 		if err := f.Env.check(name); err != nil {
+			return f, warnings, err
+		}
+	}
+	if f.WebSearch != nil {
+		if err := f.WebSearch.check(name); err != nil {
 			return f, warnings, err
 		}
 	}

@@ -112,6 +112,9 @@ type Settings struct {
 	CompactAt float64
 	// AutoLearn runs the background learner after turns (internal/learn).
 	AutoLearn bool
+	// WebSearch is the user's webSearch object (a project's is ignored:
+	// it would choose where the person's queries go).
+	WebSearch WebSearchConfig
 }
 
 // Resolve merges the user's config file, the project's config file, the
@@ -233,6 +236,9 @@ func (s *Settings) applyUser(f File) {
 	}
 	s.AnthropicVersion = f.AnthropicVersion
 	s.applyProviderOptions(f.ProviderOptions)
+	if f.WebSearch != nil {
+		s.WebSearch = *f.WebSearch
+	}
 	if f.HookTimeoutMs != nil {
 		s.HookTimeout = time.Duration(*f.HookTimeoutMs) * time.Millisecond
 	}

@@ -29,7 +29,7 @@ func TestEveryKindOfWrongClaimIsCaught(t *testing.T) {
 		{"repository path", "docs/x.md", "The grep tool is in `internal/tools/grep`.", "The grep tool is in `internal/tools/search` (`internal/tools/{search,nav}`, `internal/secrets.NamePatterns`)."},
 		{"go file", "docs/x.md", "See `llm/anthropic/caching.go`.", "See `llm/anthropic/cache.go`; a patch may touch `src/app.go`."},
 		{"slash command", "docs/x.md", "Type `/rewind`.", "Type `/workflow`, `/hooks approve NAME` or `/exit`."},
-		{"tool name", "docs/x.md", "The model calls `web_search`.", "The model calls `web_fetch`; a hook reads `tool_call_id`."},
+		{"tool name", "docs/x.md", "The model calls `web_browse`.", "The model calls `web_fetch`; a hook reads `tool_call_id`."},
 		{"table of tools", "docs/x.md", "| tool | what |\n|---|---|\n| `grepp` | searches |\n", "| tool | what |\n|---|---|\n| `grep` | searches |\n"},
 		{"test name", "docs/x.md", "See `TestNoSuchThing`.", "See `TestDocsMatchTheCode`."},
 		{"figure", "docs/memory.md", "A project keeps at most **301** entries.", "A project keeps at most **300** entries."},

@@ -30,6 +30,10 @@ func (a *Accumulator) Add(p StreamPart) {
 		a.closeReasoning(ReasoningEnd{})
 		a.flushText()
 		a.parts = append(a.parts, ToolCall{ID: p.ID, Name: p.Name, Input: p.Input})
+	case ServerBlock:
+		a.closeReasoning(ReasoningEnd{})
+		a.flushText()
+		a.parts = append(a.parts, p)
 	case Finish:
 		f := p
 		a.finish = &f

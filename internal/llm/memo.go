@@ -37,7 +37,7 @@ func (l *LastEncoding[T]) Get(in T, equal func(a, b T) bool, clone func(T) T, en
 // SameTools reports whether two tool lists are the same, field by field.
 func SameTools(a, b []ToolSpec) bool {
 	return slices.EqualFunc(a, b, func(x, y ToolSpec) bool {
-		return x.Name == y.Name && x.Description == y.Description && string(x.Schema) == string(y.Schema)
+		return x.Name == y.Name && x.Description == y.Description && string(x.Schema) == string(y.Schema) && x.Hosted == y.Hosted
 	})
 }
 

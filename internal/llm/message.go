@@ -121,6 +121,8 @@ type wirePart struct {
 	Output     *string         `json:"output,omitempty"`
 	IsError    bool            `json:"isError,omitempty"`
 	Images     []wireImage     `json:"images,omitempty"`
+	Wire       string          `json:"wire,omitempty"`
+	Raw        json.RawMessage `json:"raw,omitempty"`
 	wireImage
 }
 
@@ -147,6 +149,8 @@ func (m Message) MarshalJSON() ([]byte, error) {
 				Images: wireImages(p.Images)})
 		case Image:
 			w.Parts = append(w.Parts, wirePart{Type: "image", wireImage: toWireImage(p)})
+		case ServerBlock:
+			w.Parts = append(w.Parts, wirePart{Type: "server-block", Wire: p.Wire, Raw: p.Raw})
 		default:
 			return nil, fmt.Errorf("llm: cannot encode part %T", p)
 		}
@@ -193,6 +197,12 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 				return fmt.Errorf("llm: part %d: %w", i, err)
 			}
 			m.Parts = append(m.Parts, img)
+		case "server-block":
+			block := ServerBlock{Wire: p.Wire, Raw: p.Raw}
+			if !block.wellFormed() {
+				return fmt.Errorf("llm: part %d: a server-block needs a wire and its block as a JSON object", i)
+			}
+			m.Parts = append(m.Parts, block)
 		default:
 			return fmt.Errorf("llm: part %d has unknown type %q", i, p.Type)
 		}

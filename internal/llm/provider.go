@@ -22,6 +22,9 @@ type ToolSpec struct {
 	Description string
 	// Schema is the JSON schema of the tool's input object.
 	Schema json.RawMessage
+	// Hosted, when set, lets an adapter whose provider runs this tool
+	// itself offer the provider's version instead (see Hosted).
+	Hosted Hosted
 }
 
 // SystemBlock is one block of the system prompt. Cache marks a block as the

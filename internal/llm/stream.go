@@ -75,6 +75,8 @@ type wireStreamPart struct {
 	Input     json.RawMessage `json:"input,omitempty"`
 	Reason    StopReason      `json:"reason,omitempty"`
 	Usage     *Usage          `json:"usage,omitempty"`
+	Wire      string          `json:"wire,omitempty"`
+	Raw       json.RawMessage `json:"raw,omitempty"`
 }
 
 // MarshalStreamPart encodes a stream part as tagged JSON.
@@ -95,6 +97,8 @@ func MarshalStreamPart(p StreamPart) ([]byte, error) {
 		w = wireStreamPart{Type: "tool-call", ID: p.ID, Name: p.Name, Input: inputOrEmpty(p.Input)}
 	case Notice:
 		w = wireStreamPart{Type: "notice", Text: p.Text}
+	case ServerBlock:
+		w = wireStreamPart{Type: "server-block", Wire: p.Wire, Raw: p.Raw}
 	case Finish:
 		u := p.Usage
 		w = wireStreamPart{Type: "finish", Reason: p.Reason, Usage: &u}
@@ -128,6 +132,12 @@ func UnmarshalStreamPart(b []byte) (StreamPart, error) {
 		return ToolCallDone{ID: w.ID, Name: w.Name, Input: inputOrEmpty(w.Input)}, nil
 	case "notice":
 		return Notice{Text: w.Text}, nil
+	case "server-block":
+		block := ServerBlock{Wire: w.Wire, Raw: w.Raw}
+		if !block.wellFormed() {
+			return nil, fmt.Errorf("llm: server-block part needs a wire and its block as a JSON object")
+		}
+		return block, nil
 	case "finish":
 		f := Finish{Reason: w.Reason}
 		if w.Usage != nil {

@@ -34,7 +34,11 @@ func AllSets() []Set {
 func DefaultSets() []Set { return []Set{SetCore, SetEditPlus, SetNav, SetExtra, SetGit} }
 
 // ParseSets validates config toolSets: core is always included, and an
-// unknown name is an error listing the valid ones.
+// unknown name is an error listing the valid ones. Naming "extra" also
+// enables git-extra: in the original the five extra git tools are part of
+// the "extra" set, so a config written for it that names the set gets
+// them. The default (toolSets omitted) still leaves them out, so that the
+// first request stays small.
 func ParseSets(names []string) ([]Set, error) {
 	sets := []Set{SetCore}
 	var unknown []string
@@ -46,6 +50,9 @@ func ParseSets(names []string) ([]Set, error) {
 		}
 		if !slices.Contains(sets, s) {
 			sets = append(sets, s)
+		}
+		if s == SetExtra && !slices.Contains(sets, SetGitExtra) {
+			sets = append(sets, SetGitExtra)
 		}
 	}
 	if len(unknown) > 0 {

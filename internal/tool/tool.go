@@ -82,11 +82,14 @@ type Info struct {
 	// Loads marks the tool that loads on-demand tools: it is offered only
 	// where some are withheld (Filter.Demand set).
 	Loads bool
+	// Hosted marks a tool some providers can run themselves (web search);
+	// the adapter for such a provider offers the provider's version.
+	Hosted llm.Hosted
 }
 
 // Spec is the tool as a model request carries it.
 func (i *Info) Spec() llm.ToolSpec {
-	return llm.ToolSpec{Name: i.Name, Description: i.Description, Schema: i.Schema}
+	return llm.ToolSpec{Name: i.Name, Description: i.Description, Schema: i.Schema, Hosted: i.Hosted}
 }
 
 // Effect is what a tool's calls do to the world. It decides the default

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -175,6 +176,18 @@ func TestParseSetsRefusesUnknownNames(t *testing.T) {
 	}
 	if _, err := tool.ParseSets([]string{"git", "gti"}); err == nil || !strings.Contains(err.Error(), `"gti"`) || !strings.Contains(err.Error(), "edit-plus") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Naming the original's "extra" set brings its five git tools (git-extra)
+// with it; the default sets do not.
+func TestParseSetsExtraBringsGitExtra(t *testing.T) {
+	sets, err := tool.ParseSets([]string{"extra"})
+	if err != nil || !slices.Contains(sets, tool.SetGitExtra) || !slices.Contains(sets, tool.SetExtra) {
+		t.Fatalf("sets = %v, %v", sets, err)
+	}
+	if slices.Contains(tool.DefaultSets(), tool.SetGitExtra) {
+		t.Fatal("the default sets carry git-extra")
 	}
 }
 

@@ -28,6 +28,16 @@ type Deps struct {
 	// nil keeps the defaults, which allow public addresses only.
 	WebPolicy   web.AddressPolicy
 	WebResolver web.Resolver
+	// WebSearchURL is web_search's HTML backend ("" for the default);
+	// WebSearchLocal keeps every search there, even with a provider that
+	// searches itself.
+	WebSearchURL   string
+	WebSearchLocal bool
+	// Ruled reports whether a permission rule someone wrote decides the
+	// tool called name (nil: none does). A provider-run search would pass
+	// no rule, so a search so ruled stays shiro's own, where the rule
+	// holds, rather than the rule being skipped.
+	Ruled func(name string) bool
 }
 
 // Builtin returns every built-in tool. Which are offered is decided per
@@ -42,6 +52,7 @@ func Builtin(d Deps) []tool.Tool {
 	out = append(out, bash.Tools(d.Env, d.Jobs)...)
 	out = append(out, bash.Checks(d.Env)...)
 	out = append(out, git.Tools(d.Env, d.CommitModel)...)
-	out = append(out, web.Tools(d.WebPolicy, d.WebResolver)...)
+	local := d.WebSearchLocal || (d.Ruled != nil && d.Ruled("web_search"))
+	out = append(out, web.Tools(d.WebPolicy, d.WebResolver, web.Search{URL: d.WebSearchURL, Local: local})...)
 	return out
 }

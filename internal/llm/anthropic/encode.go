@@ -40,6 +40,15 @@ type encodedMessage struct {
 func encodeMessage(m llm.Message) (encodedMessage, error) {
 	out := encodedMessage{user: m.Role != llm.RoleAssistant, blocks: make([]rawBlock, 0, len(m.Parts))}
 	for _, part := range m.Parts {
+		if sb, ok := part.(llm.ServerBlock); ok {
+			// A server tool's block goes back exactly as it came (the
+			// search results carry encrypted content the citations need);
+			// another wire's is dropped.
+			if sb.Wire == llm.WireAnthropic {
+				out.blocks = append(out.blocks, rawBlock{json: sb.Raw})
+			}
+			continue
+		}
 		union, ok, err := blockOf(part)
 		if err != nil || !ok {
 			if err != nil {
@@ -137,10 +146,23 @@ func toolUseInput(c llm.ToolCall) (json.RawMessage, error) {
 	return input, nil
 }
 
+// webSearchMaxUses bounds the searches of one response, as the HTML
+// backend's results are bounded.
+const webSearchMaxUses = 5
+
 // encodeTools is the JSON array of the tool definitions.
 func encodeTools(specs []llm.ToolSpec) ([]byte, error) {
 	out := make([]anthropic.ToolUnionParam, 0, len(specs))
 	for _, s := range specs {
+		if s.Hosted == llm.HostedWebSearch {
+			// Anthropic searches itself: its server tool replaces the
+			// function, under the same name, so that the model's habits
+			// and the history read the same.
+			out = append(out, anthropic.ToolUnionParam{OfWebSearchTool20250305: &anthropic.WebSearchTool20250305Param{
+				MaxUses: param.NewOpt(int64(webSearchMaxUses)),
+			}})
+			continue
+		}
 		schema := s.Schema
 		if len(schema) == 0 {
 			schema = json.RawMessage(`{"type":"object"}`)

@@ -23,6 +23,8 @@ type block struct {
 	startInput string
 	signature  string
 	redacted   string
+	// raw is a server tool result block as it will go back.
+	raw json.RawMessage
 }
 
 // streamEvent is what this adapter reads of a Messages API stream event.
@@ -45,14 +47,19 @@ type streamEvent struct {
 		ID        string          `json:"id"`
 		Name      string          `json:"name"`
 		Input     json.RawMessage `json:"input"`
+		// ToolUseID and Content are a web_search_tool_result's.
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+		Citations []citation      `json:"citations"`
 	} `json:"content_block"`
 	Delta struct {
-		Type        string `json:"type"`
-		Text        string `json:"text"`
-		Thinking    string `json:"thinking"`
-		Signature   string `json:"signature"`
-		PartialJSON string `json:"partial_json"`
-		StopReason  string `json:"stop_reason"`
+		Type        string   `json:"type"`
+		Text        string   `json:"text"`
+		Thinking    string   `json:"thinking"`
+		Signature   string   `json:"signature"`
+		PartialJSON string   `json:"partial_json"`
+		StopReason  string   `json:"stop_reason"`
+		Citation    citation `json:"citation"`
 	} `json:"delta"`
 	Usage eventUsage `json:"usage"`
 }
@@ -64,12 +71,22 @@ type eventUsage struct {
 	CacheCreationInputTokens *int64 `json:"cache_creation_input_tokens"`
 }
 
+// citation is what this adapter reads of a citation on a text block: a
+// web search result's location (other kinds carry no URL and are not
+// listed).
+type citation struct {
+	URL   string `json:"url"`
+	Title string `json:"title"`
+}
+
 // decoder turns the SDK's stream events into stream parts.
 type decoder struct {
 	open     []*block
 	usage    llm.Usage
 	stop     string
 	finished bool
+	// sources are the response's citations, listed after its text.
+	sources llm.Sources
 }
 
 // event handles one stream event, passing parts to emit. It returns false
@@ -110,6 +127,9 @@ func (d *decoder) event(ev streamEvent, emit func(llm.StreamPart) bool) (bool, e
 		}
 	case "message_stop":
 		d.finished = true
+		if list := d.sources.List(); list != "" && !emit(llm.TextDelta{Text: list}) {
+			return false, nil
+		}
 		return emit(llm.Finish{Reason: stopReason(anthropic.StopReason(d.stop)), Usage: d.usage}), nil
 	}
 	return true, nil
@@ -131,6 +151,9 @@ func (d *decoder) start(ev streamEvent, emit func(llm.StreamPart) bool) (bool, e
 	d.open = append(d.open, b)
 	switch cb.Type {
 	case "text":
+		for _, c := range cb.Citations {
+			d.sources.Add(llm.Citation{URL: c.URL, Title: c.Title})
+		}
 		// Some gateways put the first text in the start event itself.
 		if cb.Text != "" {
 			return emit(llm.TextDelta{Text: cb.Text}), nil
@@ -148,8 +171,31 @@ func (d *decoder) start(ev streamEvent, emit func(llm.StreamPart) bool) (bool, e
 		// Announced now, so that the person sees the call while its
 		// arguments are still being written.
 		return emit(llm.ToolInputStart{ID: b.id, Name: b.name}), nil
+	case "server_tool_use":
+		// A search the provider runs: no call comes back to the agent,
+		// but the block goes back verbatim with the next request.
+		b.id, b.name = cb.ID, cb.Name
+		b.startInput = string(cb.Input)
+	case "web_search_tool_result":
+		raw, err := json.Marshal(struct {
+			Type      string          `json:"type"`
+			ToolUseID string          `json:"tool_use_id"`
+			Content   json.RawMessage `json:"content"`
+		}{cb.Type, cb.ToolUseID, orNull(cb.Content)})
+		if err != nil {
+			return false, fmt.Errorf("anthropic: keeping a web search result: %w", err)
+		}
+		b.raw = raw
 	}
 	return true, nil
+}
+
+// orNull keeps a missing field valid JSON.
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
 }
 
 func (d *decoder) delta(ev streamEvent, emit func(llm.StreamPart) bool) (bool, error) {
@@ -169,7 +215,13 @@ func (d *decoder) delta(ev streamEvent, emit func(llm.StreamPart) bool) (bool, e
 		}
 	case "signature_delta":
 		b.signature += delta.Signature
+	case "citations_delta":
+		d.sources.Add(llm.Citation{URL: delta.Citation.URL, Title: delta.Citation.Title})
 	case "input_json_delta":
+		if b.kind == "server_tool_use" {
+			b.input.WriteString(delta.PartialJSON)
+			return true, nil
+		}
 		if b.kind != "tool_use" {
 			return false, fmt.Errorf("anthropic: tool arguments arrived for content block %d, a %s block", index, b.kind)
 		}
@@ -194,8 +246,31 @@ func (d *decoder) stopBlock(index int64, emit func(llm.StreamPart) bool) (bool, 
 		return emit(llm.ReasoningEnd{Redacted: b.redacted}), nil
 	case "tool_use":
 		return emit(llm.ToolCallDone{ID: b.id, Name: b.name, Input: toolInput(b)}), nil
+	case "server_tool_use":
+		return d.serverToolUse(b, emit)
+	case "web_search_tool_result":
+		return emit(llm.ServerBlock{Wire: llm.WireAnthropic, Raw: b.raw}), nil
 	}
 	return true, nil
+}
+
+// serverToolUse keeps a provider-run call as its block and tells the
+// person about it: the search ran without passing shiro's gate.
+func (d *decoder) serverToolUse(b *block, emit func(llm.StreamPart) bool) (bool, error) {
+	input := toolInput(b)
+	raw, err := json.Marshal(struct {
+		Type  string          `json:"type"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}{b.kind, b.id, b.name, input})
+	if err != nil {
+		return false, fmt.Errorf("anthropic: keeping a server tool call: %w", err)
+	}
+	if !emit(llm.ServerBlock{Wire: llm.WireAnthropic, Raw: raw}) {
+		return false, nil
+	}
+	return emit(llm.Notice{Text: llm.HostedNotice("Anthropic", b.name, input)}), nil
 }
 
 // toolInput is the complete argument object of a tool call: the streamed

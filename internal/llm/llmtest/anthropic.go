@@ -40,10 +40,28 @@ func writeAnthropic(w http.ResponseWriter, r Reply, stream bool) {
 		})
 		index++
 	}
+	for _, search := range r.Searches {
+		call := map[string]any{"type": "server_tool_use", "id": search.ID, "name": "web_search", "input": map[string]any{}}
+		anthropicBlock(w, index, call, func() {
+			input, _ := json.Marshal(map[string]string{"query": search.Query})
+			for _, piece := range chunks(string(input), 2) {
+				anthropicDelta(w, index, map[string]any{"type": "input_json_delta", "partial_json": piece})
+			}
+		})
+		index++
+		anthropicBlock(w, index, anthropicSearchResult(search), func() {})
+		index++
+	}
 	if r.Text != "" {
 		anthropicBlock(w, index, map[string]any{"type": "text", "text": ""}, func() {
 			for _, piece := range chunks(r.Text, r.Chunks) {
 				anthropicDelta(w, index, map[string]any{"type": "text_delta", "text": piece})
+			}
+			for _, c := range r.Citations {
+				anthropicDelta(w, index, map[string]any{"type": "citations_delta", "citation": map[string]any{
+					"type": "web_search_result_location", "url": c.URL, "title": c.Title,
+					"cited_text": "…", "encrypted_index": "enc-" + c.URL,
+				}})
 			}
 		})
 		index++
@@ -66,6 +84,19 @@ func writeAnthropic(w http.ResponseWriter, r Reply, stream bool) {
 		"usage": map[string]any{"output_tokens": r.Usage.OutputTokens},
 	})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
+}
+
+// anthropicSearchResult is a web_search_tool_result block, whole in its
+// start event as the API sends it.
+func anthropicSearchResult(search Search) map[string]any {
+	results := []any{}
+	for _, res := range search.Results {
+		results = append(results, map[string]any{
+			"type": "web_search_result", "url": res.URL, "title": res.Title,
+			"encrypted_content": "enc-" + res.URL, "page_age": nil,
+		})
+	}
+	return map[string]any{"type": "web_search_tool_result", "tool_use_id": search.ID, "content": results}
 }
 
 // anthropicBlock frames one content block: start, the deltas body writes,

@@ -196,8 +196,11 @@ func writeResponses(w http.ResponseWriter, r Reply, stream, encrypted bool) {
 			for _, piece := range chunks(r.Text, r.Chunks) {
 				event("response.output_text.delta", withField(withField(at, "delta", piece), "logprobs", []any{}))
 			}
+			for i, a := range urlCitations(r) {
+				event("response.output_text.annotation.added", withField(withField(at, "annotation_index", i), "annotation", a))
+			}
 			event("response.output_text.done", withField(withField(at, "text", r.Text), "logprobs", []any{}))
-			event("response.content_part.done", withField(at, "part", outputText(r.Text)))
+			event("response.content_part.done", withField(at, "part", withField(outputText(r.Text), "annotations", urlCitations(r))))
 		case "function_call":
 			at := map[string]any{"item_id": id, "output_index": index}
 			args := item["arguments"].(string)
@@ -231,10 +234,16 @@ func responseOutput(r Reply, encrypted bool) []any {
 		}
 		output = append(output, item)
 	}
+	for _, search := range r.Searches {
+		output = append(output, map[string]any{
+			"type": "web_search_call", "id": search.ID, "status": "completed",
+			"action": map[string]any{"type": "search", "query": search.Query},
+		})
+	}
 	if r.Text != "" {
 		output = append(output, map[string]any{
 			"type": "message", "id": "msg_llmtest", "role": "assistant", "status": "completed",
-			"content": []any{outputText(r.Text)},
+			"content": []any{withField(outputText(r.Text), "annotations", urlCitations(r))},
 		})
 	}
 	for i, call := range r.ToolCalls {
@@ -267,6 +276,17 @@ func pendingItem(item map[string]any) map[string]any {
 		pending["arguments"] = ""
 	}
 	return pending
+}
+
+// urlCitations are the url_citation annotations of r's text, each over
+// the whole text.
+func urlCitations(r Reply) []any {
+	out := []any{}
+	for _, c := range r.Citations {
+		out = append(out, map[string]any{"type": "url_citation", "url": c.URL, "title": c.Title,
+			"start_index": 0, "end_index": len(r.Text)})
+	}
+	return out
 }
 
 func outputText(text string) map[string]any {

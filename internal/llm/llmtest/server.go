@@ -34,6 +34,12 @@ type Reply struct {
 	Chunks int
 	// ToolCalls follow the text.
 	ToolCalls []ToolCall
+	// Searches are web searches the provider ran itself, streamed before
+	// the text (Anthropic server_tool_use and web_search_tool_result
+	// blocks, Responses web_search_call items); Citations are the sources
+	// the text cites (citations_delta, url_citation annotations).
+	Searches  []Search
+	Citations []Source
 	// Usage is reported at the end; zero fields are left out.
 	Usage Usage
 	// Stop overrides the stop reason ("end_turn"/"stop", "max_tokens"...).
@@ -51,6 +57,17 @@ type Reply struct {
 
 	// Fault makes a streamed reply break off or go silent (see Fault).
 	Fault Fault
+}
+
+// Search is a provider-run web search: its id, query and results.
+type Search struct {
+	ID, Query string
+	Results   []Source
+}
+
+// Source is a web page a search found or the answer cites.
+type Source struct {
+	URL, Title string
 }
 
 // ToolCall is a scripted tool call; Input is its JSON arguments.

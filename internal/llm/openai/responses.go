@@ -97,6 +97,12 @@ func encodeResponseTools(specs []llm.ToolSpec) ([]byte, error) {
 	}
 	tools := make([]responses.ToolUnionParam, 0, len(specs))
 	for _, t := range specs {
+		if t.Hosted == llm.HostedWebSearch {
+			// The Responses API searches itself: its tool replaces the
+			// function.
+			tools = append(tools, responses.ToolParamOfWebSearch(responses.WebSearchToolTypeWebSearch))
+			continue
+		}
 		schema, err := toolSchema(t)
 		if err != nil {
 			return nil, err
@@ -167,6 +173,18 @@ func appendResponseItems(items responses.ResponseInputParam, m llm.Message) (res
 			case llm.ToolCall:
 				flush()
 				items = append(items, responses.ResponseInputItemParamOfFunctionCall(arguments(part.Input), part.ID, part.Name))
+			case llm.ServerBlock:
+				// A search this API ran goes back as the item it was;
+				// another wire's is dropped.
+				if part.Wire != llm.WireResponses {
+					continue
+				}
+				var call responses.ResponseFunctionWebSearchParam
+				if err := json.Unmarshal(part.Raw, &call); err != nil {
+					return items, fmt.Errorf("a kept web search call: %w", err)
+				}
+				flush()
+				items = append(items, responses.ResponseInputItemUnionParam{OfWebSearchCall: &call})
 			}
 		}
 		flush()

@@ -27,6 +27,14 @@ type responseEvent struct {
 	Response     responseObject `json:"response"`
 	Code         lenientString  `json:"code"`
 	Message      string         `json:"message"`
+	Annotation   annotation     `json:"annotation"`
+}
+
+// annotation is what this adapter reads of an output text annotation: a
+// url_citation's page (other kinds carry no URL and are not listed).
+type annotation struct {
+	URL   string `json:"url"`
+	Title string `json:"title"`
 }
 
 // outputItem is an output item of a response.
@@ -37,6 +45,13 @@ type outputItem struct {
 	Name             string        `json:"name"`
 	Arguments        lenientString `json:"arguments"`
 	EncryptedContent string        `json:"encrypted_content"`
+	// Status and Action are a web_search_call's.
+	Status string          `json:"status"`
+	Action json.RawMessage `json:"action"`
+	// Content is a message's, for the annotations on its text.
+	Content []struct {
+		Annotations []annotation `json:"annotations"`
+	} `json:"content"`
 }
 
 // responseObject is the response an event carries: its usage, why it
@@ -116,6 +131,8 @@ type responsesStream struct {
 	items map[string]int
 	done  bool
 	used  bool // a function call completed
+	// sources are the response's citations, listed after its text.
+	sources llm.Sources
 }
 
 func (s *responsesStream) add(ev responseEvent) bool {
@@ -147,6 +164,8 @@ func (s *responsesStream) add(ev responseEvent) bool {
 				return s.emit(llm.ToolInputDelta{ID: s.calls[i].id, Delta: string(ev.Delta)})
 			}
 		}
+	case "response.output_text.annotation.added":
+		s.sources.Add(llm.Citation{URL: ev.Annotation.URL, Title: ev.Annotation.Title})
 	case "response.output_item.done":
 		return s.itemDone(ev.Item)
 	case "response.completed":
@@ -195,8 +214,44 @@ func (s *responsesStream) itemDone(item outputItem) bool {
 		}
 		s.used = true
 		return s.emit(llm.ToolCallDone{ID: call.id, Name: call.name, Input: toolInput(args)})
+	case "message":
+		// A server that does not stream annotations still lists them here.
+		for _, c := range item.Content {
+			for _, a := range c.Annotations {
+				s.sources.Add(llm.Citation{URL: a.URL, Title: a.Title})
+			}
+		}
+	case "web_search_call":
+		return s.webSearchDone(item)
 	}
 	return true
+}
+
+// webSearchDone keeps a search the provider ran as its item, which goes
+// back with the next request, and tells the person about it: the search
+// did not pass shiro's gate.
+func (s *responsesStream) webSearchDone(item outputItem) bool {
+	action := item.Action
+	if len(action) == 0 {
+		action = json.RawMessage(`{"type":"search"}`)
+	}
+	status := item.Status
+	if status == "" {
+		status = "completed"
+	}
+	raw, err := json.Marshal(struct {
+		Type   string          `json:"type"`
+		ID     string          `json:"id"`
+		Status string          `json:"status"`
+		Action json.RawMessage `json:"action"`
+	}{item.Type, item.ID, status, action})
+	if err != nil {
+		return s.fail(fmt.Errorf("openai: keeping a web search call: %w", err))
+	}
+	if !s.endReasoning() || !s.emit(llm.ServerBlock{Wire: llm.WireResponses, Raw: raw}) {
+		return false
+	}
+	return s.emit(llm.Notice{Text: llm.HostedNotice("OpenAI", "web_search", action)})
 }
 
 // complete ends the stream with the response's usage. incomplete is the
@@ -206,6 +261,9 @@ func (s *responsesStream) complete(r responseObject, incomplete string) bool {
 		return false
 	}
 	s.done = true
+	if list := s.sources.List(); list != "" && !s.emit(llm.TextDelta{Text: list}) {
+		return false
+	}
 	reason := llm.StopEnd
 	switch {
 	case incomplete == "max_output_tokens":

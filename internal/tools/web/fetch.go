@@ -1,5 +1,6 @@
-// Package web provides web_fetch (set `net`, opt-in): an HTTP GET that
-// only ever connects to public addresses.
+// Package web provides web_fetch and web_search (set `net`, opt-in): an
+// HTTP GET, and a search through an HTML result page, that only ever
+// connect to public addresses.
 //
 // The address check is not on the URL's host name but on every address
 // the name resolves to, and again on the address each connection is
@@ -43,17 +44,19 @@ const (
 	titleMax = 80
 )
 
-// Tools returns web_fetch. policy decides which addresses it may connect
-// to (nil means DefaultPolicy) and resolver looks up host names (nil means
-// SystemResolver). The tool keeps one connection pool across calls.
-func Tools(policy AddressPolicy, resolver Resolver) []tool.Tool {
+// Tools returns web_fetch and web_search. policy decides which addresses
+// they may connect to (nil means DefaultPolicy) and resolver looks up host
+// names (nil means SystemResolver); search configures web_search. The
+// tools share one connection pool across calls.
+func Tools(policy AddressPolicy, resolver Resolver, search Search) []tool.Tool {
 	if policy == nil {
 		policy = DefaultPolicy
 	}
 	if resolver == nil {
 		resolver = SystemResolver
 	}
-	return []tool.Tool{newFetcher(policy, resolver, FetchTimeout).tool()}
+	f := newFetcher(policy, resolver, FetchTimeout)
+	return []tool.Tool{f.tool(), f.searchTool(search)}
 }
 
 // fetcher is what web_fetch keeps across calls: its client, whose
@@ -175,33 +178,63 @@ func (f *fetcher) run(ctx context.Context, in *fetchIn) (string, error) {
 // fetch GETs start, following up to MaxRedirects redirects, each checked
 // before it is requested.
 func (f *fetcher) fetch(ctx context.Context, start *url.URL) (*page, error) {
+	resp, hops, err := f.follow(ctx, start)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return readPage(ctx, resp, hops)
+}
+
+// fetchRaw GETs start as fetch does and returns the final URL and the
+// body's first BodyCap bytes, for a caller that reads the HTML itself.
+func (f *fetcher) fetchRaw(ctx context.Context, start *url.URL) (*url.URL, []byte, error) {
+	resp, hops, err := f.follow(ctx, start)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	final := hops[len(hops)-1]
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, nil, refusef("%s answered %s", final.Redacted(), resp.Status)
+	}
+	body, _, err := readCapped(resp.Body, BodyCap)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", final.Redacted(), err)
+	}
+	return final, body, nil
+}
+
+// follow GETs start and the redirects it leads to, each checked before it
+// is requested, and returns the final response (its body open) with the
+// URLs visited.
+func (f *fetcher) follow(ctx context.Context, start *url.URL) (*http.Response, []*url.URL, error) {
 	cur := start
 	hops := []*url.URL{cur}
 	for {
 		if err := checkURL(cur, f.policy); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		resp, err := f.get(ctx, cur)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !isRedirect(resp.StatusCode) {
-			defer resp.Body.Close()
-			return readPage(ctx, resp, hops)
+			return resp, hops, nil
 		}
 		loc := resp.Header.Get("Location")
 		// Drain a little so the connection can be reused, then let go.
 		_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
 		resp.Body.Close()
 		if loc == "" {
-			return nil, refusef("%s answered %s without saying where to (no Location header)", cur.Redacted(), resp.Status)
+			return nil, nil, refusef("%s answered %s without saying where to (no Location header)", cur.Redacted(), resp.Status)
 		}
 		next, err := cur.Parse(loc)
 		if err != nil {
-			return nil, refusef("%s redirects to %q, which is not a valid URL", cur.Redacted(), loc)
+			return nil, nil, refusef("%s redirects to %q, which is not a valid URL", cur.Redacted(), loc)
 		}
 		if len(hops) > MaxRedirects {
-			return nil, refusef("stopped after %d redirects: %s -> %s; fetch the URL you want directly", MaxRedirects, chain(hops), next.Redacted())
+			return nil, nil, refusef("stopped after %d redirects: %s -> %s; fetch the URL you want directly", MaxRedirects, chain(hops), next.Redacted())
 		}
 		hops = append(hops, next)
 		cur = next

@@ -92,7 +92,7 @@ func fetchWith(t *testing.T, tl tool.Tool, input any) (string, error) {
 }
 
 func testTool(dns *fakeDNS) tool.Tool {
-	return Tools(admitServer, dns.resolve)[0]
+	return Tools(admitServer, dns.resolve, Search{})[0]
 }
 
 func mustContain(t *testing.T, got string, wants ...string) {
@@ -283,7 +283,7 @@ func TestDefaultPolicyRefusesLocalTargets(t *testing.T) {
 		"metadata.example.com": "169.254.169.254",
 		"mapped.example.com":   "::ffff:127.0.0.1",
 	})
-	tool := Tools(nil, dns.resolve)[0]
+	tool := Tools(nil, dns.resolve, Search{})[0]
 	for rawURL, want := range map[string]string{
 		"http://127.0.0.1:" + p + "/":          "refusing to fetch from 127.0.0.1: 127.0.0.1 is not a public address (loopback)",
 		"http://[::1]:" + p + "/":              "refusing to fetch from ::1: ::1 is not a public address",
@@ -381,7 +381,7 @@ func TestDialerConnectsOnlyToCheckedAddress(t *testing.T) {
 		}
 		return []netip.Addr{netip.MustParseAddr("10.0.0.1")}, nil
 	}
-	tool := Tools(admitServer, rebinding)[0]
+	tool := Tools(admitServer, rebinding, Search{})[0]
 	out, err := fetchWith(t, tool, map[string]any{"url": "http://rebind.example.test:" + port(srv) + "/"})
 	if err != nil {
 		t.Fatal(err)

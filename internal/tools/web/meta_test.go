@@ -30,8 +30,8 @@ func TestFetchInput(t *testing.T) {
 }
 
 func TestFetchInfo(t *testing.T) {
-	ts := Tools(nil, nil)
-	if len(ts) != 1 {
+	ts := Tools(nil, nil, Search{})
+	if len(ts) != 2 {
 		t.Fatalf("%d tools", len(ts))
 	}
 	info := ts[0].Info()
@@ -76,7 +76,7 @@ const fetchSchemaBefore = `{"type":"object","properties":{` +
 	`"required":["url"],"additionalProperties":false}`
 
 func TestFetchSchemaMatchesTheHandWrittenOne(t *testing.T) {
-	info := Tools(nil, nil)[0].Info()
+	info := Tools(nil, nil, Search{})[0].Info()
 	var got, want any
 	if err := json.Unmarshal(info.Schema, &got); err != nil {
 		t.Fatalf("the derived schema is not JSON: %v\n%s", err, info.Schema)
