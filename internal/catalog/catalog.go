@@ -143,13 +143,17 @@ func (c *Catalog) SeesImages(preset, model string) bool {
 	return !ok || m.Vision
 }
 
-// Cost prices usage on a model; known is false when the model has no price.
+// Cost prices usage on a model: its tokens, and the searches the provider
+// ran at the preset's SearchPrice. known is false when the model has no
+// price, or when there were searches at a price nobody knows: a cost is
+// unknown rather than too low.
 func (c *Catalog) Cost(preset, model string, u llm.Usage) (usd float64, known bool) {
 	m, _ := c.Lookup(preset, model)
-	if !m.Priced {
+	search := SearchPrice(preset)
+	if !m.Priced || (u.WebSearches > 0 && search == 0) {
 		return 0, false
 	}
-	return m.Price.Cost(u), true
+	return m.Price.Cost(u) + search*float64(u.WebSearches)/1e3, true
 }
 
 // ContextWindow is the model's context window in tokens, zero when unknown.

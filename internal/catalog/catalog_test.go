@@ -193,3 +193,29 @@ func TestSeesImages(t *testing.T) {
 		}
 	}
 }
+
+// Searches the provider ran are charged per search on top of the tokens:
+// $10 per thousand on Anthropic and OpenAI. Searches on a preset whose
+// search price nobody knows make the cost unknown, never too low.
+func TestCostChargesProviderSearches(t *testing.T) {
+	c := New(map[string]Override{"proxy-model": {Input: ptr(1.0), Output: ptr(2.0)}})
+	tokens := llm.Usage{InputTokens: 1_000_000, OutputTokens: 1_000_000}
+	searching := tokens
+	searching.WebSearches = 3
+	for _, preset := range []string{"anthropic", "openai", "custom-anthropic"} {
+		plain, ok := c.Cost(preset, "proxy-model", tokens)
+		if !ok || !near(plain, 3) {
+			t.Fatalf("%s: tokens alone cost %v (known %v), want $3", preset, plain, ok)
+		}
+		got, ok := c.Cost(preset, "proxy-model", searching)
+		if !ok || !near(got, 3+0.03) {
+			t.Errorf("%s: with 3 searches %v (known %v), want $3.03", preset, got, ok)
+		}
+	}
+	if got, ok := c.Cost("openrouter", "proxy-model", searching); ok {
+		t.Errorf("searches at an unknown price cost %v, want unknown", got)
+	}
+	if got, ok := c.Cost("openrouter", "proxy-model", tokens); !ok || !near(got, 3) {
+		t.Errorf("no searches on openrouter cost %v (known %v), want $3", got, ok)
+	}
+}

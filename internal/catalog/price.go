@@ -26,3 +26,26 @@ func (p Price) Cost(u llm.Usage) float64 {
 func (p Price) Savings(u llm.Usage) float64 {
 	return perToken(p.Input-p.CacheRead, u.CacheReadTokens) - perToken(p.CacheWrite-p.Input, u.CacheWriteTokens)
 }
+
+// Web search prices, in US dollars per thousand searches, as the providers
+// published them: Anthropic's web_search server tool, and OpenAI's
+// web_search tool calls on the Responses API. The search results the
+// model reads are input tokens, priced as such.
+const (
+	AnthropicSearchPrice = 10.0
+	OpenAISearchPrice    = 10.0
+)
+
+// SearchPrice is what a preset's provider charges per thousand web
+// searches it runs itself; zero when that is unknown. Only the Anthropic
+// and Responses wires run searches on the provider, and each preset here
+// speaks one of them, to the first-party API or a proxy of it.
+func SearchPrice(preset string) float64 {
+	switch preset {
+	case "anthropic", "claude-code", "custom-anthropic":
+		return AnthropicSearchPrice
+	case "openai", "custom-openai":
+		return OpenAISearchPrice
+	}
+	return 0
+}

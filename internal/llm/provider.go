@@ -95,6 +95,10 @@ type Usage struct {
 	OutputTokens     int `json:"outputTokens"`
 	CacheReadTokens  int `json:"cacheReadTokens"`
 	CacheWriteTokens int `json:"cacheWriteTokens"`
+	// WebSearches counts the searches the provider ran on its side
+	// (Anthropic's web_search server tool, OpenAI's Responses web_search
+	// calls): they are charged per search, apart from tokens.
+	WebSearches int `json:"webSearches,omitempty"`
 }
 
 // Add accumulates another usage into u.
@@ -103,6 +107,7 @@ func (u *Usage) Add(o Usage) {
 	u.OutputTokens += o.OutputTokens
 	u.CacheReadTokens += o.CacheReadTokens
 	u.CacheWriteTokens += o.CacheWriteTokens
+	u.WebSearches += o.WebSearches
 }
 
 // HitRatio is the share of prompt tokens read from cache:
@@ -122,5 +127,10 @@ const (
 	StopEnd       StopReason = "end"
 	StopToolUse   StopReason = "tool-use"
 	StopMaxTokens StopReason = "max-tokens"
-	StopOther     StopReason = "other"
+	// StopPaused is a provider pausing its own long-running work (an
+	// Anthropic server tool loop, "pause_turn"): the answer is unfinished,
+	// and sending the conversation back as it stands, the paused
+	// assistant content last, lets the model carry on.
+	StopPaused StopReason = "paused"
+	StopOther  StopReason = "other"
 )

@@ -110,7 +110,7 @@ func (p *Provider) buildBody(req *llm.Request) ([]byte, error) {
 		// no cached prefix.
 		tail = strings.TrimLeft(tail+"\n\n"+llm.SchemaInstruction(req.OutputSchema), "\n")
 	}
-	if msgs, err = appendTail(msgs, tail); err != nil {
+	if msgs, err = appendTail(msgs, tail, continues(req.Messages)); err != nil {
 		return nil, err
 	}
 	systemMarks := make([]bool, len(req.System))
@@ -166,8 +166,11 @@ func wireMessages(history []llm.Message) ([]wireMessage, error) {
 // appendTail adds the volatile context as the last block of the request,
 // after every breakpoint, so that its changes never invalidate the cached
 // prefix. It goes into the last message when that is the user's, as it
-// normally is; otherwise it becomes a user message of its own.
-func appendTail(msgs []wireMessage, tail string) ([]wireMessage, error) {
+// normally is. When the request continues an answer the provider paused
+// (continuing), that answer must stay last for the model to carry on
+// with it, so the tail goes into the user message before it, where the
+// paused request had it. Otherwise it becomes a user message of its own.
+func appendTail(msgs []wireMessage, tail string, continuing bool) ([]wireMessage, error) {
 	if !sendsSystem(llm.SystemBlock{Text: tail}) {
 		return msgs, nil
 	}
@@ -175,13 +178,25 @@ func appendTail(msgs []wireMessage, tail string) ([]wireMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: encoding the tail: %w", err)
 	}
-	if n := len(msgs); n > 0 && msgs[n-1].user {
+	at := len(msgs) - 1
+	if continuing && at > 0 && !msgs[at].user {
+		at--
+	}
+	if at >= 0 && msgs[at].user {
 		// blocks is capped at its length, so append copies it rather than
 		// writing into a memo another request shares.
-		msgs[n-1].blocks = append(msgs[n-1].blocks, block)
+		msgs[at].blocks = append(msgs[at].blocks, block)
 		return msgs, nil
 	}
 	return append(msgs, wireMessage{user: true, blocks: []rawBlock{block}}), nil
+}
+
+// continues reports whether a history asks the model to carry on with
+// its own last answer: it ends with an assistant message that calls no
+// tool, which only a paused answer (pause_turn) sent back does.
+func continues(history []llm.Message) bool {
+	n := len(history)
+	return n > 0 && history[n-1].Role == llm.RoleAssistant && len(history[n-1].ToolCalls()) == 0
 }
 
 // assemble writes the body: the envelope's fields, then system, tools,

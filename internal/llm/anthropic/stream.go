@@ -69,6 +69,19 @@ type eventUsage struct {
 	OutputTokens             int64  `json:"output_tokens"`
 	CacheReadInputTokens     *int64 `json:"cache_read_input_tokens"`
 	CacheCreationInputTokens *int64 `json:"cache_creation_input_tokens"`
+	// ServerToolUse counts what the provider's own tools did; its
+	// searches are charged apart from tokens.
+	ServerToolUse *struct {
+		WebSearchRequests int64 `json:"web_search_requests"`
+	} `json:"server_tool_use"`
+}
+
+// searches is the count of web searches u reports, and whether it reports one.
+func (u eventUsage) searches() (int, bool) {
+	if u.ServerToolUse == nil {
+		return 0, false
+	}
+	return int(u.ServerToolUse.WebSearchRequests), true
 }
 
 // citation is what this adapter reads of a citation on a text block: a
@@ -104,6 +117,7 @@ func (d *decoder) event(ev streamEvent, emit func(llm.StreamPart) bool) (bool, e
 			CacheReadTokens:  count(u.CacheReadInputTokens),
 			CacheWriteTokens: count(u.CacheCreationInputTokens),
 		}
+		d.usage.WebSearches, _ = u.searches()
 	case "content_block_start":
 		return d.start(ev, emit)
 	case "content_block_delta":
@@ -125,12 +139,19 @@ func (d *decoder) event(ev streamEvent, emit func(llm.StreamPart) bool) (bool, e
 		if u.CacheCreationInputTokens != nil {
 			d.usage.CacheWriteTokens = int(*u.CacheCreationInputTokens)
 		}
+		if n, ok := u.searches(); ok {
+			d.usage.WebSearches = n
+		}
 	case "message_stop":
 		d.finished = true
-		if list := d.sources.List(); list != "" && !emit(llm.TextDelta{Text: list}) {
+		reason := stopReason(anthropic.StopReason(d.stop))
+		// A paused answer goes back as the assistant's unfinished content,
+		// which must not end in a sources list (nor in the whitespace
+		// before it): the list waits for the answer's end.
+		if list := d.sources.List(); list != "" && reason != llm.StopPaused && !emit(llm.TextDelta{Text: list}) {
 			return false, nil
 		}
-		return emit(llm.Finish{Reason: stopReason(anthropic.StopReason(d.stop)), Usage: d.usage}), nil
+		return emit(llm.Finish{Reason: reason, Usage: d.usage}), nil
 	}
 	return true, nil
 }
@@ -322,6 +343,8 @@ func stopReason(r anthropic.StopReason) llm.StopReason {
 	case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
 		// Both cut the answer short for lack of room.
 		return llm.StopMaxTokens
+	case anthropic.StopReasonPauseTurn:
+		return llm.StopPaused
 	}
 	return llm.StopOther
 }

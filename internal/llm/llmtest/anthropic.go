@@ -81,7 +81,7 @@ func writeAnthropic(w http.ResponseWriter, r Reply, stream bool) {
 	sse(w, "message_delta", map[string]any{
 		"type":  "message_delta",
 		"delta": map[string]any{"stop_reason": anthropicStop(r), "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": r.Usage.OutputTokens},
+		"usage": anthropicDeltaUsage(r.Usage),
 	})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
 }
@@ -154,9 +154,23 @@ func anthropicUsage(u Usage, final bool) map[string]any {
 	}
 	if final {
 		m["output_tokens"] = u.OutputTokens
+		if u.WebSearches != 0 {
+			m["server_tool_use"] = map[string]any{"web_search_requests": u.WebSearches}
+		}
 	} else {
 		// message_start carries a provisional output count.
 		m["output_tokens"] = min(u.OutputTokens, 1)
+	}
+	return m
+}
+
+// anthropicDeltaUsage is message_delta's usage: the final output count,
+// and the provider's searches, which the API counts there for the whole
+// message.
+func anthropicDeltaUsage(u Usage) map[string]any {
+	m := map[string]any{"output_tokens": u.OutputTokens}
+	if u.WebSearches != 0 {
+		m["server_tool_use"] = map[string]any{"web_search_requests": u.WebSearches}
 	}
 	return m
 }

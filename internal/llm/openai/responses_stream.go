@@ -133,6 +133,9 @@ type responsesStream struct {
 	used  bool // a function call completed
 	// sources are the response's citations, listed after its text.
 	sources llm.Sources
+	// searches counts the web_search_call items: the Responses API
+	// charges per call and its usage object does not count them.
+	searches int
 }
 
 func (s *responsesStream) add(ev responseEvent) bool {
@@ -248,6 +251,7 @@ func (s *responsesStream) webSearchDone(item outputItem) bool {
 	if err != nil {
 		return s.fail(fmt.Errorf("openai: keeping a web search call: %w", err))
 	}
+	s.searches++
 	if !s.endReasoning() || !s.emit(llm.ServerBlock{Wire: llm.WireResponses, Raw: raw}) {
 		return false
 	}
@@ -275,6 +279,7 @@ func (s *responsesStream) complete(r responseObject, incomplete string) bool {
 	}
 	u := r.Usage
 	usage := neutralUsage(u.InputTokens, u.OutputTokens, u.InputTokensDetails.CachedTokens, u.InputTokensDetails.CacheWriteTokens)
+	usage.WebSearches = s.searches
 	s.emit(llm.Finish{Reason: reason, Usage: usage})
 	return false
 }

@@ -98,3 +98,21 @@ func TestChatKeepsWebSearchAFunction(t *testing.T) {
 		t.Errorf("another wire's block was sent: %s", raw)
 	}
 }
+
+// The Responses API charges per web_search_call and its usage object does
+// not count them: the adapter counts the items into Usage.WebSearches.
+func TestResponsesCountsWebSearchCalls(t *testing.T) {
+	_, p := newProvider(t, openai.Config{API: openai.APIResponses},
+		llmtest.Reply{
+			Searches: []llmtest.Search{{ID: "ws_1", Query: "a"}, {ID: "ws_2", Query: "b"}},
+			Text:     "found",
+			Usage:    llmtest.Usage{InputTokens: 7, OutputTokens: 2},
+		},
+	)
+	req := request(llm.UserText("look"))
+	req.Tools = []llm.ToolSpec{searchSpec}
+	f := llmtest.FinishOf(t, llmtest.MustCollect(t, p, req))
+	if f.Usage.WebSearches != 2 || f.Usage.InputTokens != 7 {
+		t.Fatalf("usage = %+v, want 2 searches and the tokens", f.Usage)
+	}
+}
