@@ -104,6 +104,7 @@ func (l *ledger) usageEvent() protocol.UsageEvent {
 	ev := protocol.UsageEvent{Usage: protocol.Usage{
 		InputTokens: l.total.InputTokens, OutputTokens: l.total.OutputTokens,
 		CacheReadTokens: l.total.CacheReadTokens, CacheWriteTokens: l.total.CacheWriteTokens,
+		WebSearches: l.total.WebSearches,
 	}}
 	if l.priced {
 		ev.CostUSD = new(l.session)

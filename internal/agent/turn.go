@@ -17,6 +17,13 @@ import (
 // result).
 const interruptedResult = "The user interrupted before this tool call finished. Its effects, if any, are unknown."
 
+// maxResumes bounds how often one turn sends a paused answer back to the
+// provider (llm.StopPaused): each resume lets the provider run its own
+// tool loop again (Anthropic stops one after about ten server-side
+// iterations), so a provider that kept pausing would otherwise search and
+// charge without end. Each resume is also a step, under the step limit.
+const maxResumes = 4
+
 // turn is the state of one turn. Settings are read once, when it starts:
 // a change submitted meanwhile applies to the next turn.
 type turn struct {
@@ -62,6 +69,10 @@ type turn struct {
 	compactFailed bool
 	// continued counts the times Continue sent the turn on.
 	continued int
+	// lastStop is why the last model call stopped; resumed counts the
+	// paused answers sent back this turn.
+	lastStop llm.StopReason
+	resumed  int
 	// endChecked is set once BeforeEnd was asked this turn.
 	endChecked bool
 }
@@ -138,6 +149,12 @@ func (s *Session) runTurn(ctx context.Context, seq int, q queued) {
 		}
 		calls := msg.ToolCalls()
 		if len(calls) == 0 {
+			if t.paused() {
+				if t.resumePaused() {
+					continue
+				}
+				return
+			}
 			if t.checkBeforeEnd() || t.checkContinue() {
 				continue
 			}
@@ -153,6 +170,23 @@ func (s *Session) runTurn(ctx context.Context, seq int, q queued) {
 			return
 		}
 	}
+}
+
+// paused reports whether the last answer is one the provider paused.
+func (t *turn) paused() bool { return t.lastStop == llm.StopPaused && t.ctx.Err() == nil }
+
+// resumePaused decides whether a paused answer goes back to the provider,
+// which continues it: the answer is already stored, so the next request
+// ends with it as it came. Past maxResumes the turn ends, and says so,
+// rather than pass the unfinished answer off as the model's last word.
+func (t *turn) resumePaused() bool {
+	if t.resumed >= maxResumes {
+		t.stop = protocol.StopStepLimit
+		t.emit(protocol.NoticeEvent{Text: fmt.Sprintf("the provider paused its own work (a long web search) %d times in this turn; shiro stops resuming it, so the answer above is unfinished. Send another message to continue.", t.resumed+1)})
+		return false
+	}
+	t.resumed++
+	return true
 }
 
 // checkBeforeEnd asks BeforeEnd, once in a turn that wrote files,
@@ -208,8 +242,10 @@ func (t *turn) modelStep() (llm.Message, bool) {
 	}
 	msg := t.names.own(acc.Message())
 	var stepUsage llm.Usage
+	t.lastStop = ""
 	if fin, ok := acc.Finish(); ok {
 		stepUsage = fin.Usage
+		t.lastStop = fin.Reason
 		t.modelCalls++
 		t.usage.Add(fin.Usage)
 		s.charge(t.model, fin.Usage, stepCall)
@@ -345,6 +381,7 @@ func (t *turn) finish() {
 		done.Usage = &protocol.Usage{
 			InputTokens: t.usage.InputTokens, OutputTokens: t.usage.OutputTokens,
 			CacheReadTokens: t.usage.CacheReadTokens, CacheWriteTokens: t.usage.CacheWriteTokens,
+			WebSearches: t.usage.WebSearches,
 		}
 		if usd, known := s.turnCost(); known {
 			done.CostUSD = &usd

@@ -17,6 +17,9 @@ type Usage struct {
 	OutputTokens     int `json:"outputTokens"`
 	CacheReadTokens  int `json:"cacheReadTokens"`
 	CacheWriteTokens int `json:"cacheWriteTokens"`
+	// WebSearches counts the searches the provider ran on its side,
+	// charged per search.
+	WebSearches int `json:"webSearches,omitempty"`
 }
 
 // Diff is a change to one file: the whole text before and after (for
