@@ -33,6 +33,9 @@ func runCost(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
 	used := append(slices.Clone(sp.Models), subs...)
 	lines = append(lines, savingsLine(cat, preset, used))
 	lines = append(lines, priceLines(cat, preset, used)...)
+	if line := searchLine(preset, sp.Tokens.WebSearches); line != "" {
+		lines = append(lines, line)
+	}
 	lines = append(lines, h.CacheLines()...)
 	if len(subs) == 0 {
 		lines = append(lines, "subagents: none ran this session")
@@ -103,6 +106,20 @@ func priceLines(cat *catalog.Catalog, preset string, used []agent.ModelUsage) []
 			mu.Model, perM(p.Input), perM(p.Output), perM(p.CacheRead), perM(p.CacheWrite), m.Origin))
 	}
 	return lines
+}
+
+// searchLine counts the web searches the provider ran this session, which
+// it charges per search on top of the tokens; "" when it ran none.
+func searchLine(preset string, searches int) string {
+	if searches == 0 {
+		return ""
+	}
+	price := catalog.SearchPrice(preset)
+	if price == 0 {
+		return fmt.Sprintf("web searches the provider ran: %d, at a price shiro does not know (its cost is in no sum)", searches)
+	}
+	return fmt.Sprintf("web searches the provider ran: %d, at %s per 1000 (%s, counted in the sums above)",
+		searches, perM(price), agent.USD(price*float64(searches)/1e3))
 }
 
 func perM(v float64) string {

@@ -81,6 +81,8 @@ func notTools() map[string]string {
 		"web_search_tool_result": searchWire,
 		"web_search_call":        searchWire,
 		"url_citation":           searchWire,
+		"web_search_requests":    "a usage field of Anthropic's wire, the searches it charges (docs/cost.md)",
+		"pause_turn":             "a stop reason of Anthropic's wire (docs/tools.md)",
 		"pre_tool":               "a hook kind (docs/hooks.md)",
 		"after_turn":             "a hook kind (docs/hooks.md)",
 		"session_id":             hookField,
