@@ -135,3 +135,17 @@ func TestBadSettingsFileIsAnError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// In the home folder the project's settings file is the user's own: it is
+// read once, as the user's, so its allow rules count.
+func TestHomeAsWorkspaceReadsTheFileOnce(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(make:*)"]}}`)
+	files, err := Load(home, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].Scope != ScopeUser {
+		t.Fatalf("loaded %+v; want the file once, as the user's", files)
+	}
+}

@@ -70,7 +70,14 @@ func Locations(home, workspace string) []Settings {
 // it: skipping it would drop its deny rules without a word.
 func Load(home, workspace string) ([]Settings, error) {
 	var out []Settings
+	seen := map[string]bool{}
 	for _, loc := range Locations(home, workspace) {
+		// Working in the home folder, the project's file is the user's:
+		// read it once, as the user's.
+		if seen[filepath.Clean(loc.Path)] {
+			continue
+		}
+		seen[filepath.Clean(loc.Path)] = true
 		s, ok, err := read(loc)
 		if err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/shiro-neko/shiro/internal/permission"
 )
@@ -240,6 +241,9 @@ func urlPatterns(spec string, d permission.Decision) ([]string, error) {
 // pattern is given workspace-relative and absolute, as subjects come in
 // both forms.
 func pathPatterns(spec string, d permission.Decision, w Where) ([]string, error) {
+	if strings.IndexFunc(spec, unicode.IsControl) >= 0 {
+		return nil, fmt.Errorf("the path holds a control character")
+	}
 	if strings.ContainsAny(spec, "[]\\{}!") {
 		return nil, fmt.Errorf("shiro's patterns have no brackets, braces, negation or escapes; write the rule with * and ** only")
 	}
