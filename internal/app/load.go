@@ -207,7 +207,7 @@ func claudeRules(paths config.Paths, cwd string) (borrowedRules, error) {
 	}{{user, &b.user}, {project, &b.project}} {
 		r, problems, err := claudecode.Rules(layer.files, where)
 		if err != nil {
-			return borrowedRules{}, fmt.Errorf("Claude Code permission rules: %w", err)
+			return borrowedRules{}, fmt.Errorf("the permission rules of Claude Code's settings: %w", err)
 		}
 		*layer.into = r
 		for _, p := range problems {
