@@ -239,6 +239,11 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 			e.pattern = res.Key
 		}
 		e.By = fmt.Sprintf("rule %q", e.pattern)
+		if res.Origin != "" {
+			// A rule from Claude Code's settings is named as written
+			// there, with its file: that is the line to change.
+			e.By = "rule " + res.Origin
+		}
 	}
 	e.Decision, e.Reason = res.Decision, res.Reason
 	if res.Decision == permission.Ask {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/claudecode"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/permission"
@@ -98,7 +99,14 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 		}
 		return Loaded{}, fmt.Errorf("%s: field %q: %w", userPath, "approval", err)
 	}
-	l.Policy = permission.NewPolicy(userRules, projectRules, permission.WithPathResolver(permission.WorkspaceResolver(cwd)))
+	borrowed, err := claudeRules(paths, cwd)
+	if err != nil {
+		return Loaded{}, err
+	}
+	l.warnings = append(l.warnings, borrowed.notes...)
+	l.Policy = permission.NewPolicy(userRules, projectRules,
+		permission.WithPathResolver(permission.WorkspaceResolver(cwd)),
+		permission.WithBorrowed(borrowed.user, borrowed.project))
 	l.Sets = tool.DefaultSets()
 	if s.ToolSets != nil {
 		// Each file's list was checked above; the merged one is valid.
@@ -164,4 +172,47 @@ func checkFile(path string, f config.File) (*permission.Rules, error) {
 		}
 	}
 	return rules, nil
+}
+
+// borrowedRules are the permission rules of Claude Code's settings files:
+// the user's, which count like the person's own, and the project's, which
+// only tighten; notes are the rules left out, each naming its file.
+type borrowedRules struct {
+	user, project *permission.Rules
+	notes         []string
+}
+
+// claudeRules reads ~/.claude/settings.json, .claude/settings.json and
+// .claude/settings.local.json. A rule shiro cannot honour is reported and
+// the others still load; a file that is not JSON stops shiro, since
+// skipping it would drop its deny rules.
+func claudeRules(paths config.Paths, cwd string) (borrowedRules, error) {
+	files, err := claudecode.Load(paths.Home, cwd)
+	if err != nil {
+		return borrowedRules{}, err
+	}
+	var user, project []claudecode.Settings
+	for _, f := range files {
+		if f.Scope == claudecode.ScopeUser {
+			user = append(user, f)
+		} else {
+			project = append(project, f)
+		}
+	}
+	where := claudecode.Where{Home: paths.Home, Workspace: cwd}
+	var b borrowedRules
+	for _, layer := range []struct {
+		files []claudecode.Settings
+		into  **permission.Rules
+	}{{user, &b.user}, {project, &b.project}} {
+		r, problems, err := claudecode.Rules(layer.files, where)
+		if err != nil {
+			return borrowedRules{}, fmt.Errorf("the permission rules of Claude Code's settings: %w", err)
+		}
+		*layer.into = r
+		for _, p := range problems {
+			b.notes = append(b.notes, "Claude Code settings: "+p.String())
+		}
+	}
+	return b, nil
 }

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"github.com/shiro-neko/shiro/internal/shellguard"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // Query is one tool call as the rules see it.
@@ -26,6 +27,9 @@ type Query struct {
 	// Paths marks a tool whose subjects are workspace paths: with no rule
 	// for it, a reading tool may read anything but the secret files.
 	Paths bool
+	// Effect is what the tool says its calls do; class entries (Build)
+	// match on it. Zero when unknown.
+	Effect tool.Effect
 }
 
 // Result is the rules' verdict on a call.
@@ -48,6 +52,9 @@ type Result struct {
 	RunsCode string
 	// Reason is the refusal sent back to the model when Decision is Deny.
 	Reason string
+	// Origin is the deciding rule's Origin: where another tool's settings
+	// wrote it. Empty for shiro's own rules.
+	Origin string
 }
 
 // unit is one thing a rule is matched against: a subject, or one simple
@@ -69,6 +76,7 @@ type verdict struct {
 	source   Source
 	pattern  string
 	cause    Cause
+	origin   string
 }
 
 // evaluation is a call taken apart: a verdict for every unit.
@@ -181,7 +189,7 @@ func (ev *evaluation) judge(u *unit) verdict {
 		if !ok {
 			v = verdict{decision: Ask, source: e.Source, cause: CauseNoMatch}
 		} else {
-			v = verdict{decision: rule.Decision, source: e.Source, pattern: rule.Pattern}
+			v = verdict{decision: rule.Decision, source: e.Source, pattern: rule.Pattern, origin: rule.Origin}
 		}
 	}
 	if !ev.query.IsShell || v.decision == Deny || v.decision == Allow && catchAll(v.pattern) {
@@ -315,7 +323,7 @@ func (ev *evaluation) fold(keep func(verdict) bool) (res Result, ok bool) {
 			return res, false
 		}
 		v, u := ev.verdicts[best], ev.units[best]
-		res.Decision, res.Source, res.Pattern, res.Cause = v.decision, v.source, v.pattern, v.cause
+		res.Decision, res.Source, res.Pattern, res.Cause, res.Origin = v.decision, v.source, v.pattern, v.cause, v.origin
 		if !u.none {
 			res.Subject = u.text
 		}

@@ -4,6 +4,9 @@ import "fmt"
 
 // refusal is the text a denied call sends back to the model.
 func (r Result) refusal() string {
+	if r.Origin != "" && r.Source != SourceGrant {
+		return fmt.Sprintf("Refused by the permission rule %s.", r.Origin)
+	}
 	if r.Pattern != "" && r.Source != SourceGrant {
 		return fmt.Sprintf("Refused by the permission rule %s: %q = deny.", r.Key, r.Pattern)
 	}
@@ -25,6 +28,9 @@ func (r Result) Describe() string {
 		key = r.Tool
 	}
 	matched := fmt.Sprintf("matched %s: %q", key, r.Pattern)
+	if r.Origin != "" {
+		matched = "matched " + r.Origin
+	}
 	if r.Source == SourceGrant {
 		matched = fmt.Sprintf("granted %s %q for this session", r.Tool, r.Pattern)
 	}

@@ -10,6 +10,27 @@ type Policy struct {
 	project *Rules // nil when the project has none
 	grants  *Grants
 	resolve PathResolver // nil: path subjects are judged as given only
+	// borrowed are rules read from another agent's settings in your home
+	// folder (~/.claude/settings.json): they count like your own.
+	borrowed *Rules
+	// tighten are more layers that, like the project's rules, only make a
+	// decision stricter (a project's .claude/settings*.json).
+	tighten []*Rules
+}
+
+// WithBorrowed layers rules read from another agent's settings: user's
+// count like your own rules (their allow lifts an ask nobody wrote, their
+// ask and deny tighten), and each of project's only tightens, as the
+// project's own rules do. Either may be nil.
+func WithBorrowed(user *Rules, project ...*Rules) PolicyOption {
+	return func(p *Policy) {
+		p.borrowed = user
+		for _, r := range project {
+			if r != nil {
+				p.tighten = append(p.tighten, r)
+			}
+		}
+	}
 }
 
 // NewPolicy layers project over user; either may be nil (no rules: the
@@ -32,10 +53,29 @@ func NewPolicy(user, project *Rules, opts ...PolicyOption) *Policy {
 func (p *Policy) Check(q Query) Result {
 	q = p.withResolved(q)
 	res := p.user.Check(q, p.grants)
-	if p.project == nil || res.Decision == Deny {
-		return res
+	if p.borrowed != nil && res.Decision != Deny {
+		res = p.borrowed.stricter(q, res)
+		// A borrowed allow lifts only an ask nobody wrote: your own ask
+		// stays, as an ask beats an allow in Claude Code too.
+		if res.Decision == Ask && unwritten(res) {
+			if b := p.borrowed.Check(q, p.grants); b.Decision == Allow && b.Source == SourceConfig {
+				res = b
+			}
+		}
 	}
-	pres, ok := p.project.tightening(q)
+	for _, layer := range append([]*Rules{p.project}, p.tighten...) {
+		if layer == nil || res.Decision == Deny {
+			continue
+		}
+		res = layer.stricter(q, res)
+	}
+	return res
+}
+
+// stricter is res, or r's verdict when r is a layer that only tightens and
+// its verdict is stricter.
+func (r *Rules) stricter(q Query, res Result) Result {
+	pres, ok := r.tightening(q)
 	if !ok {
 		return res
 	}
@@ -46,6 +86,13 @@ func (p *Policy) Check(q Query) Result {
 		return pres
 	}
 	return res
+}
+
+// unwritten reports whether an ask is nobody's rule: the tool's default,
+// or a table of yours in which no rule matched.
+func unwritten(res Result) bool {
+	return res.Source == SourceFallback || res.Source == SourceDefault ||
+		(res.Source == SourceConfig && res.Cause == CauseNoMatch)
 }
 
 // Grant records an `always` answer for the session and returns what it

@@ -16,6 +16,7 @@ func QueryFor(info *tool.Info, plan tool.Plan, shell []*shellguard.Analysis) Que
 		IsShell:  info.Subject == tool.CommandSubject,
 		Paths:    info.Subject == tool.PathSubject,
 		Default:  Decision(info.Effect.Default()),
+		Effect:   info.Effect,
 	}
 	if q.IsShell && len(shell) == len(plan.Subjects) {
 		q.Shell = shell

@@ -7,6 +7,11 @@ import "slices"
 type Rule struct {
 	Pattern  string
 	Decision Decision
+	// Origin names a rule that came from another tool's settings, as the
+	// person wrote it there (`.claude/settings.json: deny "Read(./.env)"`),
+	// so refusals, prompts and explain point at the line to change. Empty
+	// for shiro's own config and the defaults.
+	Origin string
 }
 
 // Entry is what applies to one tool key: either a single Decision for every
@@ -22,6 +27,9 @@ type Entry struct {
 	// ByName marks the default tables of path-reading tools, which match
 	// only a path's last element, ignoring case (see fileName).
 	ByName bool
+	// Class, when set, makes the entry apply to every tool of that kind
+	// rather than to Key's names (Build; see Class).
+	Class Class
 }
 
 // Rules is the parsed "permission" config. It is never modified after
@@ -30,6 +38,9 @@ type Rules struct {
 	exact  map[string]Entry // config keys without wildcards
 	globs  []Entry          // config keys with wildcards, in source order
 	config []Entry          // every config entry, in source order
+	// classes are entries for kinds of tools (Build), consulted after
+	// the names and before the defaults.
+	classes map[Class]Entry
 	// secret is the default table of path-reading tools (secretRules),
 	// built once rather than on every read.
 	secret []Rule
@@ -51,6 +62,9 @@ func (r *Rules) lookup(q Query) Entry {
 		if Match(e.Key, q.Tool) {
 			return e
 		}
+	}
+	if e, ok := r.classEntry(q); ok {
+		return e
 	}
 	return defaultEntry(q, r.secret)
 }
