@@ -28,6 +28,7 @@ func notToolNames() map[string]string {
 		"internal/permission\x00bash": "the bash program, in the list of programs that run commands",
 		"internal/commands\x00bash":   "the /bash slash command",
 		"internal/app\x00skill":       "the kind of a load problem",
+		"internal/commands\x00forget": "the verb of /memory forget",
 	}
 }
 
