@@ -181,9 +181,9 @@ func TestHangingUpShutsSessionsDown(t *testing.T) {
 	}
 	var types []string
 	for _, op := range opsLeft(s) {
-		types = append(types, protocol.OpType(op))
+		types = append(types, opName(op))
 	}
-	if !slices.Equal(types, []string{"interrupt", "shutdown"}) {
+	if !slices.Equal(types, []string{"Interrupt", "Shutdown"}) {
 		t.Fatalf("ops = %v", types)
 	}
 }
@@ -198,7 +198,7 @@ func TestCancellingServeShutsSessionsDown(t *testing.T) {
 	if err := w.wait(); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Serve = %v", err)
 	}
-	if ops := opsLeft(s); len(ops) != 2 || protocol.OpType(ops[0]) != "interrupt" || protocol.OpType(ops[1]) != "shutdown" {
+	if ops := opsLeft(s); len(ops) != 2 || opName(ops[0]) != "Interrupt" || opName(ops[1]) != "Shutdown" {
 		t.Fatalf("ops = %#v", ops)
 	}
 }
@@ -317,7 +317,7 @@ func TestCloseSessionEndsIt(t *testing.T) {
 	if _, err := w.CloseSession(t.Context(), sdk.CloseSessionRequest{SessionId: sess.SessionId}); err != nil {
 		t.Fatal(err)
 	}
-	if ops := opsLeft(s); len(ops) != 2 || protocol.OpType(ops[1]) != "shutdown" {
+	if ops := opsLeft(s); len(ops) != 2 || opName(ops[1]) != "Shutdown" {
 		t.Fatalf("ops = %#v", ops)
 	}
 	_, err := w.Prompt(t.Context(), sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("hi")}})
@@ -345,7 +345,7 @@ func TestNewSessionReportsOpenFailures(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "first event was") || !strings.Contains(err.Error(), "notice") {
 		t.Fatalf("err = %v", err)
 	}
-	if ops := opsLeft(s); len(ops) != 2 || protocol.OpType(ops[1]) != "shutdown" {
+	if ops := opsLeft(s); len(ops) != 2 || opName(ops[1]) != "Shutdown" {
 		t.Fatalf("the half-opened session was not shut down: %#v", ops)
 	}
 }

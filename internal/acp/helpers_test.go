@@ -3,8 +3,10 @@ package acp_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 
@@ -253,6 +255,9 @@ func next[T protocol.Op](t *testing.T, s *scripted) T {
 }
 
 // opsLeft drains the ops recorded so far.
+// opName is an op's Go type without its package: "Interrupt", "Shutdown".
+func opName(op protocol.Op) string { return strings.TrimPrefix(fmt.Sprintf("%T", op), "protocol.") }
+
 func opsLeft(s *scripted) []protocol.Op {
 	var out []protocol.Op
 	for {

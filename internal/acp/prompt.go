@@ -16,21 +16,13 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// promptText turns a prompt's content blocks into the text of one user
-// turn. Text is kept as written. A resource link or an embedded resource
-// becomes an @reference where the client put it; the text of an embedded
-// resource follows the message as a quoted block under its reference, so
-// the model reads the question first and the material after.
-func promptText(blocks []acp.ContentBlock, cwd string) (string, error) {
-	text, images, err := promptContent(blocks, cwd)
-	if err == nil && len(images) > 0 {
-		return "", errors.New("the prompt has images")
-	}
-	return text, err
-}
-
-// promptContent is promptText with the prompt's image blocks, which go
-// with the turn as pictures (scaled down when larger than a model reads).
+// promptContent turns a prompt's content blocks into the text of one
+// user turn and its pictures. Text is kept as written. A resource link or
+// an embedded resource becomes an @reference where the client put it; the
+// text of an embedded resource follows the message as a quoted block under
+// its reference, so the model reads the question first and the material
+// after. Image blocks go with the turn as pictures (scaled down when
+// larger than a model reads).
 func promptContent(blocks []acp.ContentBlock, cwd string) (string, []protocol.Image, error) {
 	var p promptBuilder
 	var images []protocol.Image

@@ -1,12 +1,22 @@
 package acp
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/coder/acp-go-sdk"
 )
+
+// promptText is promptContent for a prompt that must have no images.
+func promptText(blocks []acp.ContentBlock, cwd string) (string, error) {
+	text, images, err := promptContent(blocks, cwd)
+	if err == nil && len(images) > 0 {
+		return "", errors.New("the prompt has images")
+	}
+	return text, err
+}
 
 func TestPromptTextJoinsBlocks(t *testing.T) {
 	cwd := filepath.FromSlash("/work/proj")

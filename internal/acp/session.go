@@ -103,12 +103,8 @@ func (s *session) pump() {
 	}
 }
 
-// prompt submits text as a turn and waits for the turn to end.
-func (s *session) prompt(ctx context.Context, text string) (acp.PromptResponse, error) {
-	return s.run(ctx, s.enqueue(), text)
-}
-
-// promptWith is prompt for a turn with pictures.
+// promptWith submits text, with any pictures, as a turn and waits for the
+// turn to end.
 func (s *session) promptWith(ctx context.Context, text string, images []protocol.Image) (acp.PromptResponse, error) {
 	return s.runTurn(ctx, s.enqueue(), protocol.UserTurn{Text: text}.WithImages(images))
 }
@@ -122,14 +118,9 @@ func (s *session) enqueue() *promptTurn {
 	return p
 }
 
-// run waits for p's turn in the slot, submits text and waits for the turn
-// to end.
-func (s *session) run(ctx context.Context, p *promptTurn, text string) (acp.PromptResponse, error) {
-	return s.runTurn(ctx, p, protocol.UserTurn{Text: text})
-}
-
-// runTurn is run for a turn that may carry pictures; a slash command
-// line takes none.
+// runTurn waits for p's turn in the slot, submits the turn and waits for
+// it to end. A turn whose text is a slash command line, and that carries
+// no pictures, is submitted as that command.
 func (s *session) runTurn(ctx context.Context, p *promptTurn, turn protocol.UserTurn) (acp.PromptResponse, error) {
 	text := turn.Text
 	select {

@@ -67,6 +67,16 @@ type answer struct {
 	err  error
 }
 
+// prompt submits text as a turn and waits for the turn to end.
+func (s *session) prompt(ctx context.Context, text string) (acp.PromptResponse, error) {
+	return s.promptWith(ctx, text, nil)
+}
+
+// run is runTurn for a turn of text alone.
+func (s *session) run(ctx context.Context, p *promptTurn, text string) (acp.PromptResponse, error) {
+	return s.runTurn(ctx, p, protocol.UserTurn{Text: text})
+}
+
 func promptAsync(s *session, ctx context.Context, text string) <-chan answer {
 	out := make(chan answer, 1)
 	go func() {

@@ -61,7 +61,7 @@ func mainWith(args []string, with func(*IO)) int {
 
 // Run executes shiro with args and returns the exit code.
 func Run(ctx context.Context, args []string, stdio IO) int {
-	root := newRoot(stdio)
+	root := CommandTree(stdio)
 	root.SetArgs(normaliseResumeFlag(normalisePrintFlag(args)))
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)

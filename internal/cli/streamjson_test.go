@@ -44,37 +44,48 @@ func TestStreamJSONClientAnswersApprovals(t *testing.T) {
 		code <- Run(t.Context(), []string{"-p", "--input-format", "stream-json", "--json", "--provider", "replay", "--cassette", cassette}, stdio)
 		outW.Close()
 	}()
-	send := func(op protocol.Op) {
-		b, err := protocol.MarshalOp(op)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := fmt.Fprintf(inW, "%s\n", b); err != nil {
+	// The client writes and reads the wire as any program would, not
+	// through the protocol package's Go types for ops.
+	send := func(line string) {
+		if _, err := fmt.Fprintln(inW, line); err != nil {
 			t.Fatal(err)
 		}
 	}
-	send(protocol.UserTurn{Text: "write two files"})
+	send(`{"type":"user","text":"write two files"}`)
 	var asked []protocol.ApprovalRequestEvent
 	var results, denials []string
 	sc := bufio.NewScanner(outR)
 	for sc.Scan() {
-		e, err := protocol.DecodeEvent(sc.Bytes())
-		if err != nil {
+		var head struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &head); err != nil {
 			t.Fatalf("stdout line %q: %v", sc.Text(), err)
 		}
-		switch e := e.(type) {
-		case protocol.ApprovalRequestEvent:
-			asked = append(asked, e)
-			answer := protocol.Yes
-			if len(asked) == 2 {
-				answer = protocol.No
+		decode := func(e any) {
+			if err := json.Unmarshal(sc.Bytes(), e); err != nil {
+				t.Fatalf("stdout line %q: %v", sc.Text(), err)
 			}
-			send(protocol.Approval{ID: e.ID, Decision: answer})
-		case protocol.ToolResultEvent:
+		}
+		switch head.Type {
+		case "approval-request":
+			var e protocol.ApprovalRequestEvent
+			decode(&e)
+			asked = append(asked, e)
+			answer := "yes"
+			if len(asked) == 2 {
+				answer = "no"
+			}
+			send(fmt.Sprintf(`{"type":"approval","id":%q,"answer":%q}`, e.ID, answer))
+		case "tool-result":
+			var e protocol.ToolResultEvent
+			decode(&e)
 			results = append(results, e.ID)
-		case protocol.ToolDeniedEvent:
+		case "tool-denied":
+			var e protocol.ToolDeniedEvent
+			decode(&e)
 			denials = append(denials, e.ID+" by "+e.By)
-		case protocol.DoneEvent:
+		case "done":
 			// The client is done with this session: closing stdin ends it.
 			inW.Close()
 		}

@@ -1,28 +1,21 @@
 package cli
 
 import (
-	"io"
-	"strings"
-
 	"github.com/spf13/cobra"
 )
 
-// CommandTree returns shiro's commands and their flags as Run builds them,
-// help flags included, for checks of what the documentation says about
-// them (internal/docstest). It is bound to no real streams or environment:
-// inspect it, do not execute it.
-func CommandTree() *cobra.Command {
-	root := newRoot(IO{
-		In: strings.NewReader(""), Out: io.Discard, Err: io.Discard,
-		Getenv: func(string) string { return "" },
-		Getwd:  func() (string, error) { return "", nil },
-	})
+// CommandTree returns shiro's commands and their flags bound to stdio,
+// help flags included. Run executes it; internal/docstest reads it to
+// check what the documentation says about commands and flags, so both
+// see the same tree.
+func CommandTree(stdio IO) *cobra.Command {
+	root := newRoot(stdio)
 	initHelp(root)
 	return root
 }
 
-// initHelp adds the -h/--help flag cobra otherwise adds only when a
-// command runs.
+// initHelp adds the -h/--help flag to every command now; cobra otherwise
+// adds it only to the command it runs, when it runs.
 func initHelp(c *cobra.Command) {
 	c.InitDefaultHelpFlag()
 	for _, sub := range c.Commands() {

@@ -5,7 +5,7 @@
 // What is checked, and where the truth comes from:
 //
 //   - `shiro …` command lines and flags on their own: the cobra tree of
-//     internal/cli (cli.CommandTree);
+//     internal/cli (cli.CommandTree, the tree Run executes);
 //   - paths under .shiro-neko: what config.Paths produces; a project's
 //     .shiro/<name>: what the app reads (proven by TestProjectPathsAreRead);
 //     internal/… and cmd/… paths and .go files: the repository;

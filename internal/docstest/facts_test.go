@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,9 +47,19 @@ type facts struct {
 	cost toolCost
 }
 
+// inertCommandTree is the tree Run executes, bound to no real streams or
+// environment: inspect it, do not execute it.
+func inertCommandTree() *cobra.Command {
+	return cli.CommandTree(cli.IO{
+		In: strings.NewReader(""), Out: io.Discard, Err: io.Discard,
+		Getenv: func(string) string { return "" },
+		Getwd:  func() (string, error) { return "", nil },
+	})
+}
+
 func gather(t *testing.T) *facts {
 	t.Helper()
-	f := &facts{repo: moduleRoot(t), cli: cli.CommandTree(), slash: map[string]bool{}}
+	f := &facts{repo: moduleRoot(t), cli: inertCommandTree(), slash: map[string]bool{}}
 	f.longFlags = map[string]bool{}
 	walkCommands(f.cli, func(c *cobra.Command) {
 		c.Flags().VisitAll(func(fl *pflag.Flag) { f.longFlags[fl.Name] = true })

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/strictjson"
@@ -14,9 +15,6 @@ import (
 // members from the struct tags. HTML characters stay as they are (a shell
 // line with `>` reads as written, not as \u003e).
 func Marshal(e Event) ([]byte, error) { return tagged(e.eventType(), e) }
-
-// MarshalOp encodes an op the way DecodeOp reads it.
-func MarshalOp(o Op) ([]byte, error) { return tagged(o.opType(), o) }
 
 // tagged encodes v and puts "type":name in front of its members.
 func tagged(name string, v any) ([]byte, error) {
@@ -61,13 +59,13 @@ func DecodeOp(line []byte) (Op, error) {
 	if err := json.Unmarshal(members["type"], &name); err != nil || name == "" {
 		return nil, &OpError{fmt.Errorf(`want a "type" naming the op: one of %s`, strings.Join(opTypes(), ", "))}
 	}
-	decode, ok := opDecoder(name)
+	kind, ok := opKind(name)
 	if !ok {
 		return nil, &OpError{fmt.Errorf(`unknown "type" %q: use one of %s`, name, strings.Join(opTypes(), ", "))}
 	}
 	// "type" is the envelope's member, not the op's.
 	delete(members, "type")
-	op, err := decode(members)
+	op, err := decodeOp(kind, members)
 	if err == nil {
 		err = validateOp(op)
 	}
@@ -82,43 +80,43 @@ func DecodeOp(line []byte) (Op, error) {
 	return op, nil
 }
 
-func opDecoder(name string) (func(map[string]json.RawMessage) (Op, error), bool) {
-	switch name {
-	case "user":
-		return decodeOp[UserTurn], true
-	case "approval":
-		return decodeOp[Approval], true
-	case "answer":
-		return decodeOp[Answer], true
-	case "interrupt":
-		return decodeOp[Interrupt], true
-	case "configure":
-		return decodeOp[Configure], true
-	case "command":
-		return decodeOp[Command], true
-	case "shutdown":
-		return decodeOp[Shutdown], true
+// opKinds are the zero values of every op: their opType methods name
+// them on the wire, so each name is written once.
+func opKinds() []Op {
+	return []Op{UserTurn{}, Approval{}, Answer{}, Interrupt{}, Configure{}, Command{}, Shutdown{}}
+}
+
+func opKind(name string) (Op, bool) {
+	for _, k := range opKinds() {
+		if k.opType() == name {
+			return k, true
+		}
 	}
 	return nil, false
 }
 
 func opTypes() []string {
-	return []string{"user", "approval", "answer", "interrupt", "configure", "command", "shutdown"}
+	var out []string
+	for _, k := range opKinds() {
+		out = append(out, k.opType())
+	}
+	return out
 }
 
-// decodeOp decodes the members of one op, refusing members it does not have.
-func decodeOp[T Op](members map[string]json.RawMessage) (Op, error) {
-	var v T
+// decodeOp decodes the members of one op of kind's type, refusing
+// members it does not have.
+func decodeOp(kind Op, members map[string]json.RawMessage) (Op, error) {
 	rest, err := json.Marshal(members)
 	if err != nil {
 		return nil, err
 	}
+	v := reflect.New(reflect.TypeOf(kind))
 	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
+	if err := dec.Decode(v.Interface()); err != nil {
 		return nil, err
 	}
-	return v, nil
+	return v.Elem().Interface().(Op), nil
 }
 
 func validateOp(op Op) error {
@@ -150,85 +148,4 @@ func validateOp(op Op) error {
 		}
 	}
 	return nil
-}
-
-// DecodeEvent reads one event written by Marshal, for Go clients and tests.
-func DecodeEvent(data []byte) (Event, error) {
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("decoding event: %w", err)
-	}
-	decode, ok := eventDecoder(head.Type)
-	if !ok {
-		return nil, fmt.Errorf("unknown event type %q", head.Type)
-	}
-	e, err := decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("decoding %s event: %w", head.Type, err)
-	}
-	return e, nil
-}
-
-func decodeEvent[T Event](data []byte) (Event, error) {
-	var v T
-	err := json.Unmarshal(data, &v)
-	return v, err
-}
-
-func eventDecoder(name string) (func([]byte) (Event, error), bool) {
-	switch name {
-	case "session":
-		return decodeEvent[SessionEvent], true
-	case "commands":
-		return decodeEvent[CommandsEvent], true
-	case "turn-start":
-		return decodeEvent[TurnStartEvent], true
-	case "text":
-		return decodeEvent[TextEvent], true
-	case "reasoning":
-		return decodeEvent[ReasoningEvent], true
-	case "tool-start":
-		return decodeEvent[ToolStartEvent], true
-	case "tool-call":
-		return decodeEvent[ToolCallEvent], true
-	case "tool-output":
-		return decodeEvent[ToolOutputEvent], true
-	case "tool-result":
-		return decodeEvent[ToolResultEvent], true
-	case "tool-error":
-		return decodeEvent[ToolErrorEvent], true
-	case "tool-denied":
-		return decodeEvent[ToolDeniedEvent], true
-	case "approval-request":
-		return decodeEvent[ApprovalRequestEvent], true
-	case "sandbox-refused":
-		return decodeEvent[SandboxRefusedEvent], true
-	case "question":
-		return decodeEvent[QuestionEvent], true
-	case "withdrawn":
-		return decodeEvent[WithdrawnEvent], true
-	case "tasks":
-		return decodeEvent[TasksEvent], true
-	case "background":
-		return decodeEvent[BackgroundEvent], true
-	case "compacted":
-		return decodeEvent[CompactedEvent], true
-	case "notice":
-		return decodeEvent[NoticeEvent], true
-	case "error":
-		return decodeEvent[ErrorEvent], true
-	case "subagent":
-		return decodeEvent[SubagentEvent], true
-	case "command-result":
-		return decodeEvent[CommandResultEvent], true
-	case "done":
-		return decodeEvent[DoneEvent], true
-	case "usage":
-		return decodeEvent[UsageEvent], true
-	case "history":
-		return decodeEvent[HistoryEvent], true
-	}
-	return nil, false
 }

@@ -9,9 +9,6 @@ import "errors"
 // what comes back to what it sent.
 type Op interface{ opType() string }
 
-// OpType returns the op's "type" as it appears in JSON.
-func OpType(o Op) string { return o.opType() }
-
 // UserTurn is the person's next message. A turn submitted while another
 // runs is queued and starts when that one ends.
 type UserTurn struct {

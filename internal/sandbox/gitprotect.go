@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
 )
@@ -45,20 +44,12 @@ func worktreeEntries() []string {
 	return []string{"commondir", "gitdir", "config", "config.worktree"}
 }
 
-// GitProtectedPaths lists the paths of the workspace's git directories
+// gitProtectedPaths lists the paths of the workspace's git directories
 // that commands may not create, change, remove or replace, whether they
-// exist now or not: a path beneath one of them is protected too. The file
-// tools refuse writes to the same paths (see IsGitProtected).
-func GitProtectedPaths(workspace string) []string {
-	return Policy{Workspace: workspace}.gitProtectedPaths()
-}
-
-// IsGitProtected reports whether path (absolute) is or lies beneath one
-// of the workspace's protected git paths (GitProtectedPaths).
-func IsGitProtected(workspace, path string) bool {
-	return slices.ContainsFunc(GitProtectedPaths(workspace), func(p string) bool { return fsutil.Within(p, path) })
-}
-
+// exist now or not: a path beneath one of them is protected too. The
+// seatbelt profile denies writes to them. The file tools refuse the same
+// entries and more (worktrees/ and modules/ as a whole) in package
+// workspace, which starts from the same fsutil.GitControlEntries.
 func (p Policy) gitProtectedPaths() []string {
 	var out []string
 	if gitFile := filepath.Join(p.Workspace, ".git"); isRegular(gitFile) {

@@ -310,17 +310,11 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// carve returns the paths that together cover everything beneath root
-// except excluded and what lies beneath them. Symlinks are never granted:
-// Landlock follows them to their target, which may be excluded; their
-// targets are granted where they lie.
-func carve(root string, excluded []string) []string {
-	grants, _ := carveListing(root, excluded)
-	return grants
-}
-
-// carveListing is carve, and the folders it listed (whose entries the
-// grants are), sorted.
+// carveListing returns the paths that together cover everything beneath
+// root except excluded and what lies beneath them (the grants), and the
+// folders it listed (whose entries the grants are), sorted. Symlinks are
+// never granted: Landlock follows them to their target, which may be
+// excluded; their targets are granted where they lie.
 func carveListing(root string, excluded []string) (grants, listed []string) {
 	excludedSet := map[string]bool{}
 	ancestors := map[string]bool{}
