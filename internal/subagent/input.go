@@ -104,12 +104,16 @@ func checkBrief(b brief, where string) (brief, error) {
 // kindInBatch explains the commonest malformed batch, a kind given inside
 // a task, which the schema can only call an unexpected member. It returns
 // nil when input has no such task.
-// askedFor reports whether a call that failed to decode asks for kind.
-func askedFor(input json.RawMessage, kind Kind) bool {
+// askedKind is the kind a call that failed to decode asks for ("" when
+// none can be read).
+func askedKind(input json.RawMessage) Kind {
 	var probe struct {
 		Kind string `json:"kind"`
 	}
-	return json.Unmarshal(input, &probe) == nil && Kind(probe.Kind) == kind
+	if json.Unmarshal(input, &probe) != nil {
+		return ""
+	}
+	return Kind(probe.Kind)
 }
 
 func kindInBatch(input json.RawMessage) error {
