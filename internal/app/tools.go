@@ -117,8 +117,20 @@ func (a *App) taskTool(opts Options) tool.Tool {
 	for _, p := range problems {
 		a.startup = append(a.startup, Problem{Kind: "agent", Where: p.Path, Err: p.Err.Error()})
 	}
+	var aliases map[string]string
+	if opts.Settings.Preset.Protocol == llm.ProtocolAnthropic {
+		aliases = subagent.ClaudeAliases()
+	}
+	for _, d := range agents {
+		if aliases == nil && subagent.IsAlias(d.Model) {
+			a.startup = append(a.startup, Problem{Kind: "agent", Where: d.Path, Err: fmt.Sprintf(
+				"model: %q names a Claude model, which provider %s does not serve by that name; the agent runs on the session's model (give a model id to choose one)",
+				d.Model, opts.Settings.Preset.ID)})
+		}
+	}
 	return subagent.New(subagent.Config{
 		Agents:          agents,
+		Aliases:         aliases,
 		ExploreModel:    opts.Settings.SubagentModel,
 		ApprovalChannel: opts.Attended,
 		Overview:        overview,

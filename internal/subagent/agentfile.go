@@ -39,38 +39,45 @@ func (d *Def) writes() bool {
 		return true
 	}
 	for _, name := range d.Tools {
-		if mutatingTools[name] {
+		if mutating(name) {
 			return true
 		}
 	}
 	return false
 }
 
-// claudeTools maps Claude Code's tool names onto shiro's. A name missing
-// here that is one of shiro's own names is taken as it is.
-var claudeTools = map[string][]string{
-	"Bash":      {"bash", "bash_status", "bash_stop"},
-	"Read":      {"read_file", "read_many_files"},
-	"Edit":      {"edit_file", "apply_patch"},
-	"MultiEdit": {"multi_edit"},
-	"Write":     {"write_file"},
-	"Grep":      {"grep"},
-	"Glob":      {"glob", "find_files"},
-	"LS":        {"list_dir", "tree"},
-	"WebFetch":  {"web_fetch"},
-	"WebSearch": {"web_search"},
+// claudeTools maps Claude Code's tool names onto shiro's. A function, not
+// a package map, so that nothing can change the table.
+func claudeTools() map[string][]string {
+	return map[string][]string{
+		"Bash":      {"bash", "bash_status", "bash_stop"},
+		"Read":      {"read_file", "read_many_files"},
+		"Edit":      {"edit_file", "apply_patch"},
+		"MultiEdit": {"multi_edit"},
+		"Write":     {"write_file"},
+		"Grep":      {"grep"},
+		"Glob":      {"glob", "find_files"},
+		"LS":        {"list_dir", "tree"},
+		"WebFetch":  {"web_fetch"},
+		"WebSearch": {"web_search"},
+	}
 }
 
-// mutatingTools are the shiro tools of the table that write or run; they
-// make an agent one that needs a person to answer its approvals.
-var mutatingTools = map[string]bool{
-	"bash": true, "bash_stop": true, "edit_file": true, "apply_patch": true, "multi_edit": true, "write_file": true,
+// mutating reports whether a shiro tool of the table writes or runs; such
+// a tool makes an agent one that needs a person to answer its approvals.
+// The tool's own Effect still decides at run time, through the filter.
+func mutating(name string) bool {
+	switch name {
+	case "bash", "bash_stop", "edit_file", "apply_patch", "multi_edit", "write_file":
+		return true
+	}
+	return false
 }
 
 // shiroTool reports whether name is one of the shiro tools the table maps
 // onto, which an agent file may name directly.
 func shiroTool(name string) bool {
-	for _, names := range claudeTools {
+	for _, names := range claudeTools() {
 		if slices.Contains(names, name) {
 			return true
 		}
@@ -224,10 +231,11 @@ func toolNames(n *yaml.Node) ([]string, error) {
 // mapTools turns Claude Code's (or shiro's) tool names into shiro's, in a
 // stable order, and returns the names it could not map.
 func mapTools(names []string) (tools, unknown []string) {
+	table := claudeTools()
 	seen := map[string]bool{}
 	tools = []string{}
 	for _, name := range names {
-		mapped, ok := claudeTools[name]
+		mapped, ok := table[name]
 		if !ok && shiroTool(name) {
 			mapped, ok = []string{name}, true
 		}
@@ -267,27 +275,29 @@ func splitFrontmatter(data []byte) (head, body []byte, ok bool) {
 	return rest[:end], rest[end+5:], true
 }
 
-// modelAliases are Claude Code's model aliases, each the newest model of
-// its family; an agent file names them instead of a dated id.
-var modelAliases = map[string]string{
-	"sonnet": "claude-sonnet-4-5",
-	"opus":   "claude-opus-4-1",
-	"haiku":  "claude-haiku-4-5",
+// ClaudeAliases are Claude Code's model aliases, each the newest model of
+// its family on Anthropic's API, for sessions whose provider speaks it.
+func ClaudeAliases() map[string]string {
+	return map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "claude-opus-4-1", "haiku": "claude-haiku-4-5"}
 }
 
+// IsAlias reports whether model is one of Claude Code's aliases.
+func IsAlias(model string) bool { return model == "sonnet" || model == "opus" || model == "haiku" }
+
 // agentModel is the model an agent runs on, given the parent's: inherit
-// (or nothing) is the parent's, an alias is its family's model (the
-// parent's own when the parent is already of that family), and anything
-// else is taken as a model id on the session's provider.
-func agentModel(d *Def, parent string) string {
+// (or nothing) is the parent's; an alias is the parent's model when the
+// parent is of that family, else the family's model from aliases (the
+// parent's when the provider has none: the app announces that at
+// startup); anything else is a model id on the session's provider.
+func agentModel(d *Def, parent string, aliases map[string]string) string {
 	switch m := d.Model; {
 	case m == "" || m == "inherit":
 		return parent
-	case modelAliases[m] != "":
-		if strings.Contains(parent, m) {
+	case IsAlias(m):
+		if strings.Contains(parent, m) || aliases[m] == "" {
 			return parent
 		}
-		return modelAliases[m]
+		return aliases[m]
 	default:
 		return m
 	}

@@ -120,7 +120,7 @@ func TestFileAgentRunsOnItsOwnModelWithOnlyItsTools(t *testing.T) {
 		text("config.go:1"),
 		text("It is in config.go."),
 	)
-	p := newParent(t, setup{provider: provider, cfg: subagent.Config{ApprovalChannel: true, Agents: defs}})
+	p := newParent(t, setup{provider: provider, cfg: subagent.Config{ApprovalChannel: true, Agents: defs, Aliases: subagent.ClaudeAliases()}})
 	p.write(t, "config.go", "func Load() {}\n")
 	p.send(t, t.Context(), "where is Load?")
 

@@ -95,7 +95,7 @@ type profile struct {
 func (t *Tool) profile(k Kind, p agent.Parent) (profile, bool) {
 	if d, ok := t.defs[k]; ok {
 		return profile{writes: d.writes(), thinking: llm.ThinkMedium, appendix: d.Prompt,
-			filter: d.filter(p.Filter), model: agentModel(d, p.Model)}, true
+			filter: d.filter(p.Filter), model: agentModel(d, p.Model, t.cfg.Aliases)}, true
 	}
 	if !builtin(k) {
 		return profile{}, false

@@ -44,6 +44,10 @@ type Config struct {
 	// the built-in ones. One that may write is offered, as a worker is,
 	// only with an approval channel and never to a read-only parent.
 	Agents []Def
+	// Aliases resolve an agent's model alias (sonnet, opus, haiku) to a
+	// model id; ClaudeAliases for a provider that speaks Anthropic's API.
+	// Without one, an alias runs on the parent's model.
+	Aliases map[string]string
 }
 
 // Tool is the task tool. Its prepared calls implement agent.Delegator: the
