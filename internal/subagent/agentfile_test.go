@@ -2,6 +2,7 @@ package subagent_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/subagent"
 )
 
@@ -173,5 +175,37 @@ func TestWritingFileAgentNeedsAnApprovalChannel(t *testing.T) {
 	_, err := headless.Prepare(json.RawMessage(`{"description":"x","prompt":"y","kind":"fixer"}`))
 	if err == nil || !strings.Contains(err.Error(), "fixer kind may change files, so it needs an approval channel") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A project's agent file shapes only the subagent: its bash call meets the
+// parent's gate and person, and a denied command does not run.
+func TestFileAgentCallsGoThroughTheParentsGate(t *testing.T) {
+	dir := t.TempDir()
+	writeAgent(t, filepath.Join(dir, ".claude", "agents", "runner.md"),
+		"---\nname: runner\ndescription: Runs things.\ntools: Bash\n---\nRun what you are told.\n")
+	defs, problems := subagent.LoadAgents(subagent.AgentDirs("", "", dir))
+	if len(problems) != 0 {
+		t.Fatal(problems)
+	}
+	_, provider := wire(t,
+		call("p1", "task", `{"description":"run","prompt":"Run touch made","kind":"runner"}`),
+		call("r1", "bash", `{"command":"touch made"}`),
+		text("The command was refused."),
+		text("ok"),
+	)
+	p := newParent(t, setup{provider: provider, answers: []protocol.Decision{protocol.No},
+		cfg: subagent.Config{ApprovalChannel: true, Agents: defs}})
+	p.send(t, t.Context(), "run it")
+
+	if p.shellRun.Load() != 0 {
+		t.Fatal("the denied command ran")
+	}
+	if _, err := os.Stat(filepath.Join(p.root, "made")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the denied command left a file: %v", err)
+	}
+	reqs := p.approvals()
+	if len(reqs) != 1 || reqs[0].Subagent != "runner" || reqs[0].Name != "bash" {
+		t.Fatalf("approval requests = %+v, want one for the runner's bash", reqs)
 	}
 }
