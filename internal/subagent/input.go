@@ -101,9 +101,6 @@ func checkBrief(b brief, where string) (brief, error) {
 	return b, nil
 }
 
-// kindInBatch explains the commonest malformed batch, a kind given inside
-// a task, which the schema can only call an unexpected member. It returns
-// nil when input has no such task.
 // askedKind is the kind a call that failed to decode asks for ("" when
 // none can be read).
 func askedKind(input json.RawMessage) Kind {
@@ -116,6 +113,9 @@ func askedKind(input json.RawMessage) Kind {
 	return Kind(probe.Kind)
 }
 
+// kindInBatch explains the commonest malformed batch, a kind given inside
+// a task, which the schema can only call an unexpected member. It returns
+// nil when input has no such task.
 func kindInBatch(input json.RawMessage) error {
 	var probe struct {
 		Tasks []map[string]json.RawMessage `json:"tasks"`

@@ -81,11 +81,10 @@ func (c *call) Delegate(ctx context.Context, rt tool.Runtime, p agent.Parent) (t
 // kindError words a worker's refusal for a file-defined agent that may
 // write, which is refused for the same reasons.
 func kindError(msg string, k Kind) string {
-	if k == Worker {
+	switch {
+	case k == Worker:
 		return msg
-	}
-	switch msg {
-	case errReadOnlyParent:
+	case msg == errReadOnlyParent:
 		return fmt.Sprintf("This agent is read-only, so it may not delegate to %s, which may change files.", k)
 	}
 	return fmt.Sprintf("The %s kind may change files, so it needs an approval channel, which this session has not provided.", k)
