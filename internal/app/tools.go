@@ -99,13 +99,38 @@ func jobEvent(j bash.Job, running int) protocol.BackgroundEvent {
 // when it is set. A worker needs a person to answer its approvals, so it
 // is offered only in an attended session. The workspace overview in
 // subagent prompts is walked once, when the first subagent starts, so a
-// session that never delegates never pays for it.
+// session that never delegates never pays for it. Agents defined in files
+// (the user's, then the project's) are kinds beside the built-in ones; a
+// file that fails to load is a startup problem naming it and its field.
+// A project's agent shapes only a subagent's prompt, tools and model: its
+// calls meet the parent's gate like any other.
 func (a *App) taskTool(opts Options) tool.Tool {
 	env := a.Env
 	overview := sync.OnceValue(func() string {
 		return prompt.Overview(context.Background(), env, prompt.DefaultOverviewBytes)
 	})
+	state := ""
+	if opts.Paths.Home != "" {
+		state = opts.Paths.State()
+	}
+	agents, problems := subagent.LoadAgents(subagent.AgentDirs(opts.Paths.Home, state, env.Root))
+	for _, p := range problems {
+		a.startup = append(a.startup, Problem{Kind: "agent", Where: p.Path, Err: p.Err.Error()})
+	}
+	var aliases map[string]string
+	if opts.Settings.Preset.Protocol == llm.ProtocolAnthropic {
+		aliases = subagent.ClaudeAliases()
+	}
+	for _, d := range agents {
+		if aliases == nil && subagent.IsAlias(d.Model) {
+			a.startup = append(a.startup, Problem{Kind: "agent", Where: d.Path, Err: fmt.Sprintf(
+				"model: %q names a Claude model, which provider %s does not serve by that name; the agent runs on the session's model (give a model id to choose one)",
+				d.Model, opts.Settings.Preset.ID)})
+		}
+	}
 	return subagent.New(subagent.Config{
+		Agents:          agents,
+		Aliases:         aliases,
 		ExploreModel:    opts.Settings.SubagentModel,
 		ApprovalChannel: opts.Attended,
 		Overview:        overview,

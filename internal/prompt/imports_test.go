@@ -75,3 +75,55 @@ func TestImportsNeedAHomeAndAClaudeFile(t *testing.T) {
 		t.Fatalf("text:\n%s\nfiles %+v", text, files)
 	}
 }
+
+// Claude Code's places: the user's ~/.claude/CLAUDE.md first (with its own
+// imports), then each directory's CLAUDE.md and .claude/CLAUDE.md from the
+// git root down, every one listed under the label /context shows.
+func TestClaudeCodeMemoryPlaces(t *testing.T) {
+	base := t.TempDir()
+	home := filepath.Join(base, "home")
+	repo := filepath.Join(base, "repo")
+	root := filepath.Join(repo, "sub")
+	writeFile(t, filepath.Join(repo, ".git", "HEAD"), "x")
+	writeFile(t, filepath.Join(home, ".claude", "CLAUDE.md"), "user orders\n@prefs.md")
+	writeFile(t, filepath.Join(home, ".claude", "prefs.md"), "user prefs")
+	writeFile(t, filepath.Join(repo, "CLAUDE.md"), "repo orders")
+	writeFile(t, filepath.Join(repo, ".claude", "CLAUDE.md"), "repo dot-claude orders\n@notes.md")
+	writeFile(t, filepath.Join(repo, ".claude", "notes.md"), "repo notes")
+	writeFile(t, filepath.Join(root, ".claude", "CLAUDE.md"), "sub dot-claude orders")
+
+	text, files := ReadInstructions(root, InstructionOptions{Home: home})
+	order := []string{"user orders", "user prefs", "repo orders", "repo dot-claude orders", "repo notes", "sub dot-claude orders"}
+	at := 0
+	for _, w := range order {
+		i := strings.Index(text[at:], w)
+		if i < 0 {
+			t.Fatalf("%q missing or out of order in:\n%s", w, text)
+		}
+		at += i
+	}
+	var labels []string
+	for _, f := range files {
+		labels = append(labels, f.Label)
+	}
+	want := "~/.claude/CLAUDE.md|~/.claude/prefs.md|../CLAUDE.md|../.claude/CLAUDE.md|../.claude/notes.md|.claude/CLAUDE.md"
+	if got := strings.Join(labels, "|"); got != want {
+		t.Fatalf("files = %s\nwant    %s", got, want)
+	}
+
+	// Without a home, the user's file is not read.
+	text, _ = ReadInstructions(root, InstructionOptions{})
+	if strings.Contains(text, "user orders") {
+		t.Fatalf("read the user's file without a home:\n%s", text)
+	}
+}
+
+// A workspace that is the home directory reads ~/.claude/CLAUDE.md once.
+func TestClaudeUserFileReadOnceInHome(t *testing.T) {
+	home := t.TempDir()
+	writeFile(t, filepath.Join(home, ".claude", "CLAUDE.md"), "only once")
+	text, files := ReadInstructions(home, InstructionOptions{Home: home})
+	if strings.Count(text, "only once") != 1 || len(files) != 1 {
+		t.Fatalf("files %+v, text:\n%s", files, text)
+	}
+}

@@ -22,14 +22,27 @@ func instructionFiles() []struct {
 		limit   int
 		tracker bool
 	}{
-		{"AGENTS.md", 12000, false}, {"CLAUDE.md", 12000, false}, {"CLAUDE.local.md", 12000, false}, {".shiro.md", 12000, false},
+		{"AGENTS.md", 12000, false}, {"CLAUDE.md", 12000, false}, {claudeDirFile, 12000, false},
+		{"CLAUDE.local.md", 12000, false}, {".shiro.md", 12000, false},
 		{"TODO.md", 6000, true}, {"ROADMAP.md", 6000, true},
 	}
 }
 
 // importsFrom says which files may import others with @path lines: Claude
 // Code's, whose files use the syntax.
-func importsFrom(name string) bool { return name == "CLAUDE.md" || name == "CLAUDE.local.md" }
+func importsFrom(name string) bool {
+	return name == "CLAUDE.md" || name == "CLAUDE.local.md" || name == claudeDirFile
+}
+
+// claudeDirFile is Claude Code's other place for a project's CLAUDE.md,
+// inside the .claude directory; it is read right after ./CLAUDE.md, in
+// each directory from the git root down, as Claude Code reads both.
+const claudeDirFile = ".claude/CLAUDE.md"
+
+// userClaudeFile is Claude Code's user memory, under the home directory:
+// the person's own orders for every project. It comes first, so that the
+// project's files, read after it, have the last word, as in Claude Code.
+const userClaudeFile = ".claude/CLAUDE.md"
 
 // Bounds on @path imports: how deep an import may import again (Claude
 // Code's own limit) and how many files all imports together may add.
@@ -40,8 +53,9 @@ const (
 
 // InstructionOptions say where imports may reach besides the repository.
 type InstructionOptions struct {
-	// Home is the home directory: `@~/…` imports resolve under it, and
-	// files under Home/.claude may be imported. Empty disables both.
+	// Home is the home directory: ~/.claude/CLAUDE.md is read first,
+	// `@~/…` imports resolve under it, and files under Home/.claude may be
+	// imported. Empty disables all three.
 	Home string
 }
 
@@ -49,7 +63,8 @@ type InstructionOptions struct {
 // /context: what it is, how much of it went into the prompt, and, for an
 // import, which file imported it (or why it was skipped).
 type InstructionFile struct {
-	// Label is the path as the prompt names it (relative to the workspace).
+	// Label is the path as the prompt names it (relative to the workspace,
+	// or ~/… for a file under the home directory).
 	Label   string
 	Path    string
 	Tracker bool
@@ -64,7 +79,7 @@ type InstructionFile struct {
 }
 
 // ReadInstructions reads the instruction and tracker files that apply to
-// root, labelled so the model knows what each one is, lists the files it
+// root (after the user's ~/.claude/CLAUDE.md), labelled so the model knows what each one is, lists the files it
 // read, and follows @path imports in CLAUDE.md and CLAUDE.local.md: each imported
 // file follows the file that imports it, under its own label. An import
 // must stay inside the repository (or under ~/.claude): a cloned
@@ -73,20 +88,32 @@ type InstructionFile struct {
 func ReadInstructions(root string, opts InstructionOptions) (string, []InstructionFile) {
 	dirs := dirsFromGitRoot(root)
 	r := &instructionReader{root: root, top: dirs[0], opts: opts, seen: map[string]bool{}}
+	if opts.Home != "" {
+		r.file(filepath.Join(opts.Home, userClaudeFile), 12000, false, true)
+	}
 	for _, dir := range dirs {
 		for _, f := range instructionFiles() {
-			path := filepath.Join(dir, f.name)
-			data, err := os.ReadFile(path)
-			if err != nil || len(strings.TrimSpace(string(data))) == 0 {
-				continue
-			}
-			r.add(path, string(data), f.limit, f.tracker, "")
-			if importsFrom(f.name) {
-				r.imports(path, string(data), f.limit, 1)
-			}
+			r.file(filepath.Join(dir, f.name), f.limit, f.tracker, importsFrom(f.name))
 		}
 	}
 	return strings.TrimRight(r.b.String(), "\n"), r.files
+}
+
+// file reads one instruction file, if it is there and not read already
+// (a workspace inside the home directory reaches ~/.claude/CLAUDE.md both
+// ways), and follows its imports when its kind has them.
+func (r *instructionReader) file(path string, limit int, tracker, imports bool) {
+	if r.seen[path] {
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || len(strings.TrimSpace(string(data))) == 0 {
+		return
+	}
+	r.add(path, string(data), limit, tracker, "")
+	if imports {
+		r.imports(path, string(data), limit, 1)
+	}
 }
 
 // instructionReader accumulates the instructions text and the file list.
@@ -100,6 +127,11 @@ type instructionReader struct {
 }
 
 func (r *instructionReader) label(path string) string {
+	if r.opts.Home != "" && !isUnder(r.top, path) && isUnder(r.opts.Home, path) {
+		if l, err := filepath.Rel(r.opts.Home, path); err == nil {
+			return "~/" + filepath.ToSlash(l)
+		}
+	}
 	l, err := filepath.Rel(r.root, path)
 	if err != nil {
 		return path

@@ -101,17 +101,21 @@ func checkBrief(b brief, where string) (brief, error) {
 	return b, nil
 }
 
-// kindInBatch explains the commonest malformed batch, a kind given inside
-// a task, which the schema can only call an unexpected member. It returns
-// nil when input has no such task.
-// askedFor reports whether a call that failed to decode asks for kind.
-func askedFor(input json.RawMessage, kind Kind) bool {
+// askedKind is the kind a call that failed to decode asks for ("" when
+// none can be read).
+func askedKind(input json.RawMessage) Kind {
 	var probe struct {
 		Kind string `json:"kind"`
 	}
-	return json.Unmarshal(input, &probe) == nil && Kind(probe.Kind) == kind
+	if json.Unmarshal(input, &probe) != nil {
+		return ""
+	}
+	return Kind(probe.Kind)
 }
 
+// kindInBatch explains the commonest malformed batch, a kind given inside
+// a task, which the schema can only call an unexpected member. It returns
+// nil when input has no such task.
 func kindInBatch(input json.RawMessage) error {
 	var probe struct {
 		Tasks []map[string]json.RawMessage `json:"tasks"`

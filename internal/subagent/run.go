@@ -38,14 +38,14 @@ type outcome struct {
 // failed single brief fails the call.
 func (c *call) Delegate(ctx context.Context, rt tool.Runtime, p agent.Parent) (tool.Result, error) {
 	req := c.req
-	if req.Kind == Worker {
+	if c.t.writes(req.Kind) {
 		// Read-only first: a plan agent asking for a worker is told why,
 		// even in a session that could otherwise run one.
 		if p.ReadOnly {
-			return tool.Result{}, tool.Failf(errReadOnlyParent)
+			return tool.Result{}, tool.Failf("%s", kindError(errReadOnlyParent, req.Kind))
 		}
 		if !c.t.cfg.ApprovalChannel || !attended(p) {
-			return tool.Result{}, tool.Failf(errNoApprovalChannel)
+			return tool.Result{}, tool.Failf("%s", kindError(errNoApprovalChannel, req.Kind))
 		}
 	}
 
@@ -76,6 +76,18 @@ func (c *call) Delegate(ctx context.Context, rt tool.Runtime, p agent.Parent) (t
 		return tool.Text(outcomes[0].report), nil
 	}
 	return tool.Text(joinReports(req.Briefs, outcomes)), nil
+}
+
+// kindError words a worker's refusal for a file-defined agent that may
+// write, which is refused for the same reasons.
+func kindError(msg string, k Kind) string {
+	switch {
+	case k == Worker:
+		return msg
+	case msg == errReadOnlyParent:
+		return fmt.Sprintf("This agent is read-only, so it may not delegate to %s, which may change files.", k)
+	}
+	return fmt.Sprintf("The %s kind may change files, so it needs an approval channel, which this session has not provided.", k)
 }
 
 // attended reports whether a person attends the parent session: its
@@ -119,10 +131,13 @@ func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind K
 		}
 	}()
 
-	model := p.Model
-	if kind == Explore && t.cfg.ExploreModel != "" {
-		model = t.cfg.ExploreModel
+	prof, ok := t.profile(kind, p)
+	if !ok {
+		err := fmt.Errorf("unknown kind %q", kind)
+		progress.emit(protocol.SubagentError, err.Error())
+		return outcome{err: err}
 	}
+	model := prof.model
 	work := &workCatcher{}
 	child, err := agent.Start(ctx, agent.Config{
 		Provider:  p.Provider,
@@ -132,9 +147,9 @@ func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind K
 		Tools:     p.Tools,
 		Gate:      p.Gate,
 		Prompter:  prompter{kind: kind, root: p.Cwd, platform: t.cfg.Platform, overview: t.cfg.Overview},
-		Variant: agent.Variant{Name: string(kind) + " subagent", Thinking: kind.thinking(),
-			MaxSteps: MaxSteps, ReadOnly: !kind.writes(), Appendix: kindPrompt(kind)},
-		Filter:            kind.filter(p.Filter),
+		Variant: agent.Variant{Name: string(kind) + " subagent", Thinking: prof.thinking,
+			MaxSteps: MaxSteps, ReadOnly: !prof.writes, Appendix: prof.appendix},
+		Filter:            prof.filter,
 		Attended:          attended(p),
 		CacheSystemPrefix: p.CacheSystemPrefix,
 		Observers:         []agent.TurnObserver{work},

@@ -40,6 +40,14 @@ type Config struct {
 	Overview func() string
 	// Platform (os/arch) is named in the prompt when set.
 	Platform string
+	// Agents are the file-defined agents (LoadAgents), each a kind beside
+	// the built-in ones. One that may write is offered, as a worker is,
+	// only with an approval channel and never to a read-only parent.
+	Agents []Def
+	// Aliases resolve an agent's model alias (sonnet, opus, haiku) to a
+	// model id; ClaudeAliases for a provider that speaks Anthropic's API.
+	// Without one, an alias runs on the parent's model.
+	Aliases map[string]string
 }
 
 // Tool is the task tool. Its prepared calls implement agent.Delegator: the
@@ -51,15 +59,34 @@ type Tool struct {
 	// the tool and decodes every call. readOnly offers no worker, for a
 	// read-only variant's requests.
 	offer, readOnly tool.Tool
+	// defs are the file-defined agents by kind.
+	defs map[Kind]*Def
 }
 
 // New returns the task tool.
 func New(cfg Config) *Tool {
-	t := &Tool{cfg: cfg, readOnly: define([]Kind{Explore, Review})}
-	t.offer = t.readOnly
+	t := &Tool{cfg: cfg, defs: map[Kind]*Def{}}
+	readOnly, all := []Kind{Explore, Review}, []Kind{Explore, Review}
 	if cfg.ApprovalChannel {
-		t.offer = define([]Kind{Explore, Review, Worker})
+		all = append(all, Worker)
 	}
+	for i := range cfg.Agents {
+		d := &cfg.Agents[i]
+		k := Kind(d.Name)
+		if builtin(k) {
+			continue // LoadAgents refuses these; a caller's list may not
+		}
+		t.defs[k] = d
+		switch {
+		case !d.writes():
+			readOnly = append(readOnly, k)
+			all = append(all, k)
+		case cfg.ApprovalChannel:
+			all = append(all, k)
+		}
+	}
+	t.readOnly = define(readOnly, t.defs)
+	t.offer = define(all, t.defs)
 	return t
 }
 
@@ -85,10 +112,10 @@ func (t *Tool) Prepare(input json.RawMessage) (tool.Prepared, error) {
 		if hint := kindInBatch(input); hint != nil {
 			return nil, hint
 		}
-		if !t.cfg.ApprovalChannel && askedFor(input, Worker) {
+		if k := askedKind(input); !t.cfg.ApprovalChannel && t.writes(k) {
 			// The schema offers no worker here, and its enum error
 			// would not say why.
-			return nil, &tool.InputError{Err: tool.Failf(errNoApprovalChannel)}
+			return nil, &tool.InputError{Err: tool.Failf("%s", kindError(errNoApprovalChannel, k))}
 		}
 		return nil, err
 	}
@@ -108,11 +135,11 @@ func (t *Tool) Prepare(input json.RawMessage) (tool.Prepared, error) {
 
 // define makes the tool that offers kinds: its description and schema,
 // against which calls are decoded.
-func define(kinds []Kind) tool.Tool {
+func define(kinds []Kind, defs map[Kind]*Def) tool.Tool {
 	return tool.New(tool.Def[taskInput]{
 		Info: tool.Info{
 			Name:        "task",
-			Description: description(kinds),
+			Description: description(kinds, defs),
 			Guidance:    "hand a broad search or an independent review to a subagent with its own context and act on its report; put independent briefs in one batch (tasks), which runs in parallel.",
 			Section:     "# Delegating\nUse task for broad searches or independent reviews that would flood your context; give each subagent a precise brief and act on its report.",
 			Set:         tool.SetNone,
@@ -158,13 +185,25 @@ Kinds:
 const workerLine = `
 - worker: makes a self-contained change; its calls that need approval go to the user, as yours do; reports what it changed and how it checked it.`
 
-// description is what the model reads about the task tool offering kinds.
-func description(kinds []Kind) string {
+// description is what the model reads about the task tool offering kinds:
+// the built-in ones, then each file-defined agent with its own description.
+func description(kinds []Kind, defs map[Kind]*Def) string {
 	desc := descriptionHead
 	for _, k := range kinds {
 		if k == Worker {
 			desc += workerLine
 		}
+	}
+	for _, k := range kinds {
+		d, ok := defs[k]
+		if !ok {
+			continue
+		}
+		access := "Read-only."
+		if d.writes() {
+			access = "May change files; its calls that need approval go to the user."
+		}
+		desc += "\n- " + d.Name + ": " + oneLine(d.Description) + " " + access
 	}
 	return desc
 }
