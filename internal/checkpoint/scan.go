@@ -23,10 +23,7 @@ type stamp struct {
 
 func stampOf(fi fs.FileInfo) stamp {
 	s := stamp{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Mode: fi.Mode()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.Ctime = st.Ctim.Nano()
-		s.Ino = st.Ino
-	}
+	s.Ctime, s.Ino = changeTimeAndInode(fi)
 	return s
 }
 
