@@ -178,10 +178,7 @@ type Facts struct {
 func FactsOf(info *tool.Info, p tool.Prepared) *Facts {
 	f := &Facts{Info: info, Input: p.Input(), Plan: p.Plan()}
 	if len(f.Plan.Commands) > 0 {
-		f.Shell = make([]*shellguard.Analysis, len(f.Plan.Commands))
-		for i, line := range f.Plan.Commands {
-			f.Shell[i] = shellguard.Analyze(line)
-		}
+		f.Shell = shellguard.AnalyzeLines(f.Plan.Commands, nil)
 	}
 	return f
 }

@@ -17,8 +17,8 @@ type Query struct {
 	IsShell bool
 	// Shell holds, when IsShell, the analysis of each subject in the same
 	// order (shellguard.Analyze). The gate makes them once and hands the
-	// same ones to the plugins. When it is nil, or an entry is not the
-	// analysis of its subject, Check analyses the subject itself.
+	// same ones to the plugins. Check analyses a subject itself when its
+	// entry is missing or of another line (shellguard.AnalyzeLines).
 	Shell []*shellguard.Analysis
 	// Default is the decision for the tool when no rule names it: its
 	// effect's (tool.Effect.Default). Empty is ask, which is right for a
@@ -110,7 +110,7 @@ func (r *Rules) evaluate(q Query, grants *Grants) *evaluation {
 		return ev
 	}
 	if q.IsShell {
-		ev.shell = analyses(q)
+		ev.shell = shellguard.AnalyzeLines(q.Subjects, q.Shell)
 	}
 	if !ev.split() {
 		return ev
@@ -132,20 +132,6 @@ func (r *Rules) evaluate(q Query, grants *Grants) *evaluation {
 		ev.denyWrapped()
 	}
 	return ev
-}
-
-// analyses returns the analysis of each of a bash query's command lines:
-// q.Shell's when it is that line's, otherwise one made now.
-func analyses(q Query) []*shellguard.Analysis {
-	out := make([]*shellguard.Analysis, len(q.Subjects))
-	for i, line := range q.Subjects {
-		if i < len(q.Shell) && q.Shell[i] != nil && q.Shell[i].Source() == line {
-			out[i] = q.Shell[i]
-			continue
-		}
-		out[i] = shellguard.Analyze(line)
-	}
-	return out
 }
 
 // split fills ev.units. It reports false when a bash command line cannot

@@ -92,7 +92,7 @@ func (h *Host) Check(ctx context.Context, c Call) *Block {
 	if h == nil {
 		return nil
 	}
-	c.Shell = c.shell()
+	c.Shell = shellguard.AnalyzeLines(c.Commands, c.Shell)
 	c.memo = &callMemo{}
 	for _, p := range h.plugins {
 		if p.BeforeToolCall == nil {

@@ -9,36 +9,9 @@ import (
 // and to the permission rules alike, so that all of them agree on what
 // the line does. None of them parses a line itself.
 
-// shell returns one analysis per entry of c.Commands: c.Shell when it
-// holds the analyses of exactly those lines, otherwise analyses made now
-// for the lines it lacks (a Call built by hand, or a plugin called outside
-// a Host). An analysis of some other line is never used.
-func (c Call) shell() []*shellguard.Analysis {
-	if analysesMatch(c.Shell, c.Commands) {
-		return c.Shell
-	}
-	out := make([]*shellguard.Analysis, len(c.Commands))
-	for i, line := range c.Commands {
-		if i < len(c.Shell) && c.Shell[i] != nil && c.Shell[i].Source() == line {
-			out[i] = c.Shell[i]
-			continue
-		}
-		out[i] = shellguard.Analyze(line)
-	}
-	return out
-}
-
-func analysesMatch(shell []*shellguard.Analysis, lines []string) bool {
-	if len(shell) != len(lines) {
-		return false
-	}
-	for i, a := range shell {
-		if a == nil || a.Source() != lines[i] {
-			return false
-		}
-	}
-	return true
-}
+// shell returns one analysis per entry of c.Commands: c.Shell's, which the
+// Host completed, or ones made now for a plugin called outside a Host.
+func (c Call) shell() []*shellguard.Analysis { return shellguard.AnalyzeLines(c.Commands, c.Shell) }
 
 // effective returns the commands a line runs once wrappers and nested
 // shells are unwrapped, or nothing when the line cannot be analysed: the

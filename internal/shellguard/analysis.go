@@ -183,6 +183,33 @@ func Analyze(line string) *Analysis {
 	return out
 }
 
+// AnalyzeLines returns the analysis of each line, in order: the one in
+// made at the same place when it is of that very line, otherwise one made
+// now. The gate analyses a call's lines once and hands the analyses on;
+// the plugins and the rules call this so that they judge exactly those,
+// and a call built without them (or with another line's) is still judged
+// line by line. When made covers every line it is returned as it is.
+func AnalyzeLines(lines []string, made []*Analysis) []*Analysis {
+	var out []*Analysis
+	for i, line := range lines {
+		if i < len(made) && made[i] != nil && made[i].source == line {
+			if out != nil {
+				out[i] = made[i]
+			}
+			continue
+		}
+		if out == nil {
+			out = make([]*Analysis, len(lines))
+			copy(out, made[:i])
+		}
+		out[i] = Analyze(line)
+	}
+	if out == nil {
+		return made[:len(lines)]
+	}
+	return out
+}
+
 // analyzeOnce is one walk of the line, starting from seeded facts when
 // given.
 func analyzeOnce(line string, seed *facts) (*Analysis, *engine) {

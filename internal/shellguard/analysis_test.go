@@ -129,3 +129,29 @@ func snapshot(a *Analysis) string {
 	return fmt.Sprintf("%+v|%+v|%v|%+v|%+v|%+v|%+v|%+v|%+v|%d",
 		a.Commands(), cmds, err, a.Redirects(), a.Assignments(), a.Findings(), a.Verdict(), a.Git(), a.Scripts(), a.Parses())
 }
+
+// The analyses handed on are used only for their own lines: a missing
+// one or one of another line is made again, and a full set is returned
+// as it is.
+func TestAnalyzeLinesReusesOnlyAnalysesOfTheSameLine(t *testing.T) {
+	ls, rm := Analyze("ls"), Analyze("rm -rf build")
+	full := []*Analysis{ls, rm}
+	if got := AnalyzeLines([]string{"ls", "rm -rf build"}, full); &got[0] != &full[0] {
+		t.Error("a full set of analyses was copied rather than returned")
+	}
+	got := AnalyzeLines([]string{"rm -rf build", "ls", "pwd"}, []*Analysis{ls, ls})
+	if len(got) != 3 || got[0].Source() != "rm -rf build" || got[1] != ls || got[2].Source() != "pwd" {
+		t.Fatalf("got the analyses of %v", sources(got))
+	}
+	if got := AnalyzeLines(nil, nil); len(got) != 0 {
+		t.Fatalf("no lines, %d analyses", len(got))
+	}
+}
+
+func sources(as []*Analysis) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.Source()
+	}
+	return out
+}
