@@ -211,7 +211,7 @@ func claudeRules(paths config.Paths, cwd string) (borrowedRules, error) {
 		}
 		*layer.into = r
 		for _, p := range problems {
-			b.notes = append(b.notes, "Claude Code settings: "+p.String())
+			b.notes = append(b.notes, p.String())
 		}
 	}
 	return b, nil

@@ -114,9 +114,7 @@ func (a *App) taskTool(opts Options) tool.Tool {
 		state = opts.Paths.State()
 	}
 	agents, problems := subagent.LoadAgents(subagent.AgentDirs(opts.Paths.Home, state, env.Root))
-	for _, p := range problems {
-		a.startup = append(a.startup, Problem{Kind: "agent", Where: p.Path, Err: p.Err.Error()})
-	}
+	a.startup = append(a.startup, problems...)
 	var aliases map[string]string
 	if opts.Settings.Preset.Protocol == llm.ProtocolAnthropic {
 		aliases = subagent.ClaudeAliases()

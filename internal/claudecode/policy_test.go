@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/permission"
+	"github.com/shiro-neko/shiro/internal/problem"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
@@ -22,7 +23,7 @@ func write(t *testing.T, path, content string) {
 
 // setup writes the three settings files and returns the policy they make
 // over no shiro config, with the notes about rules left out.
-func setup(t *testing.T) (*permission.Policy, []Problem, string) {
+func setup(t *testing.T) (*permission.Policy, []problem.Problem, string) {
 	t.Helper()
 	home, ws := t.TempDir(), t.TempDir()
 	write(t, filepath.Join(home, ".claude", "settings.json"), `{
@@ -114,8 +115,8 @@ func TestSettingsFilesDecide(t *testing.T) {
 	}
 	all := strings.Join(notes, "\n")
 	for _, want := range []string{
-		`~/.claude/settings.json: permissions.allow: "Frobnicate(x)": shiro has no tool that Frobnicate maps onto`,
-		`.claude/settings.json: permissions.allow: 2 rule(s) ignored: a project's settings may only ask or deny more`,
+		`Claude Code settings ~/.claude/settings.json: permissions.allow: "Frobnicate(x)": shiro has no tool that Frobnicate maps onto`,
+		`Claude Code settings .claude/settings.json: permissions.allow: 2 rule(s) ignored: a project's settings may only ask or deny more`,
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("notes\n%s\nlack %q", all, want)

@@ -8,23 +8,8 @@ import (
 	"unicode"
 
 	"github.com/shiro-neko/shiro/internal/permission"
+	"github.com/shiro-neko/shiro/internal/problem"
 )
-
-// Problem is a rule of a settings file that shiro does not load, with
-// why. The other rules of the file still load.
-type Problem struct {
-	File  string // the file as messages name it
-	List  string // "permissions.allow", "permissions.ask" or "permissions.deny"
-	Entry string // the rule as written; empty for a note about the whole list
-	Why   string
-}
-
-func (p Problem) String() string {
-	if p.Entry == "" {
-		return fmt.Sprintf("%s: %s: %s", p.File, p.List, p.Why)
-	}
-	return fmt.Sprintf("%s: %s: %q: %s", p.File, p.List, p.Entry, p.Why)
-}
 
 // Where says what a settings file's paths are relative to.
 type Where struct {
@@ -39,7 +24,7 @@ type Where struct {
 // gives the same answer. A project's allow rules are left out and
 // reported: a cloned repository may only tighten. It returns nil rules
 // when the files have none.
-func Rules(files []Settings, where Where) (*permission.Rules, []Problem, error) {
+func Rules(files []Settings, where Where) (*permission.Rules, []problem.Problem, error) {
 	b := newBuilder(where)
 	for _, f := range files {
 		lists := []struct {
@@ -54,14 +39,13 @@ func Rules(files []Settings, where Where) (*permission.Rules, []Problem, error) 
 		for _, l := range lists {
 			if l.d == permission.Allow && f.Scope != ScopeUser {
 				if len(l.rules) > 0 {
-					b.problems = append(b.problems, Problem{File: f.Name, List: l.name,
-						Why: fmt.Sprintf("%d rule(s) ignored: a project's settings may only ask or deny more, as with .shiro/config.json; to allow, write the rule in ~/.claude/settings.json or your shiro config", len(l.rules))})
+					b.problems = append(b.problems, ruleProblem(f.Name, l.name, fmt.Sprintf("%d rule(s) ignored: a project's settings may only ask or deny more, as with .shiro/config.json; to allow, write the rule in ~/.claude/settings.json or your shiro config", len(l.rules))))
 				}
 				continue
 			}
 			for _, text := range l.rules {
 				if err := b.add(text, l.d, fmt.Sprintf("%q (%s in %s)", strings.TrimSpace(text), l.name, f.Name)); err != nil {
-					b.problems = append(b.problems, Problem{File: f.Name, List: l.name, Entry: text, Why: err.Error()})
+					b.problems = append(b.problems, ruleProblem(f.Name, l.name, fmt.Sprintf("%q: %v", text, err)))
 				}
 			}
 		}
@@ -87,12 +71,19 @@ func (t target) id() string {
 	return t.name
 }
 
+// ruleProblem reports rules of a settings file's list (permissions.allow,
+// .ask or .deny) that shiro does not load, and why; the other rules of
+// the file still load.
+func ruleProblem(file, list, why string) problem.Problem {
+	return problem.Problem{Kind: "Claude Code settings", Where: file, Err: list + ": " + why}
+}
+
 // builder gathers the rules of every file per target, by decision.
 type builder struct {
 	where    Where
 	order    []target
 	rules    map[string]*[3][]permission.Rule // allow, ask, deny
-	problems []Problem
+	problems []problem.Problem
 }
 
 func newBuilder(w Where) *builder {

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/shiro-neko/shiro/internal/problem"
 )
 
 // Def is an agent defined in a file, in Claude Code's format: YAML
@@ -108,21 +110,12 @@ func AgentDirs(home, state, root string) []AgentDir {
 		AgentDir{filepath.Join(root, ".shiro", "agents"), "project"})
 }
 
-// AgentProblem is a file that was not loaded, or loaded with a part left
-// out, and why.
-type AgentProblem struct {
-	Path string
-	Err  error
-}
-
-func (p AgentProblem) Error() string { return p.Path + ": " + p.Err.Error() }
-
 // LoadAgents reads every *.md file in dirs. A bad file is reported with
 // the field at fault and the others still load; a later directory's agent
 // replaces an earlier one of the same name. The result is sorted by name.
-func LoadAgents(dirs []AgentDir) ([]Def, []AgentProblem) {
+func LoadAgents(dirs []AgentDir) ([]Def, []problem.Problem) {
 	byName := map[string]Def{}
-	var problems []AgentProblem
+	var problems []problem.Problem
 	for _, dir := range dirs {
 		paths, err := filepath.Glob(filepath.Join(dir.Path, "*.md"))
 		if err != nil {
@@ -132,16 +125,16 @@ func LoadAgents(dirs []AgentDir) ([]Def, []AgentProblem) {
 		for _, path := range paths {
 			data, err := os.ReadFile(path)
 			if err != nil {
-				problems = append(problems, AgentProblem{path, fmt.Errorf("cannot read the agent file: %w", err)})
+				problems = append(problems, agentProblem(path, fmt.Errorf("cannot read the agent file: %w", err)))
 				continue
 			}
 			def, warn, err := parseAgent(path, data)
 			if err != nil {
-				problems = append(problems, AgentProblem{path, err})
+				problems = append(problems, agentProblem(path, err))
 				continue
 			}
 			if warn != nil {
-				problems = append(problems, AgentProblem{path, warn})
+				problems = append(problems, agentProblem(path, warn))
 			}
 			byName[def.Name] = def
 		}
@@ -152,6 +145,12 @@ func LoadAgents(dirs []AgentDir) ([]Def, []AgentProblem) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, problems
+}
+
+// agentProblem reports an agent file that was not loaded, or was loaded
+// with a part left out.
+func agentProblem(path string, err error) problem.Problem {
+	return problem.Problem{Kind: "agent", Where: path, Err: err.Error()}
 }
 
 // frontmatter is the part of Claude Code's frontmatter shiro reads; other

@@ -79,9 +79,9 @@ func TestAgentFilesLoadWithPrecedenceAndFieldErrors(t *testing.T) {
 		t.Fatalf("problems = %v", problems)
 	}
 	for _, p := range problems {
-		w, ok := want[filepath.Base(p.Path)]
-		if !ok || !strings.Contains(p.Error(), w) || !strings.HasPrefix(p.Error(), p.Path) {
-			t.Errorf("problem %q, want one naming the file and %q", p.Error(), w)
+		w, ok := want[filepath.Base(p.Where)]
+		if !ok || p.Kind != "agent" || !strings.Contains(p.Err, w) || !strings.HasPrefix(p.String(), "agent "+p.Where+": ") {
+			t.Errorf("problem %q, want one naming the file and %q", p, w)
 		}
 	}
 }
