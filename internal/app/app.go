@@ -136,19 +136,18 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	a.reapBackground()
 
-	versions := &prompt.Versions{}
 	begin, err := a.openSessions(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	// The task list belongs to the session: a new one starts empty, a
 	// resumed one gets its own back, and the store keeps it.
-	nb, err := notebook.Open("", a.sessions.keepTasks(a.tasksChanged(versions)))
+	nb, err := notebook.Open("", a.sessions.keepTasks(a.tasksChanged))
 	if err != nil {
 		return nil, err
 	}
 	a.Notebook = nb
-	a.openMemory(opts, versions)
+	a.openMemory(opts)
 	a.ext.Store(a.loadExtensions())
 	if !opts.NoLSP {
 		a.openLSP()
@@ -180,14 +179,14 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		}
 	}
 	a.provider = provider
-	a.Prompt = prompt.NewBuilder(a.promptSources(ctx, opts, versions), versions)
+	a.Prompt = prompt.NewBuilder(a.promptSources(ctx, opts))
 	a.openUX()
 	a.checkpoints = &checkpointer{a: a}
 	a.catalog = newCatalog(opts.Loaded)
 	a.ux.cmds = commands.New(host{a}, nil)
 	observers = append(observers, workspaceObserver{ws: a.Workspace}, uxObserver{a: a})
 	if s.WorkflowEnabled {
-		a.nudger = workflow.NewNudger(versions.Notebook.Load)
+		a.nudger = workflow.NewNudger(a.Notebook.Version)
 		observers = append(observers, a.nudger)
 	}
 	if a.Learner = a.openLearner(ctx, opts, len(begin.history())); a.Learner != nil {

@@ -26,6 +26,9 @@ type extensions struct {
 	skills   *skills.Catalogue
 	plugins  *plugin.Host
 	problems []Problem
+	// generation counts the loads before this one: the version of the
+	// prompt's skill and plugin parts.
+	generation uint64
 }
 
 // loadExtensions reads skills and plugins from every source.
@@ -72,6 +75,9 @@ func (a *App) loadExtensions() *extensions {
 	return ext
 }
 
+// extGeneration is the version of the extensions in use.
+func (a *App) extGeneration() uint64 { return a.ext.Load().generation }
+
 // Problems lists what did not load, current as of the last reload.
 func (a *App) Problems() []Problem {
 	return append(append(slices.Clone(a.startup), a.ext.Load().problems...), a.commandProblems()...)
@@ -90,9 +96,8 @@ func (a *App) beforeTurn(ctx context.Context) agent.TurnSetup {
 	}
 	before := a.ext.Load()
 	next := a.loadExtensions()
+	next.generation = before.generation + 1
 	a.ext.Store(next)
-	a.Prompt.V.Skills.Add(1)
-	a.Prompt.V.Plugins.Add(1)
 	notices := []string{fmt.Sprintf("reloaded extensions: %d skills (was %d), %d plugins",
 		next.skills.Len(), before.skills.Len(), len(next.plugins.Plugins()))}
 	for _, p := range next.problems {

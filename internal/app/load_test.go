@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"context"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/app"
 	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/llm/replay"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
@@ -79,6 +82,12 @@ func TestLoadRefusesTablesItCannotHonour(t *testing.T) {
 // SHIRO_HOME has the given files.
 func openHome(t *testing.T, files map[string]string) *app.App {
 	t.Helper()
+	return openHomeWith(t, files, func(p llm.Provider) llm.Provider { return p })
+}
+
+// openHomeWith is openHome with the replay provider wrapped.
+func openHomeWith(t *testing.T, files map[string]string, wrap func(llm.Provider) llm.Provider) *app.App {
+	t.Helper()
 	getenv, work, _, _ := dirs(t, "", "")
 	home := getenv("SHIRO_HOME")
 	for rel, body := range files {
@@ -98,7 +107,7 @@ func openHome(t *testing.T, files map[string]string) *app.App {
 	for range 3 {
 		turns = append(turns, replay.Response{})
 	}
-	a, err := app.Open(t.Context(), app.Options{Loaded: loaded, Provider: replay.New("t", turns)})
+	a, err := app.Open(t.Context(), app.Options{Loaded: loaded, Provider: wrap(replay.New("t", turns))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,6 +134,47 @@ func TestReloadReplacesProblems(t *testing.T) {
 	if n := len(a.Problems()); n != 1 {
 		t.Fatalf("problems after two reloads: %v", a.Problems())
 	}
+}
+
+// A skill installed mid-session reaches the model at the next turn: the
+// reload is a new generation of the extensions, which is the version of
+// the prompt's skill part, so the memoised prefix is rendered again.
+func TestReloadReachesTheModel(t *testing.T) {
+	rec := &systemRecorder{}
+	a := openHomeWith(t, nil, func(p llm.Provider) llm.Provider { rec.Provider = p; return rec })
+	turn := func() {
+		for range a.Session.Send(t.Context(), "go") {
+		}
+		a.Session.Wait()
+	}
+	turn()
+	p := filepath.Join(a.Loaded.Paths.Skills(), "fresh-skill", "SKILL.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("---\nname: fresh-skill\ndescription: Use when testing reloads.\n---\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.RequestReload()
+	turn()
+	if len(rec.systems) != 2 || strings.Contains(rec.systems[0], "fresh-skill") || !strings.Contains(rec.systems[1], "fresh-skill") {
+		t.Fatalf("the skill should reach the second request's system prompt, not the first: %d requests", len(rec.systems))
+	}
+}
+
+// systemRecorder keeps the system prompt of every request.
+type systemRecorder struct {
+	llm.Provider
+	systems []string
+}
+
+func (r *systemRecorder) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.StreamPart, error] {
+	var b strings.Builder
+	for _, s := range req.System {
+		b.WriteString(s.Text)
+	}
+	r.systems = append(r.systems, b.String())
+	return r.Provider.Stream(ctx, req)
 }
 
 // A reload swaps in a new snapshot at the turn boundary while front ends

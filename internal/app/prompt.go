@@ -9,7 +9,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/workflow"
 )
 
-func (a *App) promptSources(ctx context.Context, opts Options, v *prompt.Versions) prompt.Sources {
+func (a *App) promptSources(ctx context.Context, opts Options) prompt.Sources {
 	s := opts.Settings
 	load := prompt.WorkspaceLoaders{
 		Overview: func(ctx context.Context) string {
@@ -25,21 +25,17 @@ func (a *App) promptSources(ctx context.Context, opts Options, v *prompt.Version
 	if s.WorkflowEnabled {
 		load.Policy = func() string { return workflow.Policy(a.Env.Root, s.DocsDir) }
 	}
-	a.Workspace = prompt.NewWorkspace(ctx, load, v)
-	src := prompt.Sources{
-		Root:         a.Env.Root,
-		Platform:     platform(),
-		Overview:     a.Workspace.Overview,
-		Instructions: a.Workspace.Instructions,
-		Workflow:     a.Workspace.Policy,
-		// Read through the current extensions, so that a reload (which
-		// bumps Versions.Skills and Plugins) is what gets rendered.
-		Skills:     func() string { return a.ext.Load().skills.PromptSection() },
-		Appendices: func() []string { return a.ext.Load().plugins.Appendices() },
-		Notebook:   a.Notebook.Render,
+	a.Workspace = prompt.NewWorkspace(ctx, load)
+	src := prompt.Sources{Root: a.Env.Root, Platform: platform(),
+		// Read through the current extensions, so that a reload (a new
+		// generation) is what gets rendered.
+		Skills:   prompt.Part{Text: func() string { return a.ext.Load().skills.PromptSection() }, Version: a.extGeneration},
+		Plugins:  prompt.Part{Text: func() string { return prompt.Sections(a.ext.Load().plugins.Appendices()) }, Version: a.extGeneration},
+		Notebook: prompt.Part{Text: a.Notebook.Render, Version: a.Notebook.Version},
 	}
+	src.Overview, src.Instructions, src.Workflow = a.Workspace.Parts()
 	if a.Memory != nil {
-		src.Memory = a.Memory.BootBlock
+		src.Memory = prompt.Part{Text: a.Memory.BootBlock, Version: a.Memory.Version}
 	}
 	return src
 }
@@ -53,11 +49,11 @@ func (a *App) instructionOptions() prompt.InstructionOptions {
 // openMemory opens the project memory unless --no-memory. A file that
 // cannot be read leaves memory off for the session, with a problem, rather
 // than risk overwriting what earlier sessions learned.
-func (a *App) openMemory(opts Options, v *prompt.Versions) {
+func (a *App) openMemory(opts Options) {
 	if opts.NoMemory {
 		return
 	}
-	store, err := memory.Open(opts.Paths.Memory(a.Env.Root), memory.Options{OnChange: func() { v.Memory.Add(1) }})
+	store, err := memory.Open(opts.Paths.Memory(a.Env.Root), memory.Options{})
 	if err != nil {
 		a.startup = append(a.startup, Problem{Kind: "memory", Err: err.Error() + " (memory is off for this session)"})
 		return

@@ -147,13 +147,10 @@ func (a *App) reapBackground() {
 	}
 }
 
-// tasksChanged is the notebook's change callback: the prompt's task list
-// is stale, and the front end hears the new list.
-func (a *App) tasksChanged(versions *prompt.Versions) func([]protocol.Task) {
-	return func(todos []protocol.Task) {
-		versions.Notebook.Add(1)
-		a.publish(protocol.TasksEvent{Tasks: todos})
-	}
+// tasksChanged is the notebook's change callback: the front end hears the
+// new list.
+func (a *App) tasksChanged(todos []protocol.Task) {
+	a.publish(protocol.TasksEvent{Tasks: todos})
 }
 
 // replayDemand loads the on-demand tools a resumed conversation had

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -20,18 +21,15 @@ import (
 type Options struct {
 	// Now is the clock (tests pin it); nil is time.Now.
 	Now func() time.Time
-	// OnChange runs after every change that was saved (the prompt bumps
-	// its memory counter).
-	OnChange func()
 }
 
 // Store is one project's memory. It is safe for concurrent use. Every
 // change re-reads the file before it writes, so two sessions in the same
 // project add to the memory rather than overwrite each other's entries.
 type Store struct {
-	path     string // "" keeps the memory in this process only
-	now      func() time.Time
-	onChange func()
+	path    string // "" keeps the memory in this process only
+	now     func() time.Time
+	version atomic.Uint64
 
 	mu      sync.Mutex
 	entries []Entry
@@ -41,7 +39,7 @@ type Store struct {
 // and drops entries past their time. A file that cannot be read or decoded
 // is an error naming it, so that it is never overwritten by accident.
 func Open(path string, opts Options) (*Store, error) {
-	s := &Store{path: path, now: opts.Now, onChange: opts.OnChange}
+	s := &Store{path: path, now: opts.Now}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -133,12 +131,14 @@ func (s *Store) update(change func(entries []Entry, now time.Time) ([]Entry, boo
 		return err
 	}
 	s.entries = entries
+	s.version.Add(1)
 	s.mu.Unlock()
-	if s.onChange != nil {
-		s.onChange()
-	}
 	return nil
 }
+
+// Version moves after every change that was saved, so the prompt knows
+// when to render the memory again.
+func (s *Store) Version() uint64 { return s.version.Load() }
 
 func (s *Store) write(entries []Entry) error {
 	if s.path == "" {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/protocol"
@@ -42,6 +43,7 @@ func mark(status string) string {
 type Notebook struct {
 	path     string // "" keeps the list in memory only
 	onChange func([]protocol.Task)
+	version  atomic.Uint64
 
 	// update is held for a whole Replace, the listener included, so that
 	// listeners hear of updates one at a time and in the order they were
@@ -53,8 +55,9 @@ type Notebook struct {
 }
 
 // Open loads the task list saved at path (missing is empty). onChange, if
-// not nil, runs after every update with a copy of the new list: the prompt
-// bumps its notebook counter, the session publishes a protocol.TasksEvent. Calls never overlap and come in update order.
+// not nil, runs after every update with a copy of the new list (the
+// session publishes a protocol.TasksEvent). Calls never overlap and come
+// in update order.
 func Open(path string, onChange func([]protocol.Task)) (*Notebook, error) {
 	n := &Notebook{path: path, onChange: onChange}
 	if path == "" {
@@ -127,12 +130,17 @@ func (n *Notebook) Replace(todos []protocol.Task) error {
 	}
 	n.mu.Lock()
 	n.todos = todos
+	n.version.Add(1)
 	n.mu.Unlock()
 	if n.onChange != nil {
 		n.onChange(slices.Clone(todos))
 	}
 	return nil
 }
+
+// Version moves after every update, so the prompt knows when to render
+// the list again and the workflow nudger when it was last touched.
+func (n *Notebook) Version() uint64 { return n.version.Load() }
 
 // Counts returns done, total and blocked.
 func (n *Notebook) Counts() (done, total, blocked int) {

@@ -60,8 +60,8 @@ func TestTodoWriteReplacesTheListAndWarns(t *testing.T) {
 	if strings.Contains(out, "warning") {
 		t.Fatalf("a finished list has nothing to warn about:\n%s", out)
 	}
-	if changes != 3 {
-		t.Fatalf("onChange ran %d times, want once per write", changes)
+	if changes != 3 || n.Version() != 3 {
+		t.Fatalf("onChange ran %d times and the version is %d, want each once per write", changes, n.Version())
 	}
 }
 

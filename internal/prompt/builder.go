@@ -3,52 +3,70 @@
 // instructions, skills, variant and plugin appendices) and a volatile
 // suffix (project memory, task list), so that the prefix stays
 // byte-identical for provider caching while only volatile state changes.
-// Both halves are memoised by version counters that the owners of each
-// piece of state bump.
+// Both halves are memoised on the versions of their parts, each kept by
+// the part's owner.
 package prompt
 
 import (
 	"reflect"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// Versions are the counters that invalidate the memo. Whoever changes a piece
-// of state bumps its counter. The tools offered have none: the memo
-// compares the offer itself on every step (sameTools), so a tool set or
-// model switch cannot be served a stale prefix for want of a bump.
-type Versions struct {
-	Notebook  atomic.Uint64 // the task list (volatile)
-	Memory    atomic.Uint64 // project memory (volatile)
-	Skills    atomic.Uint64 // the skill catalogue
-	Plugins   atomic.Uint64 // plugins and their appendices
-	Workspace atomic.Uint64 // workspace overview and instruction files
-	Workflow  atomic.Uint64 // workflow policy
+// A Part is one piece of the prompt. Its owner moves Version whenever
+// Text may have changed, and only its owner: the memo is keyed on the
+// versions of every part, so nothing outside a part bumps its counter.
+// The tools offered need no version: the memo compares the offer itself
+// on every step (sameTools), so a tool set or model switch cannot be
+// served a stale prefix.
+type Part struct {
+	Text func() string
+	// Version is nil for a part whose text never changes.
+	Version func() uint64
 }
 
-// Sources supply the pieces of the prompt. Any may be nil. The stable
-// ones must return the same bytes until their counter is bumped, and none
-// may depend on the clock.
+func (p Part) text() string {
+	if p.Text == nil {
+		return ""
+	}
+	return p.Text()
+}
+
+func (p Part) version() uint64 {
+	if p.Version == nil {
+		return 0
+	}
+	return p.Version()
+}
+
+// Sources supply the pieces of the prompt. Any part may be zero. A stable
+// part must return the same bytes until its version moves, and none may
+// depend on the clock.
 type Sources struct {
 	Root     string
 	Platform string
-	// Overview is the bounded workspace overview.
-	Overview func() string
-	// Instructions are the project instruction and tracker files.
-	Instructions func() string
-	// Workflow is the project workflow policy, or "".
-	Workflow func() string
-	// Skills is the skill catalogue section.
-	Skills func() string
-	// Appendices are the plugin appendices.
-	Appendices func() []string
-	// Memory is the project memory block (volatile).
-	Memory func() string
-	// Notebook is the rendered task list (volatile).
-	Notebook func() string
+	// The stable parts.
+	Overview     Part // the bounded workspace overview
+	Instructions Part // the project instruction and tracker files
+	Workflow     Part // the project workflow policy, or ""
+	Skills       Part // the skill catalogue section
+	Plugins      Part // the plugin appendices, as Sections joins them
+	// The volatile parts.
+	Memory   Part // the project memory block
+	Notebook Part // the rendered task list
+}
+
+func (s *Sources) stableKey(variant string) stableKey {
+	return stableKey{variant: variant, versions: [...]uint64{
+		s.Overview.version(), s.Instructions.version(), s.Workflow.version(),
+		s.Skills.version(), s.Plugins.version(),
+	}}
+}
+
+func (s *Sources) volatileKey() volatileKey {
+	return volatileKey{s.Memory.version(), s.Notebook.version()}
 }
 
 // Stats counts memo hits and misses, for /cost. A miss re-renders the
@@ -61,7 +79,6 @@ type Stats struct {
 // Builder renders and memoises the prompt.
 type Builder struct {
 	src Sources
-	V   *Versions
 
 	mu        sync.Mutex
 	valid     bool
@@ -75,32 +92,23 @@ type Builder struct {
 }
 
 type stableKey struct {
-	skills, plugins, workspace, workflow uint64
-	variant                              string
+	versions [5]uint64
+	variant  string
 }
 
-type volatileKey struct{ notebook, memory uint64 }
+type volatileKey [2]uint64
 
-// NewBuilder returns a builder over src. The counters are created first by
-// the caller, since the owners of state (task list, memory, skills) need
-// them before the prompt's sources exist; nil starts fresh ones.
-func NewBuilder(src Sources, v *Versions) *Builder {
-	if v == nil {
-		v = &Versions{}
-	}
-	return &Builder{src: src, V: v}
-}
+// NewBuilder returns a builder over src.
+func NewBuilder(src Sources) *Builder { return &Builder{src: src} }
 
 // Prompt returns the stable prefix and the volatile suffix for a step that
 // offers active, for an agent variant whose appendix is appendix. It
 // implements agent.Prompter. The split always exists: with no memory and
 // no task list the volatile part is "", and the stable part is the same
 // bytes it will be once they appear. The appendix is compared on every
-// step, so switching agents needs no counter.
+// step, so switching agents needs no version.
 func (b *Builder) Prompt(active []tool.Tool, appendix string) (stable, volatile string) {
-	key := b.currentStableKey()
-	key.variant = appendix
-	vkey := volatileKey{notebook: b.V.Notebook.Load(), memory: b.V.Memory.Load()}
+	key, vkey := b.src.stableKey(appendix), b.src.volatileKey()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	stableOK := b.valid && key == b.stableKey && b.sameTools(active)
@@ -131,14 +139,6 @@ func (b *Builder) Stats() Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.stats
-}
-
-func (b *Builder) currentStableKey() stableKey {
-	k := stableKey{
-		skills: b.V.Skills.Load(), plugins: b.V.Plugins.Load(),
-		workspace: b.V.Workspace.Load(), workflow: b.V.Workflow.Load(),
-	}
-	return k
 }
 
 // sameTools reports whether active offers the tools the memo was built

@@ -44,22 +44,32 @@ func stubs(names ...string) []tool.Tool {
 	return out
 }
 
-// liveSources are sources whose text a test can change; the counters say
-// when it did.
+// liveSources are sources whose text a test can change; the test moves a
+// part's version in versions when it does, as the part's owner would.
 type liveSources struct {
 	notebook, memory, skills, instructions string
+	versions                               map[string]uint64
 }
 
+func (l *liveSources) part(name string, text func() string) Part {
+	return Part{Text: text, Version: func() uint64 { return l.versions[name] }}
+}
+
+func fixed(text string) func() string { return func() string { return text } }
+
 func (l *liveSources) sources() Sources {
+	if l.versions == nil {
+		l.versions = map[string]uint64{}
+	}
 	return Sources{
 		Root: "/work/project", Platform: "linux/amd64",
-		Overview:     func() string { return "Workspace files:\na.go" },
-		Instructions: func() string { return l.instructions },
-		Workflow:     func() string { return "# Project workflow\n- keep TODO.md current" },
-		Skills:       func() string { return l.skills },
-		Appendices:   func() []string { return []string{"# Plugin: guard\nrefuses rm -rf /"} },
-		Memory:       func() string { return l.memory },
-		Notebook:     func() string { return l.notebook },
+		Overview:     l.part("overview", fixed("Workspace files:\na.go")),
+		Instructions: l.part("instructions", func() string { return l.instructions }),
+		Workflow:     l.part("workflow", fixed("# Project workflow\n- keep TODO.md current")),
+		Skills:       l.part("skills", func() string { return l.skills }),
+		Plugins:      l.part("plugins", fixed(Sections([]string{"# Plugin: guard\nrefuses rm -rf /"}))),
+		Memory:       l.part("memory", func() string { return l.memory }),
+		Notebook:     l.part("notebook", func() string { return l.notebook }),
 	}
 }
 
@@ -68,7 +78,7 @@ func (l *liveSources) sources() Sources {
 // there is a task list.
 func TestStablePrefixIsTheSameAcrossNotebookVersions(t *testing.T) {
 	live := &liveSources{skills: "Skills available: plan"}
-	b := NewBuilder(live.sources(), nil)
+	b := NewBuilder(live.sources())
 	active := stubs("read_file", "skill", "todo_write")
 	stable0, volatile0 := b.Prompt(active, "")
 	if volatile0 != "" || stable0 == "" {
@@ -77,8 +87,8 @@ func TestStablePrefixIsTheSameAcrossNotebookVersions(t *testing.T) {
 	for i, list := range []string{"Your task list (0/1 done, 0 blocked):\n[~] a", "Your task list (1/2 done, 0 blocked):\n[x] a\n[~] b", ""} {
 		live.notebook = list
 		live.memory = strings.Repeat("- (fact) x\n", i)
-		b.V.Notebook.Add(1)
-		b.V.Memory.Add(1)
+		live.versions["notebook"]++
+		live.versions["memory"]++
 		stable, volatile := b.Prompt(active, "")
 		if stable != stable0 {
 			t.Fatalf("notebook version %d changed the stable prefix", i+1)
@@ -97,7 +107,7 @@ func TestStablePrefixIsTheSameAcrossNotebookVersions(t *testing.T) {
 
 func TestMemoCountsHitsAndMissesPerCounter(t *testing.T) {
 	live := &liveSources{}
-	b := NewBuilder(live.sources(), nil)
+	b := NewBuilder(live.sources())
 	active := stubs("read_file", "write_file")
 	const defaultAgent = "You are the default agent."
 	b.Prompt(active, defaultAgent)
@@ -107,20 +117,16 @@ func TestMemoCountsHitsAndMissesPerCounter(t *testing.T) {
 	if s := b.Stats(); s.Hits != 2 || s.Misses != 1 {
 		t.Fatalf("stats = %+v", s)
 	}
-	bumps := map[string]func(){
-		"skills": func() { b.V.Skills.Add(1) }, "plugins": func() { b.V.Plugins.Add(1) },
-		"workspace": func() { b.V.Workspace.Add(1) }, "workflow": func() { b.V.Workflow.Add(1) },
-	}
-	for name, bump := range bumps {
+	for _, name := range []string{"overview", "instructions", "workflow", "skills", "plugins"} {
 		before := b.Stats()
-		bump()
+		live.versions[name]++
 		b.Prompt(active, defaultAgent)
 		after := b.Stats()
 		if after.Misses != before.Misses+1 || after.StableRenders != before.StableRenders+1 || after.VolatileRenders != before.VolatileRenders {
 			t.Errorf("bumping %s: %+v -> %+v", name, before, after)
 		}
 	}
-	// A variant switch and a different offer re-render without a counter.
+	// A variant switch and a different offer re-render without a version.
 	before := b.Stats()
 	const planAgent = "You are the plan agent."
 	stable, _ := b.Prompt(active, planAgent)
@@ -134,9 +140,9 @@ func TestMemoCountsHitsAndMissesPerCounter(t *testing.T) {
 	if after := b.Stats(); after.StableRenders != before.StableRenders+2 {
 		t.Fatalf("stats %+v -> %+v", before, after)
 	}
-	// Volatile counters re-render only the volatile part.
+	// Volatile parts re-render only the volatile part.
 	before = b.Stats()
-	b.V.Memory.Add(1)
+	live.versions["memory"]++
 	b.Prompt(active[:1], planAgent)
 	if after := b.Stats(); after.StableRenders != before.StableRenders || after.VolatileRenders != before.VolatileRenders+1 {
 		t.Fatalf("memory bump: %+v -> %+v", before, after)
@@ -150,7 +156,7 @@ func TestSectionOrderFollowsTheReference(t *testing.T) {
 		memory:       "What you learned about this project in earlier sessions:\n- (fact) x",
 		notebook:     "Your task list (0/1 done, 0 blocked). Keep it current with todo_write:\n[ ] a",
 	}
-	b := NewBuilder(live.sources(), nil)
+	b := NewBuilder(live.sources())
 	offered := []tool.Tool{
 		stubTool("read_file", "read_file: reads."),
 		sectionTool("run_checks", "# Verify after every change\nRun run_checks."),
@@ -194,7 +200,7 @@ func TestSectionOrderFollowsTheReference(t *testing.T) {
 // them stands, named together in the order offered.
 func TestToolsSectionDescribesOnlyOfferedTools(t *testing.T) {
 	const gitGuidance = "read-only git with a fixed argv; prefer them to bash for inspecting the repository."
-	b := NewBuilder(Sources{Root: "/r"}, nil)
+	b := NewBuilder(Sources{Root: "/r"})
 	active := []tool.Tool{
 		stubTool("git_commit_message", "git_commit_message: drafts a message."),
 		stubTool("git_diff", gitGuidance), stubTool("git_status", gitGuidance),
@@ -223,8 +229,8 @@ func TestToolsSectionDescribesOnlyOfferedTools(t *testing.T) {
 // render the same bytes at any time, and no date appears.
 func TestStablePartHasNoClock(t *testing.T) {
 	live := &liveSources{}
-	a, _ := NewBuilder(live.sources(), nil).Prompt(stubs("read_file"), "You are the default agent.")
-	b, _ := NewBuilder(live.sources(), nil).Prompt(stubs("read_file"), "You are the default agent.")
+	a, _ := NewBuilder(live.sources()).Prompt(stubs("read_file"), "You are the default agent.")
+	b, _ := NewBuilder(live.sources()).Prompt(stubs("read_file"), "You are the default agent.")
 	if a != b {
 		t.Fatal("two renders of the same state differ")
 	}
@@ -236,32 +242,32 @@ func TestStablePartHasNoClock(t *testing.T) {
 	}
 }
 
-func TestWorkspaceRefreshBumpsOnlyOnChange(t *testing.T) {
+func TestWorkspaceRefreshMovesItsVersionOnlyOnChange(t *testing.T) {
 	ov, instr, policy := "files v1", "AGENTS v1", ""
-	v := &Versions{}
 	walks := 0
 	w := NewWorkspace(context.Background(), WorkspaceLoaders{
 		Overview:     func(context.Context) string { walks++; return ov },
 		Instructions: func() string { return instr },
 		Policy:       func() string { return policy },
-	}, v)
-	if w.Refresh(context.Background(), true) || v.Workspace.Load() != 0 || v.Workflow.Load() != 0 {
-		t.Fatal("nothing changed, nothing bumped")
+	})
+	if w.Refresh(context.Background(), true) || w.Version() != 0 {
+		t.Fatal("nothing changed, the version moved")
 	}
 	ov = "files v2"
 	if w.Refresh(context.Background(), false) || walks != 2 {
 		t.Fatal("without rewalk the overview is not re-read")
 	}
-	if !w.Refresh(context.Background(), true) || v.Workspace.Load() != 1 || w.Overview() != "files v2" {
-		t.Fatal("a new file in the overview bumps Workspace")
+	if !w.Refresh(context.Background(), true) || w.Version() != 1 || w.Overview() != "files v2" {
+		t.Fatal("a new file in the overview moves the version")
 	}
 	instr = "AGENTS v2"
-	if !w.Refresh(context.Background(), false) || v.Workspace.Load() != 2 || w.Instructions() != "AGENTS v2" {
-		t.Fatal("an edited AGENTS.md bumps Workspace")
+	if !w.Refresh(context.Background(), false) || w.Version() != 2 || w.Instructions() != "AGENTS v2" {
+		t.Fatal("an edited AGENTS.md moves the version")
 	}
 	policy = "# Project workflow"
-	if !w.Refresh(context.Background(), false) || v.Workflow.Load() != 1 || v.Workspace.Load() != 2 || w.Policy() != policy {
-		t.Fatal("a tracker created mid-session bumps Workflow")
+	_, _, workflow := w.Parts()
+	if !w.Refresh(context.Background(), false) || workflow.version() != 3 || workflow.text() != policy {
+		t.Fatal("a tracker created mid-session moves the workflow part's version")
 	}
 }
 

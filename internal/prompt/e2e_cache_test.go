@@ -354,18 +354,21 @@ func BenchmarkPrompt(b *testing.B) {
 			a.Prompt.Prompt(active, appendix)
 		}
 	})
+	var notebook, overview uint64
+	changing := prompt.Reversioned(a.Prompt, func() uint64 { return notebook }, func() uint64 { return overview })
+	changing.Prompt(active, appendix)
 	b.Run("after-volatile-change", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			a.Prompt.V.Notebook.Add(1)
-			a.Prompt.Prompt(active, appendix)
+			notebook++
+			changing.Prompt(active, appendix)
 		}
 	})
 	b.Run("after-stable-change", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			a.Prompt.V.Workspace.Add(1)
-			a.Prompt.Prompt(active, appendix)
+			overview++
+			changing.Prompt(active, appendix)
 		}
 	})
 }

@@ -41,16 +41,12 @@ func renderStable(src Sources, active []tool.Tool, appendix string) string {
 		b.WriteString("Platform: " + src.Platform + "\n")
 	}
 	b.WriteString("Every path you read or write must stay inside the workspace root; paths are relative to it.\n")
-	if src.Overview != nil {
-		if ov := src.Overview(); ov != "" {
-			b.WriteString("\n" + ov + "\n")
-		}
+	if ov := src.Overview.text(); ov != "" {
+		b.WriteString("\n" + ov + "\n")
 	}
 	b.WriteString("\n" + toolsSection(active))
 	section(&b, howToWork)
-	if src.Workflow != nil {
-		section(&b, src.Workflow())
-	}
+	section(&b, src.Workflow.text())
 	section(&b, whenSomethingFails)
 	// What a tool says about working with it goes in only while it is
 	// offered, so the prompt never describes a tool the request lacks.
@@ -59,18 +55,10 @@ func renderStable(src Sources, active []tool.Tool, appendix string) string {
 	}
 	section(&b, workingWithUser)
 	section(&b, howToReply)
-	if src.Instructions != nil {
-		section(&b, src.Instructions())
-	}
-	if src.Skills != nil {
-		section(&b, src.Skills())
-	}
+	section(&b, src.Instructions.text())
+	section(&b, src.Skills.text())
 	section(&b, appendix)
-	if src.Appendices != nil {
-		for _, a := range src.Appendices() {
-			section(&b, a)
-		}
-	}
+	section(&b, src.Plugins.text())
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -84,20 +72,25 @@ const volatileHeader = "# Session state (kept by shiro and refreshed on every st
 // are empty.
 func renderVolatile(src Sources) string {
 	var parts []string
-	if src.Memory != nil {
-		if m := strings.TrimSpace(src.Memory()); m != "" {
-			parts = append(parts, m)
-		}
-	}
-	if src.Notebook != nil {
-		if n := strings.TrimSpace(src.Notebook()); n != "" {
-			parts = append(parts, n)
+	for _, p := range []Part{src.Memory, src.Notebook} {
+		if text := strings.TrimSpace(p.text()); text != "" {
+			parts = append(parts, text)
 		}
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return volatileHeader + "\n\n" + strings.Join(parts, "\n\n")
+}
+
+// Sections joins sections as the prompt separates them, leaving out the
+// empty ones: the plugin appendices are one part of the prompt.
+func Sections(texts []string) string {
+	var b strings.Builder
+	for _, s := range texts {
+		section(&b, s)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 func section(b *strings.Builder, s string) {

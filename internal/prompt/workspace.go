@@ -3,6 +3,7 @@ package prompt
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // WorkspaceLoaders read the parts of the stable prompt that come from the
@@ -16,12 +17,12 @@ type WorkspaceLoaders struct {
 
 // Workspace keeps the parts of the stable prompt read from the workspace
 // — the overview, the instruction and tracker files, the workflow policy —
-// and reloads them between turns. A counter is bumped only when the text
+// and reloads them between turns. Its version moves only when the text
 // really changed, so a turn that edits code without creating files or
 // touching AGENTS.md or TODO.md leaves the cached prefix alone.
 type Workspace struct {
-	load WorkspaceLoaders
-	v    *Versions
+	load    WorkspaceLoaders
+	version atomic.Uint64
 
 	mu           sync.Mutex
 	overview     string
@@ -30,13 +31,23 @@ type Workspace struct {
 }
 
 // NewWorkspace loads every part once.
-func NewWorkspace(ctx context.Context, load WorkspaceLoaders, v *Versions) *Workspace {
-	w := &Workspace{load: load, v: v}
+func NewWorkspace(ctx context.Context, load WorkspaceLoaders) *Workspace {
+	w := &Workspace{load: load}
 	w.overview = call(ctx, load.Overview)
 	w.instructions = call0(load.Instructions)
 	w.policy = call0(load.Policy)
 	return w
 }
+
+// Parts are the workspace's parts of the prompt, all three under its one
+// version.
+func (w *Workspace) Parts() (overview, instructions, policy Part) {
+	return Part{w.Overview, w.Version}, Part{w.Instructions, w.Version}, Part{w.Policy, w.Version}
+}
+
+// Version moves whenever Refresh finds the overview, the instructions or
+// the policy changed.
+func (w *Workspace) Version() uint64 { return w.version.Load() }
 
 // Overview is the workspace overview as last loaded.
 func (w *Workspace) Overview() string {
@@ -62,10 +73,9 @@ func (w *Workspace) Policy() string {
 // Refresh re-reads the instruction files and re-evaluates the workflow
 // policy, and re-walks the overview when rewalk is set (the turn wrote or
 // may have written files; a walk costs milliseconds on a large tree). It
-// bumps Workspace when the overview or the instructions changed and
-// Workflow when the policy did — so tracker files created mid-session
-// switch the policy on from the next step — and reports whether anything
-// changed.
+// moves the version when any of them changed — so tracker files created
+// mid-session switch the policy on from the next step — and reports
+// whether anything did.
 func (w *Workspace) Refresh(ctx context.Context, rewalk bool) bool {
 	instructions := call0(w.load.Instructions)
 	policy := call0(w.load.Policy)
@@ -75,25 +85,22 @@ func (w *Workspace) Refresh(ctx context.Context, rewalk bool) bool {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	workspace, workflow := false, false
+	changed := false
 	if rewalk && overview != w.overview {
-		w.overview, workspace = overview, true
+		w.overview, changed = overview, true
 	}
 	if instructions != w.instructions {
-		w.instructions, workspace = instructions, true
+		w.instructions, changed = instructions, true
 	}
 	if policy != w.policy {
-		w.policy, workflow = policy, true
+		w.policy, changed = policy, true
 	}
-	// Bumped under the lock, after the text changed, so that a prompt
-	// built after the bump sees the new text.
-	if workspace {
-		w.v.Workspace.Add(1)
+	// Moved under the lock, after the text changed, so that a prompt
+	// built after the move sees the new text.
+	if changed {
+		w.version.Add(1)
 	}
-	if workflow {
-		w.v.Workflow.Add(1)
-	}
-	return workspace || workflow
+	return changed
 }
 
 func call(ctx context.Context, f func(context.Context) string) string {
