@@ -115,6 +115,15 @@ func sessionIn(b *testing.B, bin, preset, home, work string, steps int, call too
 	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte(strings.Repeat("a line of notes about the code\n", 66)), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	// The background learner asks the model too, which would take the
+	// scripted replies out of the session's order (and its CPU is not a
+	// step's).
+	if err := os.MkdirAll(filepath.Join(home, ".shiro-neko"), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".shiro-neko", "config.json"), []byte(`{"autoLearn": false}`), 0o600); err != nil {
+		b.Fatal(err)
+	}
 	turns := steps / 2
 	var replies []llmtest.Reply
 	var input strings.Builder
