@@ -63,21 +63,30 @@ func perStep(session, base time.Duration, steps int) float64 {
 //	ratio = (CPU of 60 steps running `true` - base) / (CPU of 60 steps reading a file - base)
 //
 // where base is a 2-step session reading the file. Issue 27 asks for a
-// ratio of 1.1 or less.
+// ratio of 1.1 or less. The sessions run with the sandbox as configured
+// (workspace-write) and, in "sandbox-off", with --sandbox off, where the
+// helper only supervises.
 func BenchmarkStepKindCPU(b *testing.B) {
 	bin := buildBinary(b)
 	runTrue := toolCall{name: "bash", input: `{"command":"true"}`}
-	var base, reads, commands time.Duration
-	for b.Loop() {
-		base += sessionCPU(b, bin, "custom-anthropic", 2, readNotes)
-		reads += sessionCPU(b, bin, "custom-anthropic", 60, readNotes)
-		commands += sessionCPU(b, bin, "custom-anthropic", 60, runTrue)
+	for _, mode := range []struct {
+		name  string
+		flags []string
+	}{{"sandboxed", nil}, {"sandbox-off", []string{"--sandbox", "off"}}} {
+		b.Run(mode.name, func(b *testing.B) {
+			var base, reads, commands time.Duration
+			for b.Loop() {
+				base += sessionCPU(b, bin, "custom-anthropic", 2, readNotes, mode.flags...)
+				reads += sessionCPU(b, bin, "custom-anthropic", 60, readNotes, mode.flags...)
+				commands += sessionCPU(b, bin, "custom-anthropic", 60, runTrue, mode.flags...)
+			}
+			n := time.Duration(b.N)
+			perRead, perCommand := perStep(reads/n, base/n, 60), perStep(commands/n, base/n, 60)
+			b.ReportMetric(perRead, "cpu-ms/read-step")
+			b.ReportMetric(perCommand, "cpu-ms/bash-step")
+			b.ReportMetric(perCommand/perRead, "ratio-bash/read")
+		})
 	}
-	n := time.Duration(b.N)
-	perRead, perCommand := perStep(reads/n, base/n, 60), perStep(commands/n, base/n, 60)
-	b.ReportMetric(perRead, "cpu-ms/read-step")
-	b.ReportMetric(perCommand, "cpu-ms/bash-step")
-	b.ReportMetric(perCommand/perRead, "ratio-bash/read")
 }
 
 // toolCall is the call each turn's first step makes.
@@ -102,17 +111,27 @@ func buildBinary(b *testing.B) string {
 }
 
 // sessionCPU runs a session of steps model calls (steps/2 turns) and
-// returns the user+system CPU time the shiro process used.
-func sessionCPU(b *testing.B, bin, preset string, steps int, call toolCall) time.Duration {
+// returns the user+system CPU time the shiro process used; flags are
+// added to shiro's.
+func sessionCPU(b *testing.B, bin, preset string, steps int, call toolCall, flags ...string) time.Duration {
 	b.Helper()
-	return sessionIn(b, bin, preset, b.TempDir(), b.TempDir(), steps, call)
+	return sessionIn(b, bin, preset, b.TempDir(), b.TempDir(), steps, call, flags...)
 }
 
 // sessionIn is sessionCPU with the shiro home and the workspace given, so
 // that a later run can continue the session.
-func sessionIn(b *testing.B, bin, preset, home, work string, steps int, call toolCall) time.Duration {
+func sessionIn(b *testing.B, bin, preset, home, work string, steps int, call toolCall, flags ...string) time.Duration {
 	b.Helper()
 	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte(strings.Repeat("a line of notes about the code\n", 66)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	// The background learner asks the model too, which would take the
+	// scripted replies out of the session's order (and its CPU is not a
+	// step's).
+	if err := os.MkdirAll(filepath.Join(home, ".shiro-neko"), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".shiro-neko", "config.json"), []byte(`{"autoLearn": false}`), 0o600); err != nil {
 		b.Fatal(err)
 	}
 	turns := steps / 2
@@ -128,8 +147,9 @@ func sessionIn(b *testing.B, bin, preset, home, work string, steps int, call too
 		fmt.Fprintf(&input, `{"type":"user","text":"turn %d: read notes.txt again"}`+"\n", i)
 	}
 	srv := llmtest.New(b, replies...)
-	cmd := exec.Command(bin, "-p", "--input-format", "stream-json", "--json", "--yolo",
-		"--provider", preset, "--base-url", srv.URL, "--model", "m")
+	args := append([]string{"-p", "--input-format", "stream-json", "--json", "--yolo",
+		"--provider", preset, "--base-url", srv.URL, "--model", "m"}, flags...)
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = work
 	cmd.Stdin = strings.NewReader(input.String())
 	cmd.Env = append(withoutGOGC(os.Environ()), "SHIRO_HOME="+home, "SHIRO_API_KEY=test")

@@ -93,7 +93,7 @@ func (c *checkpointer) TurnEnded(ctx context.Context, t agent.TurnMark) []string
 	if err != nil {
 		return c.problem(err, true)
 	}
-	uncovered := t.RanCommands && (c.a.Sandbox == nil || !c.a.Sandbox.Status().Confined)
+	uncovered := t.RanCommands && (c.a.Sandbox == nil || !c.a.Sandbox.Confined())
 	_, err = k.EndTurn(ctx, t.SessionID, checkpoint.TurnInfo{Seq: t.Seq, Text: t.Text, HistoryLen: t.HistoryLen, Opening: t.Opening, Uncovered: uncovered})
 	if err != nil {
 		return c.problem(err, false)

@@ -9,8 +9,10 @@ import (
 )
 
 // What the launcher (in shiro) spends on a command in workspace-write:
-// the plan, a new Landlock ruleset, or the last one again; and what the
-// helper spends assembling its seccomp filter.
+// the plan, a new Landlock ruleset, or the last one again; what the
+// helper spends assembling its seccomp filter; and what the checkpoints
+// ask after a turn that ran a command (whether commands are confined),
+// through Status or Confined.
 func BenchmarkPlanParts(b *testing.B) {
 	if landlockABI() == 0 {
 		b.Skip("no Landlock")
@@ -43,6 +45,16 @@ func BenchmarkPlanParts(b *testing.B) {
 				b.Fatal(err)
 			}
 			_ = f.Close()
+		}
+	})
+	b.Run("turn: Status().Confined", func(b *testing.B) {
+		for b.Loop() {
+			_ = s.Status().Confined
+		}
+	})
+	b.Run("turn: Confined()", func(b *testing.B) {
+		for b.Loop() {
+			_ = s.Confined()
 		}
 	})
 	b.Run("helper: seccomp filter", func(b *testing.B) {

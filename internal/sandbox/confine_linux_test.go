@@ -297,6 +297,25 @@ func TestStatusSaysWhatIsEnforced(t *testing.T) {
 	}
 }
 
+// Confined, which the checkpoints ask after every turn that ran a
+// command, gives Status's answer: confined in a confining mode whose
+// helper runs, not in mode off nor where no helper answers the probe.
+func TestConfinedAgreesWithStatus(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	broken := f.sandbox(t)
+	broken.UseHelpers("/bin/false")
+	for name, sb := range map[string]*sandbox.Sandbox{"workspace-write": f.sandbox(t), "no helper": broken} {
+		if got, want := sb.Confined(), sb.Status().Confined; got != want || got != (name == "workspace-write") {
+			t.Errorf("%s: Confined() = %t, Status().Confined = %t", name, got, want)
+		}
+	}
+	f.policy.Mode = sandbox.Off
+	if sb := f.sandbox(t); sb.Confined() || sb.Status().Confined {
+		t.Errorf("mode off: Confined() = %t", sb.Confined())
+	}
+}
+
 func TestNewRejectsAMissingWorkspace(t *testing.T) {
 	t.Parallel()
 	_, err := sandbox.New(sandbox.Policy{Workspace: filepath.Join(t.TempDir(), "nope")})

@@ -61,10 +61,18 @@ func (s *Sandbox) launch(x proc.Exec, p Policy) (proc.Exec, error) {
 	return proc.Exec{Argv: argv, Dir: x.Dir, Env: x.Env, Grace: x.Grace}, nil
 }
 
+// Confined reports whether commands are confined here (Status().Confined
+// without the rest of the report): one stat of sandbox-exec.
+func (s *Sandbox) Confined() bool {
+	ok, _ := Available()
+	return s.policy.Mode != Off && ok
+}
+
 // Status reports what is enforced here.
 func (s *Sandbox) Status() Status {
 	st := s.commonStatus()
 	ok, why := Available()
+	st.Confined = s.Confined()
 	switch {
 	case s.policy.Mode == Off:
 		st.Enforcement = "nothing: the sandbox is off"
@@ -72,7 +80,6 @@ func (s *Sandbox) Status() Status {
 		st.Enforcement = "nothing: " + why
 	default:
 		st.Enforcement = "sandbox-exec (Seatbelt)"
-		st.Confined = true
 	}
 	st.Protected = ".git/hooks, .git/config, .shiro/ and shiro's own folder (profile rules by path)"
 	if s.policy.Mode == ReadOnly {

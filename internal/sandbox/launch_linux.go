@@ -349,11 +349,20 @@ func (f fixedLauncher) Launch(x proc.Exec) (proc.Exec, error) {
 	return x, nil
 }
 
+// Confined reports whether commands are confined here: the mode asks
+// for it, the kernel has Landlock and the helper runs (its probe, started
+// once and remembered). It is Status().Confined without the rest of the
+// report, cheap enough to ask after every turn.
+func (s *Sandbox) Confined() bool {
+	return s.policy.Mode != Off && s.abi > 0 && s.probe().err == nil
+}
+
 // Status reports what is enforced here; it starts the helper once to
 // find out.
 func (s *Sandbox) Status() Status {
 	st := s.commonStatus()
 	pr := s.probe()
+	st.Confined = s.Confined()
 	switch {
 	case s.policy.Mode == Off:
 		st.Enforcement = "nothing: the sandbox is off"
@@ -363,7 +372,6 @@ func (s *Sandbox) Status() Status {
 		st.Enforcement = "nothing: " + pr.err.Error()
 	default:
 		st.Enforcement = fmt.Sprintf("Landlock ABI %d (Linux %s)", s.abi, kernelRelease())
-		st.Confined = true
 	}
 	st.Protected = s.protectedStatus(pr)
 	st.Network = s.networkStatus()

@@ -29,6 +29,10 @@ func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) { return x, nil }
 // toolchains (caches.go): here, like every command, unconfined.
 func (s *Sandbox) readOnly() proc.Launcher { return s }
 
+// Confined reports that commands are not confined: there is nothing to
+// confine them with.
+func (s *Sandbox) Confined() bool { return false }
+
 // Status reports that nothing is enforced.
 func (s *Sandbox) Status() Status {
 	st := s.commonStatus()
