@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/memory"
@@ -167,23 +168,28 @@ func lastCorrection(history []llm.Message) (string, bool) {
 	return "", false
 }
 
-// correctionOpen are the ways a correction starts; correctionAnywhere the
-// phrases that make one wherever they stand.
-var (
-	correctionOpen = regexp.MustCompile(`(?i)^(no|nope|nah|wrong|incorrect|not quite|actually|don'?t|do not|never|that'?s (not|wrong)|that is (not|wrong))\b`)
-	// notCorrection are openings that only look like one.
-	notCorrection = regexp.MustCompile(`(?i)^(no (problem|worries|rush|need|thanks)|nope,? (that'?s|all) (fine|good)|never ?mind)\b`)
-	// The phrases say that the agent did or assumed something else.
-	correctionAnywhere = regexp.MustCompile(`(?i)\b(we (use|don'?t use|do not use|never use|always use)|instead of|i (said|told you|meant)|should (be|have been) using|not [^.,;]{1,30}, (but|use)|you should(n'?t| not)? have)\b`)
-)
+// correctionShapes are compiled on first use, not at start-up: every
+// shiro process links this package, few of them ever look for a
+// correction (and the patterns cost more to compile than to match).
+var correctionShapes = sync.OnceValue(func() (c struct{ open, notOpen, anywhere *regexp.Regexp }) {
+	// open: the ways a correction starts.
+	c.open = regexp.MustCompile(`(?i)^(no|nope|nah|wrong|incorrect|not quite|actually|don'?t|do not|never|that'?s (not|wrong)|that is (not|wrong))\b`)
+	// notOpen: openings that only look like one.
+	c.notOpen = regexp.MustCompile(`(?i)^(no (problem|worries|rush|need|thanks)|nope,? (that'?s|all) (fine|good)|never ?mind)\b`)
+	// anywhere: phrases that say the agent did or assumed something
+	// else, wherever they stand.
+	c.anywhere = regexp.MustCompile(`(?i)\b(we (use|don'?t use|do not use|never use|always use)|instead of|i (said|told you|meant)|should (be|have been) using|not [^.,;]{1,30}, (but|use)|you should(n'?t| not)? have)\b`)
+	return c
+})
 
 // isCorrection reports whether the person's message corrects the agent.
 func isCorrection(text string) bool {
 	text = strings.TrimSpace(text)
-	if notCorrection.MatchString(text) {
+	c := correctionShapes()
+	if c.notOpen.MatchString(text) {
 		return false
 	}
-	return correctionOpen.MatchString(text) || correctionAnywhere.MatchString(text)
+	return c.open.MatchString(text) || c.anywhere.MatchString(text)
 }
 
 // parseProposals reads the answer: a JSON object, alone or in a code
@@ -207,11 +213,14 @@ func parseProposals(answer string) (proposals, error) {
 }
 
 // secretShapes are the forms of credentials that need no workspace file
-// to be recognised: provider key prefixes and PEM blocks.
-var secretShapes = regexp.MustCompile(`(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{10,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,}|-----BEGIN [A-Z ]*PRIVATE KEY-----|(?i:(password|passwd|secret|token|api[_-]?key)\s*[:=]\s*\S{6,}))`)
+// to be recognised: provider key prefixes and PEM blocks. Compiled on
+// first use (see correctionShapes).
+var secretShapes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{10,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,}|-----BEGIN [A-Z ]*PRIVATE KEY-----|(?i:(password|passwd|secret|token|api[_-]?key)\s*[:=]\s*\S{6,}))`)
+})
 
 // looksSecret reports text that holds something shaped like a credential.
-func looksSecret(text string) bool { return secretShapes.MatchString(text) }
+func looksSecret(text string) bool { return secretShapes().MatchString(text) }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 

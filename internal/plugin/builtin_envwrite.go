@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -53,11 +54,13 @@ func secretName(name string) bool {
 
 // secretAssignment finds NAME=value with a secret NAME in text that a
 // command prints (a parsed word or here-document, not the command line).
-var secretAssignment = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*=\s*\S`)
+var secretAssignment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*=\s*\S`)
+})
 
 // printedSecret returns the first secret name assigned in text, or "".
 func printedSecret(text string) string {
-	for _, m := range secretAssignment.FindAllStringSubmatch(text, -1) {
+	for _, m := range secretAssignment().FindAllStringSubmatch(text, -1) {
 		if secretName(m[1]) {
 			return m[1]
 		}

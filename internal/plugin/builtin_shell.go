@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/shiro-neko/shiro/internal/shellguard"
@@ -61,7 +62,9 @@ func NoNetPipe() Plugin {
 // psInvoke finds iex or Invoke-Expression as a word in PowerShell code.
 // PowerShell has no parser in Go; the code searched is a parsed argument
 // (the value of -Command), never the raw command line.
-var psInvoke = regexp.MustCompile(`(?i)(^|[^\w-])(iex|invoke-expression)($|[^\w-])`)
+var psInvoke = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(^|[^\w-])(iex|invoke-expression)($|[^\w-])`)
+})
 
 func invokesExpression(cmd shellguard.Command) bool {
 	switch name := cmd.Name(); name {
@@ -69,7 +72,7 @@ func invokesExpression(cmd shellguard.Command) bool {
 		return true
 	}
 	for _, code := range powershellCode(cmd) {
-		if psInvoke.MatchString(code) {
+		if psInvoke().MatchString(code) {
 			return true
 		}
 	}
@@ -131,7 +134,9 @@ func decodePowerShell(b64 string) string {
 }
 
 // psRunAs finds Start-Process's -Verb RunAs in PowerShell code.
-var psRunAs = regexp.MustCompile(`(?i)-verb\s*:?\s*["']?runas\b`)
+var psRunAs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)-verb\s*:?\s*["']?runas\b`)
+})
 
 // NoRoot refuses commands that run as another user: sudo, doas, su,
 // pkexec, run0, runas and Start-Process -Verb RunAs, wherever they appear
@@ -166,7 +171,7 @@ func elevates(cmd shellguard.Command) string {
 		}
 	}
 	for _, code := range powershellCode(cmd) {
-		if psRunAs.MatchString(code) {
+		if psRunAs().MatchString(code) {
 			return "starts an elevated process"
 		}
 	}

@@ -3,15 +3,19 @@ package shellguard
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
-// destructiveSQL matches DROP of a database object and TRUNCATE of a table
-// (not the TRUNCATE() number function).
 // sqlKeyword is the cheap first look: text without either word holds no
 // destructive statement, however its comments are written.
 var sqlKeyword = regexp.MustCompile(`(?i)drop|truncate`)
 
-var destructiveSQL = regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+)?(?:table|database|schema|index|view|materialized\s+view|sequence|function|procedure|trigger|owned|user|role|type|extension|keyspace|collection)\b|\btruncate\s+(?:table\s+)?[\w"` + "`" + `\[]`)
+// destructiveSQL matches DROP of a database object and TRUNCATE of a table
+// (not the TRUNCATE() number function). It is compiled when a command
+// first mentions either word, not when every shiro process starts.
+var destructiveSQL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+)?(?:table|database|schema|index|view|materialized\s+view|sequence|function|procedure|trigger|owned|user|role|type|extension|keyspace|collection)\b|\btruncate\s+(?:table\s+)?[\w"` + "`" + `\[]`)
+})
 
 // hasDestructiveSQL reports a DROP or TRUNCATE statement in s, outside
 // string literals and comments: `LIKE '%drop table%'` and
@@ -29,11 +33,11 @@ func sqlFor(client, s string) bool {
 	if len(s) < 8 || !sqlKeyword.MatchString(s) {
 		return false
 	}
-	mysql := destructiveSQL.MatchString(sqlCode(s, true))
+	mysql := destructiveSQL().MatchString(sqlCode(s, true))
 	if oneOf(client, "mysql", "mariadb", "mysqlsh", "mycli") {
 		return mysql
 	}
-	return mysql || destructiveSQL.MatchString(sqlCode(s, false))
+	return mysql || destructiveSQL().MatchString(sqlCode(s, false))
 }
 
 // sqlCode returns s with its string literals emptied and its comments

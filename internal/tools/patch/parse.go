@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
@@ -12,7 +13,9 @@ import (
 // heredocOpener matches the first line of a patch a model wrapped in a
 // shell heredoc, as if apply_patch were a command: `apply_patch <<'EOF'`,
 // `<<EOF`, `<<"PATCH"`, `<<-EOF`. The quotes are checked to pair up below.
-var heredocOpener = regexp.MustCompile(`^(?:\S*apply_patch\s*)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)(['"]?)$`)
+var heredocOpener = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\S*apply_patch\s*)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)(['"]?)$`)
+})
 
 // patchParser reads a patch line by line; n is the 1-based number of the
 // line at i in the text the model sent, for messages.
@@ -41,7 +44,7 @@ func parsePatch(text string) (patch, error) {
 	if len(lines) == 0 {
 		return patch{}, tool.Failf("the patch is empty; it must start with %q and end with %q", markBegin, markEnd)
 	}
-	if m := heredocOpener.FindStringSubmatch(strings.TrimSpace(lines[0])); m != nil {
+	if m := heredocOpener().FindStringSubmatch(strings.TrimSpace(lines[0])); m != nil {
 		if m[1] != m[3] {
 			return patch{}, tool.Failf("line %d: the heredoc opener %q has unbalanced quotes", first, strings.TrimSpace(lines[0]))
 		}
@@ -211,7 +214,9 @@ func isChunkLine(l string) bool {
 
 // unifiedRange matches the line numbers of a unified-diff hunk header
 // ("-12,5 +12,6 @@"), which some models put after @@; they carry no anchor.
-var unifiedRange = regexp.MustCompile(`^-\d+(,\d+)? \+\d+(,\d+)? @@`)
+var unifiedRange = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^-\d+(,\d+)? \+\d+(,\d+)? @@`)
+})
 
 // chunk parses one chunk: its @@ lines, its content lines and an optional
 // End of File marker. Only the first chunk of an Update may leave out @@.
@@ -229,7 +234,7 @@ func (p *patchParser) chunk(path string, first, moving bool) (patchChunk, error)
 			break
 		}
 		sawHeader = true
-		if a := strings.TrimSpace(strings.TrimPrefix(t, markChunk)); a != "" && !unifiedRange.MatchString(a) {
+		if a := strings.TrimSpace(strings.TrimPrefix(t, markChunk)); a != "" && !unifiedRange().MatchString(a) {
 			c.anchors = append(c.anchors, a)
 		}
 		p.i++
