@@ -103,6 +103,7 @@ func TestNotificationFollowsFocus(t *testing.T) {
 // nothing in the text can end the escape sequence early.
 func TestNotificationText(t *testing.T) {
 	m := notifyModel(t, "osc9", nil)
+	m.Update(tea.BlurMsg{})
 	for _, c := range []struct {
 		e    protocol.Event
 		want string
@@ -110,7 +111,7 @@ func TestNotificationText(t *testing.T) {
 		{protocol.ApprovalRequestEvent{Name: "bash", Kind: protocol.KindExecute, Title: "/usr/bin/git push --force origin main"}, "approval needed: bash git …"},
 		{protocol.ApprovalRequestEvent{Name: "bash", Kind: protocol.KindExecute, Title: "API_TOKEN=s3cr3t curl https://x"}, "approval needed: bash"},
 		{protocol.ApprovalRequestEvent{Name: "write_file", Kind: protocol.KindEdit, Title: "notes.txt"}, "approval needed: write_file"},
-		{protocol.QuestionEvent{Question: "Which \x1b]0;evil\x07branch?\nmore"}, "question: Which  branch?"},
+		{protocol.QuestionEvent{Question: "Which \x1b]0;evil\x07branch?\nmore"}, "question: Which branch?"},
 	} {
 		want := "\x1b]9;shiro: " + c.want + "\x07"
 		if got := sent(t, m.notifyFor(c.e)); got != want {

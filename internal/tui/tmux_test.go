@@ -186,7 +186,7 @@ func startInTmux(t *testing.T, home, work string) *tmuxPane {
 }
 
 // The status line command of Claude Code's user settings runs in the
-// real binary: its first line, made from the session's JSON, shows in
+// real binary, in the sandbox: its first line, made from the session's JSON, shows in
 // place of the built-in line, and it runs again when a turn ends.
 func TestStatusLineCommandInTmux(t *testing.T) {
 	if testing.Short() {
@@ -202,9 +202,11 @@ func TestStatusLineCommandInTmux(t *testing.T) {
 		"printf '\\033[35mMINE %s ctx=%s\\033[0m\\nnot shown\\n' \"$model\" \"$cost\"\n"
 	writeTree(t, home, map[string]string{
 		".shiro-neko/config.json": fmt.Sprintf(`{"provider":"custom-openai","baseURL":%q,"apiKey":"k","model":"fake"}`, srv.URL),
-		".claude/statusline.sh":   script,
-		".claude/settings.json":   `{"statusLine":{"type":"command","command":"sh ~/.claude/statusline.sh"}}`,
+		".claude/settings.json": fmt.Sprintf(`{"statusLine":{"type":"command","command":"sh %s/statusline.sh"}}`, work),
 	})
+	// The script lies in the workspace: the sandbox puts a folder of its
+	// own over /tmp, where the test's home folder is.
+	writeTree(t, work, map[string]string{"statusline.sh": script})
 	p := startInTmux(t, home, work)
 	first := p.waitText("MINE fake ctx=")
 	if strings.Contains(first, "not shown") || strings.Contains(first, "think ") {
