@@ -23,6 +23,7 @@ func main() {
 
 // runUI shows the terminal UI on the session.
 func runUI(ctx context.Context, s cli.Session, o cli.UIOptions) (string, error) {
-	res, err := tui.Run(ctx, s, tui.Options{Out: o.Out, HistoryPath: o.HistoryPath, Prompts: o.History, FirstPrompt: o.FirstPrompt})
+	res, err := tui.Run(ctx, s, tui.Options{Out: o.Out, HistoryPath: o.HistoryPath, Prompts: o.History, FirstPrompt: o.FirstPrompt,
+		StatusLine: o.StatusLine, Notifications: o.Notifications})
 	return res.Farewell(), err
 }

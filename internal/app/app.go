@@ -111,6 +111,9 @@ type App struct {
 	checkpoints *checkpointer
 	// catalog prices models and knows their context windows (cost.go).
 	catalog *catalog.Catalog
+	// statusLines are the statusLine settings, the winner first
+	// (statusline.go).
+	statusLines []statusSource
 }
 
 // Open assembles a session in the working directory of opts and starts it:
@@ -119,6 +122,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	s := opts.Settings
 	a := &App{Loaded: opts.Loaded, opts: opts}
 	a.startup = append(a.startup, opts.Loaded.ConfigProblems()...)
+	var statusProblems []Problem
+	a.statusLines, statusProblems = opts.Loaded.statusSources()
+	a.startup = append(a.startup, statusProblems...)
 	env, err := workspace.New(opts.Cwd)
 	if err != nil {
 		return nil, err
@@ -230,6 +236,7 @@ func (a *App) announce() {
 		}
 	}
 	a.announceMCP()
+	a.announceStatusLine()
 	if a.Hooks != nil && a.opts.Attended {
 		if review := commands.HookReview(a.Hooks); len(review.Choices) > 0 {
 			a.Session.Publish(protocol.CommandResultEvent{Command: "hooks", Output: review.Output, Choices: review.Choices})

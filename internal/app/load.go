@@ -40,6 +40,9 @@ type Loaded struct {
 	// problems are what loading left out of the project's config.
 	problems []Problem
 	warnings []string
+	// claude are Claude Code's settings files as read, for the keys other
+	// than permissions (the status line).
+	claude []claudecode.Settings
 	// getenv is the environment the settings were read from; /provider
 	// looks for keys in it.
 	getenv func(string) string
@@ -104,6 +107,7 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 		return Loaded{}, err
 	}
 	l.warnings = append(l.warnings, borrowed.notes...)
+	l.claude = borrowed.files
 	l.Policy = permission.NewPolicy(userRules, projectRules,
 		permission.WithPathResolver(permission.WorkspaceResolver(cwd)),
 		permission.WithBorrowed(borrowed.user, borrowed.project))
@@ -180,6 +184,7 @@ func checkFile(path string, f config.File) (*permission.Rules, error) {
 type borrowedRules struct {
 	user, project *permission.Rules
 	notes         []string
+	files         []claudecode.Settings
 }
 
 // claudeRules reads ~/.claude/settings.json, .claude/settings.json and
@@ -200,7 +205,7 @@ func claudeRules(paths config.Paths, cwd string) (borrowedRules, error) {
 		}
 	}
 	where := claudecode.Where{Home: paths.Home, Workspace: cwd}
-	var b borrowedRules
+	b := borrowedRules{files: files}
 	for _, layer := range []struct {
 		files []claudecode.Settings
 		into  **permission.Rules

@@ -65,7 +65,8 @@ func runInteractive(ctx context.Context, stdio IO, o runOptions, loaded app.Load
 		return err
 	}
 	defer a.Close()
-	uiOpts := UIOptions{HistoryPath: loaded.Paths.History(a.Env.Root), History: a.SessionStore().Prompts(a.Env.Root)}
+	uiOpts := UIOptions{HistoryPath: loaded.Paths.History(a.Env.Root), History: a.SessionStore().Prompts(a.Env.Root),
+		StatusLine: a.StatusLine(), Notifications: loaded.Settings.Notifications}
 	if f, ok := stdio.Out.(*os.File); ok {
 		uiOpts.Out = f
 	}

@@ -51,6 +51,12 @@ type UIOptions struct {
 	History PromptHistory
 	// FirstPrompt is sent once the session is ready (`shiro "prompt"`).
 	FirstPrompt string
+	// StatusLine runs the person's status line command and returns the
+	// line to show; nil when none is set.
+	StatusLine func(ctx context.Context, linesAdded, linesRemoved int) (string, error)
+	// Notifications is the notifications key: off, auto, always, or a
+	// method (config.NotificationModes).
+	Notifications string
 }
 
 // PromptHistory is a project's prompt history, oldest first.

@@ -120,6 +120,7 @@ func table() []command {
 		{name: "bash", args: "[list | stop ID | stop newest | stop all]", summary: "background commands", immediate: true, run: runBash},
 		{name: "registry", args: "[list | installed | search Q | add NAME | remove NAME]", summary: "skills and plugins from the registry", immediate: true, run: runRegistry},
 		{name: "mcp", args: "[review | approve NAME [DIGEST]]", summary: "MCP servers: state, tools, schema bytes; approve a project's server", immediate: true, run: runMCP},
+		{name: "statusline", args: "[approve DIGEST]", summary: "the status line command and where it comes from; approve a project's", immediate: true, run: runStatusLine},
 		{name: "lsp", summary: "language servers: what runs, for which files, and its state", immediate: true, run: runLSP},
 		{name: "workflow", summary: "the project workflow: whether its policy is in the prompt, and the nudges sent", immediate: true, run: runWorkflow},
 		{name: "init", args: "[scaffold | no-scaffold]", summary: "write AGENTS.md for this project (and the tracker files, if you like)", run: runInit},

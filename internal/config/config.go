@@ -58,6 +58,11 @@ type File struct {
 	// AutoLearn turns the background learner on or off (default on); a
 	// project may only turn it off.
 	AutoLearn *bool `json:"autoLearn,omitempty"`
+	// StatusLine is a command whose output replaces the status line, and
+	// Notifications how the desktop is told that shiro waits
+	// (statusline.go).
+	StatusLine    json.RawMessage `json:"statusLine,omitempty"`
+	Notifications string          `json:"notifications,omitempty"`
 	// ProviderOptions holds the object form of "provider" (see
 	// ProviderOptions); Provider then holds its id.
 	ProviderOptions ProviderOptions `json:"-"`
@@ -91,7 +96,8 @@ func knownKeys() []string {
 		"plugins", "toolSets", "permission", "cacheSystemPrefix", "anthropicVersion", "hookTimeoutMs", "hooks",
 		"registry", "workflow", "mcpServers", "mcp", "presetId", "sandbox",
 		"maxSpendUsd", "maxSpendPerTurn", "maxSteps", "models", "compactAt", "env", "approval", "lsp",
-		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics", "continueWhileTodos", "autoLearn", "webSearch"}
+		"registryUrl", "registryPublishers", "registryAllowUnsigned", "diagnostics", "continueWhileTodos", "autoLearn", "webSearch",
+		"statusLine", "notifications"}
 }
 
 // ReadFile parses a config file. A missing file is an empty config. Unknown
@@ -165,6 +171,12 @@ func Parse(name string, data []byte) (File, []string, error) {
 		}
 	}
 	if err := checkLSP(name, f.LSP); err != nil {
+		return f, warnings, err
+	}
+	if _, err := ParseStatusLine(f.StatusLine); err != nil {
+		return f, warnings, fmt.Errorf("%s: field \"statusLine\": %w", name, err)
+	}
+	if err := checkNotifications(name, f.Notifications); err != nil {
 		return f, warnings, err
 	}
 	if err := f.checkCost(name); err != nil {

@@ -115,6 +115,12 @@ type Settings struct {
 	// WebSearch is the user's webSearch object (a project's is ignored:
 	// it would choose where the person's queries go).
 	WebSearch WebSearchConfig
+	// StatusLine is the user's status line command, ProjectStatusLine the
+	// project's (run only once approved); nil when none. Notifications
+	// is one of NotificationModes.
+	StatusLine        *StatusLine
+	ProjectStatusLine *StatusLine
+	Notifications     string
 }
 
 // Resolve merges the user's config file, the project's config file, the
@@ -145,6 +151,7 @@ func Resolve(user, project File, getenv func(string) string, flags Flags) (Setti
 	s.applyApproval(user, project, flags)
 	s.applyCost(user, project)
 	s.applyCompact(user, project)
+	s.applyStatusLine(user, project)
 	if flags.MaxSteps < 0 || flags.MaxSteps > 1000 {
 		return s, fmt.Errorf("--max-steps must be between 1 and 1000, not %d", flags.MaxSteps)
 	}

@@ -20,7 +20,10 @@ func (m *model) applyInbox(b *inboxMsg) tea.Cmd {
 	for _, it := range b.items {
 		switch it := it.(type) {
 		case protocol.Event:
-			cmds = append(cmds, m.applyEvent(it))
+			cmds = append(cmds, m.applyEvent(it), m.notifyFor(it))
+			if statusEvent(it) {
+				cmds = append(cmds, m.statusChanged())
+			}
 		case streamClosed:
 			// The session ended without the person quitting (its context
 			// was cancelled): nothing more can happen here.
@@ -65,6 +68,7 @@ func (m *model) applyEvent(e protocol.Event) tea.Cmd {
 		m.toolOutput(e)
 	case protocol.ToolResultEvent:
 		m.finishTool(e.ID, e.Name, toolOK, e.Output).diff = e.Diff
+		m.countEdit(e.Diff)
 	case protocol.ToolErrorEvent:
 		m.finishTool(e.ID, e.Name, toolFailed, e.Error)
 	case protocol.ToolDeniedEvent:

@@ -23,6 +23,8 @@ func (m *model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "shiro"
+	// Focus reports decide whether a notification is wanted.
+	v.ReportFocus = m.notifier.method != notifyNone
 	return v
 }
 
@@ -135,6 +137,9 @@ func (m *model) statusLine(w int) string {
 		parts = append(parts, fmt.Sprintf("%d bg", m.background))
 	}
 	left := m.st.status.Render(strings.Join(parts, " · "))
+	if m.status.line != "" {
+		left = m.status.line // the person's status line command's
+	}
 	if m.turn != nil {
 		state := "working"
 		switch {

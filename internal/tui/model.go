@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"os"
 	"strings"
 	"time"
 
@@ -78,6 +79,12 @@ type model struct {
 	// slash command does not open the menu and take the next up.
 	browsing bool
 
+	// status is the status line command's state; notifier and focus
+	// decide the desktop notifications.
+	status   statusCommand
+	notifier notifier
+	focus    focusState
+
 	menuSel    int
 	menuHidden bool // esc closed the menu for the current input
 	reasoning  bool // the reasoning view (ctrl-r)
@@ -106,6 +113,11 @@ func newModel(ctx context.Context, s Session, box *inbox, opts Options) *model {
 	if m.now == nil {
 		m.now = time.Now
 	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	m.notifier = newNotifier(opts.Notifications, getenv)
 	m.input = newInput()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.st.statusKey))
 	m.width, m.height = 80, 24
@@ -139,7 +151,7 @@ func (m *model) note(kind noteKind, text string) { m.tr.add(&noteItem{kind: kind
 
 // Init implements tea.Model.
 func (m *model) Init() tea.Cmd {
-	return tea.Batch(m.listen(), tea.RequestBackgroundColor)
+	return tea.Batch(m.listen(), tea.RequestBackgroundColor, m.statusChanged())
 }
 
 // listen waits for the next batch from the inbox.
@@ -198,6 +210,16 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		// A paste cannot answer an approval: it goes to the input.
 		return m, m.paste(msg)
+	case statusDue:
+		return m, m.runStatus()
+	case statusDone:
+		return m, m.statusFinished(msg)
+	case tea.FocusMsg:
+		m.focus = focusHeld
+		return m, nil
+	case tea.BlurMsg:
+		m.focus = focusLost
+		return m, nil
 	case guardTick:
 		// The guard may have ended: the prompt shows its answers again.
 		m.touchQuestion()

@@ -51,6 +51,14 @@ type Options struct {
 	// answering a prompt, and of the ctrl-c window; nil is time.Now.
 	// Tests pin it.
 	Clock func() time.Time
+	// StatusLine, when set, runs the person's status line command, whose
+	// line then replaces the built-in one (statusline.go).
+	StatusLine StatusLineFunc
+	// Notifications is the notifications key (off, auto, always, osc9,
+	// osc777, notify-send; empty is auto), and Getenv the environment the
+	// way to notify is chosen from; nil is os.Getenv (notify.go).
+	Notifications string
+	Getenv        func(string) string
 }
 
 // Result is what a finished session leaves for the farewell.

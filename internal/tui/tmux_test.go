@@ -28,7 +28,8 @@ func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
 	if os.Getenv(asShiroTUI) == "1" {
 		os.Exit(cli.MainWithUI(os.Args[1:], func(ctx context.Context, s cli.Session, o cli.UIOptions) (string, error) {
-			res, err := Run(ctx, s, Options{Out: o.Out, HistoryPath: o.HistoryPath, FirstPrompt: o.FirstPrompt})
+			res, err := Run(ctx, s, Options{Out: o.Out, HistoryPath: o.HistoryPath, FirstPrompt: o.FirstPrompt,
+				StatusLine: o.StatusLine, Notifications: o.Notifications})
 			return res.Farewell(), err
 		}))
 	}
@@ -115,21 +116,7 @@ func TestShiroInTmux(t *testing.T) {
 		".claude/commands/review.md":      "---\ndescription: Review a file\nargument-hint: [file]\n---\nReview $ARGUMENTS and say so.\n",
 		".claude/commands/git/summary.md": "Summarise the history.\n",
 	})
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &tmuxPane{t: t, socket: fmt.Sprintf("shiro-test-%d", os.Getpid())}
-	p.tmux("-f", "/dev/null", "new-session", "-d", "-s", "shiro", "-x", "120", "-y", "40", "-c", work,
-		"env", asShiroTUI+"=1", "SHIRO_HOME="+home, "HOME="+home, "TERM=xterm-256color", exe)
-	// The pane runs shiro itself (env executes it). Killing the server
-	// only hangs up on it: wait for shiro to have exited, or the temp
-	// dirs' removal races with what it writes to its state on the way out.
-	exited := pidExit(t, strings.TrimSpace(p.tmux("display-message", "-p", "-t", "shiro", "#{pane_pid}")))
-	t.Cleanup(func() {
-		_ = exec.Command("tmux", "-L", p.socket, "kill-server").Run()
-		exited()
-	})
+	p := startInTmux(t, home, work)
 	p.waitText("shiro · custom-openai · fake", "Ask shiro")
 
 	// A custom command from .claude/commands runs with its argument.
@@ -172,6 +159,65 @@ func TestShiroInTmux(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(work, "notes.txt")); !os.IsNotExist(err) {
 		t.Fatalf("the file was written: %v", err)
 	}
+	p.send("/exit")
+	p.keys("Enter")
+}
+
+// startInTmux runs this test binary as shiro-tui in a tmux server of its
+// own, in work, with home as its home folder.
+func startInTmux(t *testing.T, home, work string) *tmuxPane {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &tmuxPane{t: t, socket: fmt.Sprintf("shiro-test-%d-%s", os.Getpid(), t.Name())}
+	p.tmux("-f", "/dev/null", "new-session", "-d", "-s", "shiro", "-x", "120", "-y", "40", "-c", work,
+		"env", asShiroTUI+"=1", "SHIRO_HOME="+home, "HOME="+home, "TERM=xterm-256color", exe)
+	// The pane runs shiro itself (env executes it). Killing the server
+	// only hangs up on it: wait for shiro to have exited, or the temp
+	// dirs' removal races with what it writes to its state on the way out.
+	exited := pidExit(t, strings.TrimSpace(p.tmux("display-message", "-p", "-t", "shiro", "#{pane_pid}")))
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", p.socket, "kill-server").Run()
+		exited()
+	})
+	return p
+}
+
+// The status line command of Claude Code's user settings runs in the
+// real binary, in the sandbox: its first line, made from the session's JSON, shows in
+// place of the built-in line, and it runs again when a turn ends.
+func TestStatusLineCommandInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts shiro in tmux")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	srv := llmtest.New(t, llmtest.Reply{Text: "Hello there."})
+	home, work := t.TempDir(), t.TempDir()
+	script := "#!/bin/sh\nin=$(cat)\nmodel=$(printf '%s' \"$in\" | sed -n 's/.*\"display_name\":\"\\([^\"]*\\)\".*/\\1/p')\n" +
+		"cost=$(printf '%s' \"$in\" | sed -n 's/.*\"used_tokens\":\\([0-9]*\\).*/\\1/p')\n" +
+		"printf '\\033[35mMINE %s ctx=%s\\033[0m\\nnot shown\\n' \"$model\" \"$cost\"\n"
+	writeTree(t, home, map[string]string{
+		".shiro-neko/config.json": fmt.Sprintf(`{"provider":"custom-openai","baseURL":%q,"apiKey":"k","model":"fake"}`, srv.URL),
+		".claude/settings.json": fmt.Sprintf(`{"statusLine":{"type":"command","command":"sh %s/statusline.sh"}}`, work),
+	})
+	// The script lies in the workspace: the sandbox puts a folder of its
+	// own over /tmp, where the test's home folder is.
+	writeTree(t, work, map[string]string{"statusline.sh": script})
+	p := startInTmux(t, home, work)
+	first := p.waitText("MINE fake ctx=")
+	if strings.Contains(first, "not shown") || strings.Contains(first, "think ") {
+		t.Fatalf("more than the command's first line shows, or the built-in line:\n%s", first)
+	}
+	p.send("hi")
+	p.keys("Enter")
+	p.waitText("Hello there.")
+	p.waitFor("the line to follow the conversation", func(s string) bool {
+		return strings.Contains(s, "MINE fake ctx=") && !strings.Contains(s, "MINE fake ctx=0")
+	})
 	p.send("/exit")
 	p.keys("Enter")
 }
