@@ -64,3 +64,32 @@ func TestPreparedWritesSurviveCloseAndAnotherWriter(t *testing.T) {
 		t.Fatalf("session %+v, %d messages in the history, tasks %+v", snap.Session, len(snap.History), snap.Tasks)
 	}
 }
+
+// Every connection of the pool caps its page cache: the cache lives in the
+// connection's memory, which never shrinks, so SQLite's 2 MiB default
+// stayed resident for the rest of a long session.
+func TestEveryConnectionCapsItsPageCache(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	mustAppend(t, s, head("s1", "/work/p"), user("first prompt"))
+	db, err := s.conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two connections held at once: the second is a fresh one, not the
+	// first handed back.
+	for range 2 {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		var size int
+		if err := c.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&size); err != nil {
+			t.Fatal(err)
+		}
+		if size != -512 {
+			t.Errorf("PRAGMA cache_size = %d, want -512 (KiB)", size)
+		}
+	}
+}
