@@ -75,7 +75,10 @@ func notTools() map[string]string {
 	const resultField = "a member of --output-format json's result object (docs/headless.md)"
 	const resultSubtype = "a subtype of --output-format json's result object (docs/headless.md)"
 	const searchWire = "a block, item or annotation type of a provider's web search wire (docs/tools.md)"
+	const statusField = "a field of the JSON a status line command reads (docs/tui.md)"
 	return map[string]string{
+		"transcript_path":        statusField,
+		"permission_mode":        statusField,
 		"web_search_20250305":    searchWire,
 		"server_tool_use":        searchWire,
 		"web_search_tool_result": searchWire,
