@@ -32,6 +32,9 @@ type Loaded struct {
 	Policy *permission.Policy
 	// Approval is when commands ask (the approval key, --approval).
 	Approval permission.Approval
+	// Mode is the permission mode the session starts in
+	// (--permission-mode, else Claude Code's defaultMode).
+	Mode permission.Mode
 	// Sets are the tool sets to offer.
 	Sets []tool.Set
 	// Project is what the project's config asks for that needs the
@@ -104,6 +107,12 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 		return Loaded{}, err
 	}
 	l.warnings = append(l.warnings, borrowed.notes...)
+	l.Mode = borrowed.mode
+	if flags.Mode != "" {
+		if l.Mode, err = permission.ParseMode(flags.Mode); err != nil {
+			return Loaded{}, fmt.Errorf("--permission-mode: %w", err)
+		}
+	}
 	l.Policy = permission.NewPolicy(userRules, projectRules,
 		permission.WithPathResolver(permission.WorkspaceResolver(cwd)),
 		permission.WithBorrowed(borrowed.user, borrowed.project))
@@ -180,6 +189,8 @@ func checkFile(path string, f config.File) (*permission.Rules, error) {
 type borrowedRules struct {
 	user, project *permission.Rules
 	notes         []string
+	// mode is the permission mode the files start a session in.
+	mode permission.Mode
 }
 
 // claudeRules reads ~/.claude/settings.json, .claude/settings.json and
@@ -201,6 +212,11 @@ func claudeRules(paths config.Paths, cwd string) (borrowedRules, error) {
 	}
 	where := claudecode.Where{Home: paths.Home, Workspace: cwd}
 	var b borrowedRules
+	var problems []claudecode.Problem
+	b.mode, problems = claudecode.StartMode(files)
+	for _, p := range problems {
+		b.notes = append(b.notes, "Claude Code settings: "+p.String())
+	}
 	for _, layer := range []struct {
 		files []claudecode.Settings
 		into  **permission.Rules
