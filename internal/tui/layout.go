@@ -135,6 +135,10 @@ func (m *model) statusLine(w int) string {
 		parts = append(parts, fmt.Sprintf("%d bg", m.background))
 	}
 	left := m.st.status.Render(strings.Join(parts, " · "))
+	if mode := modeIndicator(m.info.Mode); mode != "" {
+		// First, where it survives a narrow terminal's truncation.
+		left = m.st.statusKey.Render(mode) + m.st.status.Render(" · ") + left
+	}
 	if m.turn != nil {
 		state := "working"
 		switch {
