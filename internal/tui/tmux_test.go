@@ -115,22 +115,7 @@ func TestShiroInTmux(t *testing.T) {
 		".claude/commands/review.md":      "---\ndescription: Review a file\nargument-hint: [file]\n---\nReview $ARGUMENTS and say so.\n",
 		".claude/commands/git/summary.md": "Summarise the history.\n",
 	})
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &tmuxPane{t: t, socket: fmt.Sprintf("shiro-test-%d", os.Getpid())}
-	p.tmux("-f", "/dev/null", "new-session", "-d", "-s", "shiro", "-x", "120", "-y", "40", "-c", work,
-		"env", asShiroTUI+"=1", "SHIRO_HOME="+home, "HOME="+home, "TERM=xterm-256color", exe)
-	// The pane runs shiro itself (env executes it). Killing the server
-	// only hangs up on it: wait for shiro to have exited, or the temp
-	// dirs' removal races with what it writes to its state on the way out.
-	exited := pidExit(t, strings.TrimSpace(p.tmux("display-message", "-p", "-t", "shiro", "#{pane_pid}")))
-	t.Cleanup(func() {
-		_ = exec.Command("tmux", "-L", p.socket, "kill-server").Run()
-		exited()
-	})
-	p.waitText("shiro · custom-openai · fake", "Ask shiro")
+	p := startPane(t, home, work)
 
 	// A custom command from .claude/commands runs with its argument.
 	p.send("/review src/app.go")
@@ -174,6 +159,29 @@ func TestShiroInTmux(t *testing.T) {
 	}
 	p.send("/exit")
 	p.keys("Enter")
+}
+
+// startPane starts shiro in a tmux pane of its own server, in work with
+// home as its home, and waits for the input box.
+func startPane(t *testing.T, home, work string) *tmuxPane {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &tmuxPane{t: t, socket: fmt.Sprintf("shiro-test-%d-%s", os.Getpid(), t.Name())}
+	p.tmux("-f", "/dev/null", "new-session", "-d", "-s", "shiro", "-x", "120", "-y", "40", "-c", work,
+		"env", asShiroTUI+"=1", "SHIRO_HOME="+home, "HOME="+home, "TERM=xterm-256color", exe)
+	// The pane runs shiro itself (env executes it). Killing the server
+	// only hangs up on it: wait for shiro to have exited, or the temp
+	// dirs' removal races with what it writes to its state on the way out.
+	exited := pidExit(t, strings.TrimSpace(p.tmux("display-message", "-p", "-t", "shiro", "#{pane_pid}")))
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", p.socket, "kill-server").Run()
+		exited()
+	})
+	p.waitText("shiro · custom-openai · fake", "Ask shiro")
+	return p
 }
 
 func writeTree(t *testing.T, root string, files map[string]string) {

@@ -1,0 +1,77 @@
+//go:build linux
+
+package tui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shiro-neko/shiro/internal/llm/llmtest"
+)
+
+// The plan flow in a real terminal: shift-tab switches to plan mode, the
+// model presents a plan, the pane shows it with the choices, the person
+// approves it with accept-edits, and the same turn writes the file
+// without asking again.
+func TestPlanApprovalInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts shiro in tmux")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	srv := llmtest.New(t,
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "p1", Name: "present_plan",
+			Input: `{"plan":"## Notes plan\n\n1. Write **notes.txt** with the news\n2. Stop there"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "w1", Name: "write_file", Input: `{"path":"notes.txt","content":"news\n"}`}}},
+		llmtest.Reply{Text: "Plan carried out."},
+	)
+	home, work := t.TempDir(), t.TempDir()
+	writeTree(t, home, map[string]string{".shiro-neko/config.json": fmt.Sprintf(
+		`{"provider":"custom-openai","baseURL":%q,"apiKey":"k","model":"fake"}`, srv.URL)})
+	p := startPane(t, home, work)
+
+	p.keys("BTab")
+	p.waitText("⏵⏵ accept edits")
+	p.keys("BTab")
+	p.waitText("⏸ plan")
+
+	p.send("write the news")
+	p.keys("Enter")
+	// The plan is drawn as markdown (no ** left), with the choices.
+	p.waitFor("the plan and its choices", func(s string) bool {
+		return strings.Contains(s, "Notes plan") && strings.Contains(s, "Write notes.txt with the news") &&
+			strings.Contains(s, "Approve this plan?") && strings.Contains(s, "edit the plan") && strings.Contains(s, "keep planning")
+	})
+	p.waitFor("the choices to arm", func(s string) bool { return !strings.Contains(s, "typing goes to the input box") })
+	if _, err := os.Stat(filepath.Join(work, "notes.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the file was written before the plan was approved: %v", err)
+	}
+	if body := string(srv.ModelCalls()[0].Body); !strings.Contains(body, "Plan mode is on") {
+		t.Fatalf("the model was not told of plan mode: %.300s", body)
+	}
+
+	p.keys("Down")
+	p.keys("Enter")
+	p.waitText("Plan carried out.", "⏵⏵ accept edits")
+	got, err := os.ReadFile(filepath.Join(work, "notes.txt"))
+	if err != nil || string(got) != "news\n" {
+		t.Fatalf("notes.txt = %q, %v", got, err)
+	}
+	calls := srv.ModelCalls()
+	if len(calls) != 3 {
+		t.Fatalf("model calls = %d, want the one turn's 3", len(calls))
+	}
+	if body := string(calls[1].Body); !strings.Contains(body, "approved your plan") || strings.Count(body, "write the news") != 1 {
+		t.Fatalf("the turn did not go on with the approval: %.600s", body)
+	}
+	if strings.Contains(p.screen(), "write_file wants to run") {
+		t.Fatal("accept-edits asked about the edit")
+	}
+	p.send("/exit")
+	p.keys("Enter")
+}
