@@ -14,12 +14,16 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// fallbackRules asks about every call the way a tool's own default does:
-// no rule of anyone's decided.
+// fallbackRules decides every call by the tool's own default (reading
+// is allowed, a change asks): no rule of anyone's decided.
 type fallbackRules struct{}
 
 func (fallbackRules) Check(q permission.Query) permission.Result {
-	return permission.Result{Decision: permission.Ask, Tool: q.Tool, Source: permission.SourceFallback, Key: q.Tool}
+	d := q.Default
+	if d == "" {
+		d = permission.Ask
+	}
+	return permission.Result{Decision: d, Tool: q.Tool, Source: permission.SourceFallback, Key: q.Tool}
 }
 func (fallbackRules) Grant(permission.Query) []string        { return nil }
 func (fallbackRules) GrantPreview(permission.Query) []string { return nil }
@@ -168,7 +172,8 @@ func TestApprovedPlanGoesOnInTheSameTurn(t *testing.T) {
 			dones++
 		}
 	}
-	if !slices.Equal(modes, []string{"accept-edits"}) || dones != 1 {
+	// The session's opening event says plan; the approval's says the new mode.
+	if !slices.Equal(modes, []string{"plan", "accept-edits"}) || dones != 1 {
 		t.Fatalf("mode changes %v, turns %d", modes, dones)
 	}
 	reqs := h.wire.requests()
@@ -236,7 +241,7 @@ func TestUnattendedPlanEndsTheTurnWithThePlan(t *testing.T) {
 	}
 	hist := h.session.History()
 	last := hist[len(hist)-1]
-	if text.String() != thePlan || last.Role != llm.RoleAssistant || last.Text() != thePlan || h.session.Mode() != permission.ModePlan {
+	if text.String() != thePlan || last.Role != llm.RoleAssistant || last.PlainText() != thePlan || h.session.Mode() != permission.ModePlan {
 		t.Fatalf("answer %q, last message %+v, mode %s", text.String(), last, h.session.Mode())
 	}
 }
