@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
 )
@@ -47,7 +50,6 @@ func TestPlanApprovalInTmux(t *testing.T) {
 		return strings.Contains(s, "Notes plan") && strings.Contains(s, "Write notes.txt with the news") &&
 			strings.Contains(s, "Approve this plan?") && strings.Contains(s, "edit the plan") && strings.Contains(s, "keep planning")
 	})
-	p.waitFor("the choices to arm", func(s string) bool { return !strings.Contains(s, "typing goes to the input box") })
 	if _, err := os.Stat(filepath.Join(work, "notes.txt")); !os.IsNotExist(err) {
 		t.Fatalf("the file was written before the plan was approved: %v", err)
 	}
@@ -55,7 +57,7 @@ func TestPlanApprovalInTmux(t *testing.T) {
 		t.Fatalf("the model was not told of plan mode: %.300s", body)
 	}
 
-	p.keys("Down")
+	p.highlight(2)
 	p.keys("Enter")
 	p.waitText("Plan carried out.", "⏵⏵ accept edits")
 	got, err := os.ReadFile(filepath.Join(work, "notes.txt"))
@@ -74,4 +76,45 @@ func TestPlanApprovalInTmux(t *testing.T) {
 	}
 	p.send("/exit")
 	p.keys("Enter")
+}
+
+// highlightedOption finds the number of the open question's highlighted
+// option.
+var highlightedOption = regexp.MustCompile(`› (\d+)\. `)
+
+// highlight moves the open question's highlight to option n. A question
+// takes moves only once its typing guard has passed (the guard drops
+// them, answering nothing), so it presses until the highlight is there,
+// checking after each press which way it still has to go.
+func (p *tmuxPane) highlight(n int) {
+	p.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	tick := time.NewTicker(30 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s := p.screen()
+		m := highlightedOption.FindStringSubmatch(s)
+		at := 0
+		if m != nil {
+			at, _ = strconv.Atoi(m[1])
+		}
+		switch {
+		case at == n:
+			return
+		case time.Now().After(deadline):
+			p.t.Fatalf("option %d never highlighted; the pane shows:\n%s", n, s)
+		case at < n:
+			p.keys("Down")
+		default:
+			p.keys("Up")
+		}
+		// Give the key a moment to be drawn before judging again; a
+		// press the guard dropped leaves the highlight where it was.
+		for range 20 {
+			if p.screen() != s {
+				break
+			}
+			<-tick.C
+		}
+	}
 }
