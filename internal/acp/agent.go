@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/acp-go-sdk"
 
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -87,7 +88,7 @@ func (a *server) NewSession(ctx context.Context, req acp.NewSessionRequest) (acp
 	a.sessions[id] = s
 	a.mu.Unlock()
 	s.start()
-	return acp.NewSessionResponse{SessionId: id, Modes: s.modeState()}, nil
+	return acp.NewSessionResponse{SessionId: id, Modes: s.modeState(), ConfigOptions: s.configOptions()}, nil
 }
 
 func (a *server) isClosing() bool {
@@ -137,20 +138,49 @@ func dispose(s Session) {
 	}
 }
 
-// SetSessionMode switches the agent variant; a change made during a turn
-// applies when that turn ends.
+// SetSessionMode switches the permission mode, at once, even during a
+// turn. The agent variants are the "agent" config option.
 func (a *server) SetSessionMode(_ context.Context, req acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
 	s, err := a.lookup(req.SessionId)
 	if err != nil {
 		return acp.SetSessionModeResponse{}, err
 	}
-	if modes := s.modeIDs(); len(modes) > 0 && !slices.Contains(modes, string(req.ModeId)) {
-		return acp.SetSessionModeResponse{}, invalidParams("modeId %q is not a mode of this session; use one of %s", req.ModeId, strings.Join(modes, ", "))
+	if _, err := permission.ParseMode(string(req.ModeId)); err != nil && slices.Contains(s.agentNames(), string(req.ModeId)) {
+		return acp.SetSessionModeResponse{}, invalidParams("modeId %q is an agent: choose agents with the %q config option (session/set_config_option); the modes are default, accept-edits and plan", req.ModeId, agentOption)
 	}
-	if _, err := s.inner.Submit(protocol.Configure{Agent: string(req.ModeId)}); err != nil {
+	if _, err := s.inner.Submit(protocol.Configure{Mode: string(req.ModeId)}); err != nil {
 		return acp.SetSessionModeResponse{}, invalidParams("modeId %q: %v", req.ModeId, err)
 	}
 	return acp.SetSessionModeResponse{}, nil
+}
+
+// SetSessionConfigOption sets the agent variant; like a Configure op, a
+// change made during a turn applies when that turn ends.
+func (a *server) SetSessionConfigOption(_ context.Context, req acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	v := req.ValueId
+	if v == nil {
+		return acp.SetSessionConfigOptionResponse{}, invalidParams("config option: only %q is offered, and it takes a value id", agentOption)
+	}
+	s, err := a.lookup(v.SessionId)
+	if err != nil {
+		return acp.SetSessionConfigOptionResponse{}, err
+	}
+	if v.ConfigId != agentOption {
+		return acp.SetSessionConfigOptionResponse{}, invalidParams("configId %q is not an option of this session; the only one is %q", v.ConfigId, agentOption)
+	}
+	if !slices.Contains(s.agentNames(), string(v.Value)) {
+		return acp.SetSessionConfigOptionResponse{}, invalidParams("agent %q is not offered; use one of %s", v.Value, strings.Join(s.agentNames(), ", "))
+	}
+	if _, err := s.inner.Submit(protocol.Configure{Agent: string(v.Value)}); err != nil {
+		return acp.SetSessionConfigOptionResponse{}, invalidParams("agent %q: %v", v.Value, err)
+	}
+	opts := s.configOptions()
+	if sel := opts[0].Select; sel != nil {
+		// The reply says what the client chose; the session applies it at
+		// the next turn boundary and confirms with a config update.
+		sel.CurrentValue = v.Value
+	}
+	return acp.SetSessionConfigOptionResponse{ConfigOptions: opts}, nil
 }
 
 // Prompt runs one turn and answers when it has ended.
@@ -195,17 +225,12 @@ func (a *server) CloseSession(ctx context.Context, req acp.CloseSessionRequest) 
 	return acp.CloseSessionResponse{}, nil
 }
 
-// ListSessions, ResumeSession and SetSessionConfigOption are not offered
-// (initialize does not announce them): saved sessions and config options
-// are not served over ACP yet.
+// ListSessions and ResumeSession are not offered (initialize does not
+// announce them): saved sessions are not served over ACP yet.
 func (a *server) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
 	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
 }
 
 func (a *server) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
 	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
-}
-
-func (a *server) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
-	return acp.SetSessionConfigOptionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetConfigOption)
 }

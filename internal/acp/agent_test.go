@@ -254,12 +254,20 @@ func TestCancelWithdrawsTheOpenPermissionRequest(t *testing.T) {
 	}
 }
 
-// Choosing a mode configures the agent variant, and the session reports
-// the change back.
-func TestSetModeConfiguresTheAgent(t *testing.T) {
+// The session modes are the permission modes: choosing one switches the
+// session's mode at once, and the session reports it back. The agent
+// variants are the "agent" config option.
+func TestModesArePermissionModesAndAgentsAConfigOption(t *testing.T) {
 	ws := newWorkspace(t)
 	w := connect(t, ws.opener(t))
 	sess := w.open(t, ws.root)
+	if !hasMode(sess.Modes, "accept-edits") || !hasMode(sess.Modes, "plan") || hasMode(sess.Modes, "review") {
+		t.Fatalf("modes = %+v", sess.Modes)
+	}
+	if len(sess.ConfigOptions) != 1 || sess.ConfigOptions[0].Select == nil || sess.ConfigOptions[0].Select.Id != "agent" ||
+		sess.ConfigOptions[0].Select.CurrentValue != "default" {
+		t.Fatalf("config options = %+v", sess.ConfigOptions)
+	}
 	if _, err := w.SetSessionMode(t.Context(), sdk.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: "plan"}); err != nil {
 		t.Fatal(err)
 	}
@@ -267,10 +275,26 @@ func TestSetModeConfiguresTheAgent(t *testing.T) {
 	if u.CurrentModeUpdate.CurrentModeId != "plan" {
 		t.Fatalf("mode update = %+v", u.CurrentModeUpdate)
 	}
-	_, err := w.SetSessionMode(t.Context(), sdk.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: "turbo"})
-	var re *sdk.RequestError
-	if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, `"turbo"`) || !strings.Contains(re.Message, "plan") {
-		t.Fatalf("unknown mode: %v", err)
+	for mode, want := range map[string]string{"turbo": "the modes are default, accept-edits and plan", "review": `"agent" config option`} {
+		_, err := w.SetSessionMode(t.Context(), sdk.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: sdk.SessionModeId(mode)})
+		var re *sdk.RequestError
+		if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, want) {
+			t.Fatalf("mode %s: %v", mode, err)
+		}
+	}
+
+	set := sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: sess.SessionId, ConfigId: "agent", Value: "review"}}
+	resp, err := w.SetSessionConfigOption(t.Context(), set)
+	if err != nil || resp.ConfigOptions[0].Select.CurrentValue != "review" {
+		t.Fatalf("set agent: %+v, %v", resp, err)
+	}
+	u = w.client.waitFor(0, func(u sdk.SessionUpdate) bool { return u.ConfigOptionUpdate != nil })
+	if got := u.ConfigOptionUpdate.ConfigOptions[0].Select.CurrentValue; got != "review" {
+		t.Fatalf("config update = %q", got)
+	}
+	set.ValueId.Value = "turbo"
+	if _, err := w.SetSessionConfigOption(t.Context(), set); err == nil || !strings.Contains(err.Error(), "review") {
+		t.Fatalf("unknown agent: %v", err)
 	}
 }
 

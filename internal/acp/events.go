@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -72,19 +73,22 @@ func (s *session) handle(e protocol.Event) {
 	}
 }
 
-// settingsChanged reports a new agent variant as the current mode.
+// settingsChanged reports a new permission mode as the current session
+// mode, and a new agent variant as the agent config option's value.
 func (s *session) settingsChanged(e protocol.SessionEvent) {
 	s.mu.Lock()
-	changed := e.Agent != "" && e.Agent != s.mode
-	if changed {
-		s.mode = e.Agent
-	}
+	modeChanged := e.Mode != "" && e.Mode != s.mode
+	agentChanged := e.Agent != "" && e.Agent != s.agent
+	s.mode, s.agent = cmp.Or(e.Mode, s.mode), cmp.Or(e.Agent, s.agent)
 	if len(e.Agents) > 0 {
-		s.modes = e.Agents
+		s.agents = e.Agents
 	}
 	s.mu.Unlock()
-	if changed {
-		s.send(acp.SessionUpdate{CurrentModeUpdate: &acp.SessionCurrentModeUpdate{CurrentModeId: acp.SessionModeId(e.Agent)}})
+	if modeChanged {
+		s.send(acp.SessionUpdate{CurrentModeUpdate: &acp.SessionCurrentModeUpdate{CurrentModeId: acp.SessionModeId(e.Mode)}})
+	}
+	if agentChanged {
+		s.send(acp.SessionUpdate{ConfigOptionUpdate: &acp.SessionConfigOptionUpdate{ConfigOptions: s.configOptions()}})
 	}
 }
 

@@ -140,6 +140,9 @@ func (s *session) askQuestion(e protocol.QuestionEvent) {
 // questionText is the question with what each choice means.
 func questionText(e protocol.QuestionEvent) string {
 	var b strings.Builder
+	if e.Plan != "" {
+		b.WriteString(e.Plan + "\n\n")
+	}
 	b.WriteString(e.Question)
 	for _, o := range e.Options {
 		if o.Detail != "" {

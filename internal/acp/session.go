@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/coder/acp-go-sdk"
 
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -45,8 +47,12 @@ type session struct {
 	queued []*promptTurn
 	asks   map[string]context.CancelFunc
 	calls  map[string]*callView
+	// mode is the permission mode, which ACP shows as the session mode;
+	// agent and agents are the agent variant and those to choose from,
+	// shown as the "agent" config option.
 	mode   string
-	modes  []protocol.AgentInfo
+	agent  string
+	agents []protocol.AgentInfo
 	ended  bool // the event stream has closed
 	// commands are the names of the session's slash commands.
 	commands map[string]bool
@@ -76,7 +82,7 @@ func newSession(id acp.SessionId, inner Session, first protocol.SessionEvent, pe
 		id: id, inner: inner, cwd: first.Cwd, peer: peer, forward: forward, log: log,
 		slot: make(chan struct{}, 1), drained: make(chan struct{}),
 		asks: map[string]context.CancelFunc{}, calls: map[string]*callView{},
-		mode: first.Agent, modes: first.Agents,
+		mode: first.Mode, agent: first.Agent, agents: first.Agents,
 	}
 }
 
@@ -267,29 +273,56 @@ func (s *session) wait() {
 	s.asking.Wait()
 }
 
-// modeState is the session's agent variants as ACP session modes.
+// modeState is the permission modes as ACP session modes.
 func (s *session) modeState() *acp.SessionModeState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.modes) == 0 {
-		return nil
+	var modes []acp.SessionMode
+	for _, m := range permission.Modes() {
+		modes = append(modes, acp.SessionMode{Id: acp.SessionModeId(m.String()), Name: m.String(), Description: acp.Ptr(modeDescription(m))})
 	}
-	modes := make([]acp.SessionMode, len(s.modes))
-	for i, m := range s.modes {
-		modes[i] = acp.SessionMode{Id: acp.SessionModeId(m.Name), Name: m.Name}
-		if m.Description != "" {
-			modes[i].Description = acp.Ptr(m.Description)
-		}
-	}
-	return &acp.SessionModeState{AvailableModes: modes, CurrentModeId: acp.SessionModeId(s.mode)}
+	return &acp.SessionModeState{AvailableModes: modes, CurrentModeId: acp.SessionModeId(cmp.Or(s.mode, permission.ModeDefault.String()))}
 }
 
-func (s *session) modeIDs() []string {
+func modeDescription(m permission.Mode) string {
+	switch m {
+	case permission.ModeAcceptEdits:
+		return "file edits in the workspace run without asking; commands still ask"
+	case permission.ModePlan:
+		return "read-only: the agent investigates and presents a plan for you to approve"
+	}
+	return "edits and commands ask as your rules say"
+}
+
+// agentOption is the config option that chooses the agent variant.
+const agentOption = "agent"
+
+// configOptions are the session's config options: the agent variant.
+func (s *session) configOptions() []acp.SessionConfigOption {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]string, len(s.modes))
-	for i, m := range s.modes {
-		out[i] = m.Name
+	if len(s.agents) == 0 {
+		return []acp.SessionConfigOption{}
+	}
+	values := make(acp.SessionConfigSelectOptionsUngrouped, len(s.agents))
+	for i, a := range s.agents {
+		values[i] = acp.SessionConfigSelectOption{Value: acp.SessionConfigValueId(a.Name), Name: a.Name}
+		if a.Description != "" {
+			values[i].Description = acp.Ptr(a.Description)
+		}
+	}
+	opt := acp.NewSessionConfigOptionSelect(acp.SessionConfigValueId(s.agent), acp.SessionConfigSelectOptions{Ungrouped: &values})
+	opt.Select.Id, opt.Select.Name = agentOption, "Agent"
+	opt.Select.Description = acp.Ptr("how hard the agent thinks, how many steps a turn may take, and whether it may write")
+	return []acp.SessionConfigOption{opt}
+}
+
+func (s *session) agentNames() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, len(s.agents))
+	for i, a := range s.agents {
+		out[i] = a.Name
 	}
 	return out
 }

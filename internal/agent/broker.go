@@ -127,7 +127,7 @@ func (b *broker) Ask(ctx context.Context, callID string, q tool.Question) (proto
 	if id == "" {
 		return protocol.Answer{}, ErrNobodyToAsk
 	}
-	b.emit(protocol.QuestionEvent{ID: id, CallID: callID, Question: q.Text, Options: q.Options, Multiple: q.Multiple})
+	b.emit(protocol.QuestionEvent{ID: id, CallID: callID, Question: q.Text, Options: q.Options, Multiple: q.Multiple, Plan: q.Plan})
 	select {
 	case a, ok := <-r.answer:
 		if !ok {

@@ -65,7 +65,7 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	}
 	info = tl.Info()
 	t.emit(callEvent(c.ID, info, prepared))
-	v := t.gate.Decide(t.ctx, GateCall{Tool: tl, ID: c.ID, Call: prepared, Repeats: t.s.repeats, Subagent: t.s.cfg.Subagent, Approver: t.s.broker})
+	v := t.gate.Decide(t.ctx, GateCall{Tool: tl, ID: c.ID, Call: prepared, Repeats: t.s.repeats, Subagent: t.s.cfg.Subagent, Approver: t.s.broker, Mode: t.s.Mode()})
 	if !v.Allowed {
 		t.emit(protocol.ToolDeniedEvent{ID: c.ID, Name: c.Name, By: v.By, Reason: v.Reason})
 		if v.EndTurn {
@@ -165,6 +165,9 @@ func (t *turn) execute(base context.Context, id string, info *tool.Info, call to
 	rt := tool.Runtime{CallID: id, Person: t.s.broker, Output: live.Write}
 	var work *childWork
 	res, err = guarded(info.Name, func() (tool.Result, error) {
+		if p, ok := call.(planCall); ok {
+			return t.presentPlan(ctx, id, p.plan)
+		}
 		if d, ok := call.(Delegator); ok {
 			work = &childWork{}
 			return d.Delegate(ctx, rt, t.parent(work))
@@ -210,6 +213,7 @@ func (t *turn) parent(work *childWork) Parent {
 		AddUsage:          s.addSubagentUsage,
 		NoteWork:          work.note,
 		Spend:             s.childSpend(),
+		Mode:              s.Mode(),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -48,6 +49,9 @@ type Parent struct {
 	// Spend is the parent's prices and what is left of its ceilings, for
 	// a child's own Config.
 	Spend Spend
+	// Mode is the parent's permission mode when it delegated: a child in
+	// plan mode changes nothing either.
+	Mode permission.Mode
 }
 
 // VariantSpec is implemented by tools whose offer depends on the agent

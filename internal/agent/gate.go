@@ -130,6 +130,8 @@ type GateCall struct {
 	Subagent string
 	// Approver asks the person; nil denies every ask.
 	Approver Approver
+	// Mode is the session's permission mode when the call is decided.
+	Mode permission.Mode
 }
 
 // Verdict is the gate's outcome. Call is what runs (a hook may have
@@ -159,6 +161,10 @@ type Explanation struct {
 	Call    tool.Prepared `json:"-"`
 	pattern string
 	leaves  string // why an ask the sandbox could have lifted was not
+	// open marks an ask nobody wrote: a tool's fallback, or a table of
+	// yours that no rule of matched. Only such an ask may be lifted (by
+	// the sandbox, or by accept-edits).
+	open    bool
 	blocker string
 	query   permission.Query
 }
@@ -243,8 +249,10 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 		}
 	}
 	e.Decision, e.Reason = res.Decision, res.Reason
+	e.open = res.Decision == permission.Ask && (res.Source == permission.SourceFallback ||
+		(res.Source == permission.SourceConfig && res.Cause == permission.CauseNoMatch))
 	if res.Decision == permission.Ask {
-		if inside, why := g.contained(info, facts, res); inside {
+		if inside, why := g.contained(info, facts, e.open); inside {
 			e.Decision, e.Reason = permission.Allow, "runs inside the sandbox, which holds every protection here (approval on-request)"
 		} else {
 			e.leaves = why
@@ -276,13 +284,8 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 // or needs to see them.
 // When it is not lifted only because the command would leave the
 // sandbox, why says how, for the person asked.
-func (g *Gate) contained(info *tool.Info, f *Facts, res permission.Result) (inside bool, why string) {
-	if g.Approval == permission.Untrusted || info.Effect != tool.Runs || len(f.Shell) == 0 {
-		return false, ""
-	}
-	open := res.Source == permission.SourceFallback ||
-		(res.Source == permission.SourceConfig && res.Cause == permission.CauseNoMatch)
-	if !open {
+func (g *Gate) contained(info *tool.Info, f *Facts, open bool) (inside bool, why string) {
+	if g.Approval == permission.Untrusted || info.Effect != tool.Runs || len(f.Shell) == 0 || !open {
 		return false, ""
 	}
 	why = contain.Check(g.Box, f.Shell)
@@ -312,6 +315,11 @@ func (g *Gate) Decide(ctx context.Context, c GateCall) Verdict {
 }
 
 func (g *Gate) decide(ctx context.Context, c GateCall) Verdict {
+	if c.Mode == permission.ModePlan && changes(c.Tool.Info()) {
+		// Refused before any hook runs: nothing about the call matters
+		// until the person has approved a plan.
+		return Verdict{By: "plan-mode", Reason: planModeRefusal(c.Tool.Info().Name)}
+	}
 	e := g.Explain(ctx, c.Tool, c.ID, c.Call)
 	switch e.Decision {
 	case permission.Block:
@@ -331,7 +339,7 @@ func (g *Gate) decide(ctx context.Context, c GateCall) Verdict {
 	if e.Decision == permission.Allow && !repeated {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
-	if e.Decision == permission.Ask && !repeated && g.Yolo {
+	if e.Decision == permission.Ask && !repeated && (g.Yolo || g.acceptsEdit(c.Mode, info, e)) {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
 	if g.Approval == permission.Never {

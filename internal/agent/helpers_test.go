@@ -105,6 +105,8 @@ type options struct {
 	beforeEnd func(ctx context.Context) string
 	// outputSchema is Config.OutputSchema.
 	outputSchema json.RawMessage
+	// mode is Config.Mode.
+	mode permission.Mode
 }
 
 type harness struct {
@@ -196,7 +198,7 @@ func newHarnessTools(t testing.TB, o options, ts []tool.Tool, responses ...repla
 		Prompter: staticPrompter{stable: "You are a test.", volatile: ""},
 		Filter:   tool.Filter{Sets: tool.DefaultSets()}, Attended: o.attended, Variant: o.variant,
 		Observers: o.observe, Spend: o.spend, MaxSteps: o.maxSteps, Commands: o.commands,
-		BeforeEnd: o.beforeEnd, OutputSchema: o.outputSchema,
+		BeforeEnd: o.beforeEnd, OutputSchema: o.outputSchema, Mode: o.mode,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -184,6 +185,9 @@ type Config struct {
 	// CompactKeep is how many of the latest exchanges compaction keeps
 	// verbatim (0: defaultCompactKeep).
 	CompactKeep int
+	// Mode is the permission mode the session starts in (a subagent's is
+	// its parent's); Configure ops and an approved plan change it.
+	Mode permission.Mode
 }
 
 // VolatilePlacement is where the volatile part of the system prompt (task
@@ -222,6 +226,7 @@ type Session struct {
 	provName string
 	model    string
 	variant  Variant
+	mode     permission.Mode
 	pending  *protocol.Configure // settings waiting for the turn to end
 	// pendingOp is the id of the Configure op that last changed pending.
 	pendingOp string
@@ -262,7 +267,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 		cfg.PruneTokens = defaultPruneTokens
 	}
 	s := &Session{cfg: cfg, out: newOutbox(), id: cfg.SessionID, provider: cfg.Provider, provName: cfg.ProviderName, model: cfg.Model,
-		variant: cfg.Variant, repeats: NewRepeatGuard()}
+		variant: cfg.Variant, mode: cfg.Mode, repeats: NewRepeatGuard()}
 	s.setHistoryLocked(ValidHistory(cfg.History))
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.gate.Store(cfg.Gate)
@@ -301,7 +306,7 @@ func (s *Session) describe() protocol.SessionEvent {
 func (s *Session) describeLocked() protocol.SessionEvent {
 	return protocol.SessionEvent{
 		SessionID: s.id, Cwd: s.cfg.Cwd, Provider: s.provName,
-		Model: s.model, Agent: s.variant.Name, Thinking: string(s.variant.Thinking),
+		Model: s.model, Agent: s.variant.Name, Thinking: string(s.variant.Thinking), Mode: s.mode.String(),
 		Attended: s.cfg.Attended && !s.closing, Agents: agentInfos(),
 	}
 }
@@ -365,6 +370,25 @@ func (s *Session) Variant() Variant {
 	return s.variant
 }
 
+// Mode is the permission mode the next call is decided in.
+func (s *Session) Mode() permission.Mode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode
+}
+
+// setMode switches the permission mode and announces it.
+func (s *Session) setMode(m permission.Mode) {
+	s.mu.Lock()
+	changed := s.mode != m
+	s.mode = m
+	ev := s.describeLocked()
+	s.mu.Unlock()
+	if changed {
+		s.out.emit(ev)
+	}
+}
+
 // Config returns the configuration the session was started with.
 func (s *Session) Config() Config { return s.cfg }
 
@@ -395,9 +419,12 @@ func (s *Session) ActiveTools() []tool.Tool {
 // recorder keeps it before the next step.
 func (s *Session) appendMessage(m llm.Message) { s.appendStep(m, "", llm.Usage{}) }
 
-// checkConfigure refuses a settings change that names an unknown agent or
-// thinking level.
+// checkConfigure refuses a settings change that names an unknown agent,
+// thinking level or permission mode.
 func checkConfigure(c protocol.Configure) error {
+	if _, err := permission.ParseMode(c.Mode); err != nil {
+		return err
+	}
 	if c.Agent != "" {
 		if _, err := VariantNamed(c.Agent); err != nil {
 			return err

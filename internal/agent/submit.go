@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -157,18 +158,30 @@ func (s *Session) applyPendingLocked() {
 }
 
 func (s *Session) configure(op string, c protocol.Configure) error {
+	if err := checkConfigure(c); err != nil {
+		return err
+	}
+	if c.Mode != "" {
+		// The mode applies at once, even during a turn: it decides the
+		// calls still to come, not how the turn was set up.
+		m, _ := permission.ParseMode(c.Mode)
+		if s.isClosing() {
+			return ErrClosed
+		}
+		s.setMode(m)
+		if c.Mode = ""; c == (protocol.Configure{}) {
+			return nil
+		}
+	}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
 		return ErrClosed
 	}
 	if s.running {
-		// Check it now so the client hears of a mistake at once; apply it
-		// when the turn ends, so a turn never changes model halfway.
-		if err := checkConfigure(c); err != nil {
-			s.mu.Unlock()
-			return err
-		}
+		// Apply it when the turn ends, so a turn never changes model
+		// halfway; it was checked above, so the client heard of a
+		// mistake at once.
 		merged := c
 		if s.pending != nil {
 			merged = mergeConfigure(*s.pending, c)
@@ -184,6 +197,12 @@ func (s *Session) configure(op string, c protocol.Configure) error {
 	}
 	s.out.emit(s.describe())
 	return nil
+}
+
+func (s *Session) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
 }
 
 // mergeConfigure lays a later change over an earlier one.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
@@ -75,6 +76,9 @@ type turn struct {
 	resumed  int
 	// endChecked is set once BeforeEnd was asked this turn.
 	endChecked bool
+	// finalPlan is a plan nobody could approve: the turn ends with it as
+	// the answer once the step's calls are answered.
+	finalPlan string
 }
 
 func (t *turn) emit(e protocol.Event) { t.s.out.emit(e) }
@@ -164,6 +168,10 @@ func (s *Session) runTurn(ctx context.Context, seq int, q queued) {
 		s.appendMessage(llm.Message{Role: llm.RoleTool, Parts: results})
 		if t.ctx.Err() != nil {
 			t.interrupted = true
+			return
+		}
+		if t.finalPlan != "" {
+			t.answerWithPlan()
 			return
 		}
 		if t.stop == protocol.StopRefused {
@@ -314,6 +322,9 @@ func (t *turn) request() *llm.Request {
 	s := t.s
 	active := t.tools.Active(s.filter(t.variant))
 	stable, volatile := s.cfg.Prompter.Prompt(active, t.variant.Appendix)
+	if note := modeNote(s.Mode()); note != "" {
+		volatile = strings.TrimSpace(volatile + "\n\n" + note)
+	}
 	s.mu.Lock()
 	wire, before, after := pruneForWire(s.history, &s.sizes, &s.pruned, s.cfg.PruneTokens)
 	s.mu.Unlock()

@@ -201,7 +201,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	a.Session, err = agent.Start(ctx, agent.Config{
 		Provider: provider, Model: s.Model, ProviderName: s.Preset.ID, SessionID: sessionID, Cwd: env.Root,
 		Tools: a.Tools, Gate: a.gate(a.ext.Load()), Prompter: a.Prompt, Variant: variant,
-		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent, Demand: a.demand}, Attended: opts.Attended,
+		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent, Demand: a.demand}, Attended: opts.Attended, Mode: opts.Mode,
 		CacheSystemPrefix: s.CacheSystemPrefix, Observers: observers, BeforeTurn: a.turnSetup,
 		Commands: a.ux.cmds, ExpandTurn: a.expandMentions, SplitTurn: splitMentions, BeforeEnd: a.lspBeforeEnd, SeesImages: a.seesImages,
 		Recorder: a.sessions, History: begin.history(), Checkpoints: a.checkpoints,

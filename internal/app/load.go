@@ -16,6 +16,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/plugin"
+	"github.com/shiro-neko/shiro/internal/problem"
 	"github.com/shiro-neko/shiro/internal/sandbox"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -32,6 +33,9 @@ type Loaded struct {
 	Policy *permission.Policy
 	// Approval is when commands ask (the approval key, --approval).
 	Approval permission.Approval
+	// Mode is the permission mode the session starts in
+	// (--permission-mode, else Claude Code's defaultMode).
+	Mode permission.Mode
 	// Sets are the tool sets to offer.
 	Sets []tool.Set
 	// Project is what the project's config asks for that needs the
@@ -108,6 +112,12 @@ func Load(getenv func(string) string, cwd string, flags config.Flags) (Loaded, e
 	}
 	l.warnings = append(l.warnings, borrowed.notes...)
 	l.claude = borrowed.files
+	l.Mode = borrowed.mode
+	if flags.Mode != "" {
+		if l.Mode, err = permission.ParseMode(flags.Mode); err != nil {
+			return Loaded{}, fmt.Errorf("--permission-mode: %w", err)
+		}
+	}
 	l.Policy = permission.NewPolicy(userRules, projectRules,
 		permission.WithPathResolver(permission.WorkspaceResolver(cwd)),
 		permission.WithBorrowed(borrowed.user, borrowed.project))
@@ -185,6 +195,8 @@ type borrowedRules struct {
 	user, project *permission.Rules
 	notes         []string
 	files         []claudecode.Settings
+	// mode is the permission mode the files start a session in.
+	mode permission.Mode
 }
 
 // claudeRules reads ~/.claude/settings.json, .claude/settings.json and
@@ -206,6 +218,11 @@ func claudeRules(paths config.Paths, cwd string) (borrowedRules, error) {
 	}
 	where := claudecode.Where{Home: paths.Home, Workspace: cwd}
 	b := borrowedRules{files: files}
+	var problems []problem.Problem
+	b.mode, problems = claudecode.StartMode(files)
+	for _, p := range problems {
+		b.notes = append(b.notes, p.String())
+	}
 	for _, layer := range []struct {
 		files []claudecode.Settings
 		into  **permission.Rules

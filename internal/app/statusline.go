@@ -8,6 +8,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/claudecode"
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/config"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/statusline"
 	"github.com/shiro-neko/shiro/internal/trust"
@@ -136,9 +137,14 @@ func (a *App) statusInput(started time.Time) statusline.Input {
 		percent = min(used*100/window, 100)
 	}
 	model := s.Model()
-	mode := "default"
-	if a.opts.Yolo {
+	// Claude Code's names, which status line scripts written for it test.
+	mode := map[permission.Mode]string{permission.ModeAcceptEdits: "acceptEdits", permission.ModePlan: "plan"}[s.Mode()]
+	switch {
+	case mode != "":
+	case a.opts.Yolo:
 		mode = "bypassPermissions"
+	default:
+		mode = "default"
 	}
 	return statusline.Input{
 		HookEventName: "Status", SessionID: s.ID(), Cwd: a.Env.Root,

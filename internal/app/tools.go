@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/askuser"
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/permission"
@@ -45,7 +46,7 @@ func (a *App) buildTools(opts Options) error {
 		list = append(list, skills.Tool(func() *skills.Catalogue { return a.ext.Load().skills }))
 	}
 	list = append(list, a.ext.Load().plugins.Tools()...)
-	list = append(list, askuser.New())
+	list = append(list, askuser.New(), agent.PlanTool())
 	if !opts.NoSubagent {
 		list = append(list, a.taskTool(opts))
 	}

@@ -53,6 +53,9 @@ type Permissions struct {
 	Allow []string `json:"allow"`
 	Ask   []string `json:"ask"`
 	Deny  []string `json:"deny"`
+	// DefaultMode is the permission mode a session starts in
+	// (StartMode).
+	DefaultMode string `json:"defaultMode"`
 }
 
 // Locations lists the settings files in the order Claude Code layers
@@ -116,7 +119,7 @@ func decode(data []byte, s *Settings) error {
 	}
 	if raw, ok := top["permissions"]; ok && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &s.Permissions); err != nil {
-			return fmt.Errorf(`field "permissions": want {"allow": [...], "ask": [...], "deny": [...]} of strings: %w`, err)
+			return fmt.Errorf(`field "permissions": want {"allow": [...], "ask": [...], "deny": [...]} of strings and "defaultMode" a string: %w`, err)
 		}
 	}
 	s.Hooks = top["hooks"]

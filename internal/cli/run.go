@@ -32,12 +32,13 @@ type runOptions struct {
 	resume                                                   string   // -r
 	sandbox                                                  string   // --sandbox
 	approval                                                 string   // --approval
+	mode                                                     string   // --permission-mode
 	maxSteps                                                 int      // --max-steps
 	images                                                   []string // -i
 }
 
 func (o runOptions) flags() config.Flags {
-	return config.Flags{Provider: o.provider, Model: o.model, BaseURL: o.baseURL, Agent: o.agent, Think: o.think, Cassette: o.cassette, Sandbox: o.sandbox, MaxSteps: o.maxSteps, Approval: o.approval}
+	return config.Flags{Provider: o.provider, Model: o.model, BaseURL: o.baseURL, Agent: o.agent, Think: o.think, Cassette: o.cassette, Sandbox: o.sandbox, MaxSteps: o.maxSteps, Approval: o.approval, Mode: o.mode}
 }
 
 func (o runOptions) appOptions(s app.Loaded) app.Options {

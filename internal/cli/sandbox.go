@@ -14,6 +14,7 @@ import (
 func sandboxFlag(f *pflag.FlagSet, o *runOptions) {
 	f.StringVar(&o.sandbox, "sandbox", "", "confine the commands run for the model: read-only, workspace-write (the default) or off")
 	f.StringVar(&o.approval, "approval", "", "when commands ask: on-request (the default: only to leave the sandbox), untrusted (always) or never (refuse instead)")
+	f.StringVar(&o.mode, "permission-mode", "", "start in this permission mode: default, accept-edits (edits in the workspace run without asking) or plan (read-only until you approve a plan); Claude Code's acceptEdits is taken too")
 }
 
 // newSandboxCommand is `shiro sandbox`: what the sandbox enforces on this

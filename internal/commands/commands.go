@@ -107,6 +107,8 @@ func table() []command {
 	return append([]command{
 		{name: "help", summary: "list commands", aliases: []string{"?"}, immediate: true, runSet: (*Set).runHelp},
 		{name: "agent", args: "[name]", summary: "switch agent: default, quick, deep, plan, review", immediate: true, run: runAgent},
+		{name: "mode", args: "[default | accept-edits | plan]", summary: "permission mode: accept-edits runs workspace edits unasked, plan is read-only (shift-tab cycles)", immediate: true, run: runMode},
+		{name: "plan", summary: "the plan you last approved in this session", immediate: true, run: runPlan},
 		{name: "think", args: "[level]", summary: "thinking level: off, low, medium, high, max", immediate: true, run: runThink},
 		{name: "model", args: "[id]", summary: "switch model (no id: pick from the provider's list)", immediate: true, run: runModel},
 		{name: "models", summary: "list the provider's models to pick one", immediate: true, run: runModels},

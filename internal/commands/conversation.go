@@ -6,6 +6,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -26,6 +27,8 @@ type Conversation interface {
 	Model() string
 	Provider() (llm.Provider, string)
 	Variant() agent.Variant
+	// Mode is the permission mode (/mode).
+	Mode() permission.Mode
 	// Spending and SubagentUsage are what /cost reports.
 	Spending() agent.Spending
 	SubagentUsage() []agent.ModelUsage

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -37,6 +38,37 @@ func runAgent(_ context.Context, h env, args string) (agent.CommandOutcome, erro
 		mode = "read-only"
 	}
 	return text(fmt.Sprintf("agent is %s from the next turn: thinking %s, %s", v.Name, v.Thinking, mode)), nil
+}
+
+// runMode shows or switches the permission mode; a switch applies at
+// once, even during a turn.
+func runMode(_ context.Context, h env, args string) (agent.CommandOutcome, error) {
+	if args == "" {
+		current := h.conv.Mode()
+		var choices []protocol.Choice
+		for _, m := range permission.Modes() {
+			label := m.String()
+			if m == current {
+				label += " (current)"
+			}
+			choices = append(choices, protocol.Choice{Label: label, Line: "/mode " + m.String()})
+		}
+		return agent.CommandOutcome{Output: "pick a permission mode", Choices: choices}, nil
+	}
+	if _, err := h.conv.Submit(protocol.Configure{Mode: args}); err != nil {
+		return agent.CommandOutcome{}, err
+	}
+	return text("permission mode is " + h.conv.Mode().String()), nil
+}
+
+// runPlan prints the plan last approved in this conversation, as the
+// person approved it; a resumed session has it from its history.
+func runPlan(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
+	plan, ok := agent.LastApprovedPlan(h.conv.History())
+	if !ok {
+		return text("no plan has been approved in this session; in plan mode (shift-tab, or /mode plan) the agent presents one"), nil
+	}
+	return text(plan), nil
 }
 
 func runThink(_ context.Context, h env, args string) (agent.CommandOutcome, error) {

@@ -21,6 +21,10 @@ type Flags struct {
 	MaxSteps int
 	// Approval is --approval: untrusted, on-request or never.
 	Approval string
+	// Mode is --permission-mode: the permission mode the session starts
+	// in (permission.ParseMode); empty leaves it to Claude Code's
+	// defaultMode, else default.
+	Mode string
 }
 
 // DefaultPlugins are the builtin plugins enabled when config names none.

@@ -19,6 +19,10 @@ type SessionEvent struct {
 	Model     string `json:"model"`
 	Agent     string `json:"agent"`
 	Thinking  string `json:"thinking"`
+	// Mode is the permission mode (default, accept-edits, plan). A
+	// session event follows every change, also one made during a turn
+	// (an approved plan switches plan mode off).
+	Mode string `json:"mode"`
 	// Attended is true when someone can answer approvals and questions;
 	// otherwise every call that needs approval is decided by policy.
 	Attended bool `json:"attended"`
@@ -182,7 +186,27 @@ type QuestionEvent struct {
 	Question string   `json:"question"`
 	Options  []Option `json:"options,omitempty"`
 	Multiple bool     `json:"multiple,omitempty"`
+	// Plan, when set, makes the question the approval of a plan the
+	// model presented in plan mode (markdown). The options are then
+	// PlanApprove, PlanAcceptEdits and PlanKeepPlanning; see those for
+	// what the answer's Text means with each.
+	Plan string `json:"plan,omitempty"`
 }
+
+// The options of a plan's question (QuestionEvent.Plan), as labels.
+const (
+	// PlanApprove approves the plan and switches to the default mode.
+	// The answer's Text, when set, is the plan as the person edited it:
+	// the model follows that version.
+	PlanApprove = "approve"
+	// PlanAcceptEdits approves the plan and switches to accept-edits;
+	// Text is an edited plan, as with PlanApprove.
+	PlanAcceptEdits = "approve, accept edits"
+	// PlanKeepPlanning rejects the plan and stays in plan mode; Text is
+	// the person's feedback. A typed answer with no option chosen means
+	// the same.
+	PlanKeepPlanning = "keep planning"
+)
 
 // WithdrawnEvent closes an approval request or question nobody needs an
 // answer to any more (its call or turn ended first).

@@ -77,11 +77,15 @@ type Interrupt struct {
 
 // Configure changes settings for the turns that follow; an empty field
 // leaves that setting alone. A change submitted during a turn applies when
-// it ends.
+// it ends, except Mode.
 type Configure struct {
 	Model    string `json:"model,omitempty"`
 	Agent    string `json:"agent,omitempty"`
 	Thinking string `json:"thinking,omitempty"`
+	// Mode is the permission mode: default, accept-edits or plan (Claude
+	// Code's acceptEdits is taken too). It applies at once, even during a
+	// turn: it is the person's say over the calls still to come.
+	Mode string `json:"mode,omitempty"`
 }
 
 // Command runs a slash command ("/cost", "/tools") and answers with a

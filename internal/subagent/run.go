@@ -156,6 +156,7 @@ func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind K
 		Subagent:          string(kind),
 		Broker:            p.Broker,
 		Spend:             p.Spend,
+		Mode:              p.Mode,
 	})
 	if err != nil {
 		progress.emit(protocol.SubagentError, err.Error())

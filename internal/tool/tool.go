@@ -199,11 +199,15 @@ type Person interface {
 	Ask(ctx context.Context, callID string, q Question) (protocol.Answer, error)
 }
 
-// Question is what the ask tool puts to the person.
+// Question is what the ask tool (or a plan presented for approval) puts
+// to the person.
 type Question struct {
 	Text     string
 	Options  []protocol.Option
 	Multiple bool
+	// Plan is a plan put to the person for approval
+	// (protocol.QuestionEvent.Plan).
+	Plan string
 }
 
 // Result is a call's outcome: the text the model reads and, for a call

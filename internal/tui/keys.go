@@ -27,6 +27,11 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case len(m.pickers) > 0:
 		return m.pickerKey(k)
 	}
+	if m.planEdit != nil {
+		if cmd, ok := m.planEditKey(key); ok {
+			return cmd
+		}
+	}
 	if key != "up" && key != "down" {
 		m.browsing = false
 	}
@@ -63,6 +68,9 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.menuOpen() {
 			m.completeMenu()
 		}
+		return nil
+	case "shift+tab":
+		m.cycleMode()
 		return nil
 	case "enter":
 		if m.menuOpen() {
@@ -209,6 +217,9 @@ func (m *model) questionKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	m.follow = true
 	a, done := m.question.key(k)
+	if done && m.question.ev.Plan != "" && m.answerPlan(a) {
+		return m.nextRequest()
+	}
 	if done {
 		return m.answerQuestion(a)
 	}

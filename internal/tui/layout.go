@@ -140,6 +140,10 @@ func (m *model) statusLine(w int) string {
 	if m.status.line != "" {
 		left = m.status.line // the person's status line command's
 	}
+	if mode := modeIndicator(m.info.Mode); mode != "" {
+		// First, where it survives a narrow terminal's truncation.
+		left = m.st.statusKey.Render(mode) + m.st.status.Render(" · ") + left
+	}
 	if m.turn != nil {
 		state := "working"
 		switch {

@@ -58,6 +58,9 @@ type model struct {
 	question   *questionPrompt  // the ask tool's, drawn under its call
 	questionAt *entry           // that call's transcript entry
 	requests   []protocol.Event // approvals and questions behind the open one
+	// planEdit is the plan question whose plan the person is editing in
+	// the input box; the session still waits for its answer.
+	planEdit *protocol.QuestionEvent
 	// guard keeps keys typed around the moment a prompt opens out of it.
 	guard   promptGuard
 	pickers []*picker // choices offered by commands; the first is open

@@ -32,11 +32,14 @@ func (m *model) openRequest(e protocol.Event) tea.Cmd {
 	case protocol.ApprovalRequestEvent:
 		m.approval = newApprovalPrompt(e)
 	case protocol.QuestionEvent:
+		if e.Plan != "" {
+			e = planQuestion(e)
+		}
 		m.question = newQuestionPrompt(e)
 		// The question is drawn under its ask call; a call the transcript
 		// has not seen gets a line of its own.
 		en, ti := m.tr.tool(e.CallID, "question")
-		ti.question = m.question
+		ti.question, ti.plan = m.question, e.Plan
 		m.questionAt = en
 		m.tr.touch(en)
 	}
@@ -73,6 +76,8 @@ func (m *model) withdraw(id string) tea.Cmd {
 		m.approval = nil
 	case m.question != nil && m.question.ev.ID == id:
 		m.closeQuestion()
+	case m.planEdit != nil && m.planEdit.ID == id:
+		m.planEdit = nil
 	default:
 		kept := m.requests[:0]
 		for _, e := range m.requests {

@@ -202,7 +202,7 @@ func TestStatusLineCommandInTmux(t *testing.T) {
 		"printf '\\033[35mMINE %s ctx=%s\\033[0m\\nnot shown\\n' \"$model\" \"$cost\"\n"
 	writeTree(t, home, map[string]string{
 		".shiro-neko/config.json": fmt.Sprintf(`{"provider":"custom-openai","baseURL":%q,"apiKey":"k","model":"fake"}`, srv.URL),
-		".claude/settings.json": fmt.Sprintf(`{"statusLine":{"type":"command","command":"sh %s/statusline.sh"}}`, work),
+		".claude/settings.json":   fmt.Sprintf(`{"statusLine":{"type":"command","command":"sh %s/statusline.sh"}}`, work),
 	})
 	// The script lies in the workspace: the sandbox puts a folder of its
 	// own over /tmp, where the test's home folder is.

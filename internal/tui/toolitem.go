@@ -36,6 +36,9 @@ type toolItem struct {
 	// question is the ask call's open question, drawn under its line
 	// until the person answers.
 	question *questionPrompt
+	// plan is the plan a present_plan call put to the person, shown as
+	// markdown under its line from then on.
+	plan string
 
 	// diff is the change an edit made, drawn under its line however the
 	// call was allowed (a prompt, a rule, an `a` grant).
@@ -66,6 +69,9 @@ func (t *toolItem) render(r *renderCtx, width int) []string {
 		head += " " + r.st.toolArg.Render(oneLine(arg))
 	}
 	lines := []string{ansi.Truncate(head, width, "…")}
+	if t.plan != "" {
+		lines = append(lines, indent(splitLines(r.md.render(t.plan, max(width-2, 20))), "  ")...)
+	}
 	if t.question != nil {
 		box := t.question.view(r.st, max(width-2, 20), r.promptRows)
 		return append(lines, indent(splitLines(box), "  ")...)
