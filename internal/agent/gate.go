@@ -32,6 +32,15 @@ type HookVerdict struct {
 	// Input replaces the call's input when Rewritten.
 	Input     json.RawMessage
 	Rewritten bool
+	// Allow spares the person a question the rules would ask; Ask asks
+	// where the rules would allow. Neither passes a block or a deny.
+	Allow, Ask bool
+}
+
+// PostHooks is Hooks that also run after a call succeeded (post_tool):
+// what they return goes to the model with the call's result.
+type PostHooks interface {
+	PostTool(ctx context.Context, tool, callID string, input json.RawMessage, output string) string
 }
 
 // Hooks runs external pre_tool hooks.
@@ -160,7 +169,9 @@ type Explanation struct {
 	pattern string
 	leaves  string // why an ask the sandbox could have lifted was not
 	blocker string
-	query   permission.Query
+	// hookAsks: a hook asked for the person, which --yolo does not skip.
+	hookAsks bool
+	query    permission.Query
 }
 
 // Facts are a call as the plugins and the rules see it, worked out once per
@@ -203,8 +214,9 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 	if b := g.Plugins.Check(ctx, g.pluginCall(facts)); b != nil {
 		return blocked(e, b)
 	}
+	var h HookVerdict
 	if g.Hooks != nil {
-		h := g.Hooks.PreTool(ctx, info.Name, callID, call.Input())
+		h = g.Hooks.PreTool(ctx, info.Name, callID, call.Input())
 		if h.Blocked {
 			e.Decision, e.By, e.Reason, e.blocker = permission.Block, "hook:"+h.Hook, h.Reason, "hook:"+h.Hook
 			return e
@@ -255,6 +267,12 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 	}
 	if res.Decision == permission.Ask && g.Plugins.AutoApproved(info.Name) {
 		e.Decision, e.Reason = permission.Allow, "auto-approved by a plugin"
+	}
+	switch {
+	case h.Ask && e.Decision == permission.Allow:
+		e.Decision, e.By, e.Reason, e.hookAsks = permission.Ask, "hook:"+h.Hook, "hook "+h.Hook+" asks the person to approve", true
+	case h.Allow && e.Decision == permission.Ask:
+		e.Decision, e.By, e.Reason = permission.Allow, "hook:"+h.Hook, "allowed by hook "+h.Hook+" without asking"
 	}
 	if e.Reason == "" {
 		switch res.Decision {
@@ -334,7 +352,7 @@ func (g *Gate) decide(ctx context.Context, c GateCall) Verdict {
 	if e.Decision == permission.Allow && !repeated {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
-	if e.Decision == permission.Ask && !repeated && g.Yolo {
+	if e.Decision == permission.Ask && !repeated && g.Yolo && !e.hookAsks {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
 	if g.Approval == permission.Never {

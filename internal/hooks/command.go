@@ -70,7 +70,7 @@ func (s *Set) AddClaude(list []claudecode.Hook, projectDir string) []problem.Pro
 			continue // claudecode reports events shiro does not run
 		}
 		count[kind]++
-		name := fmt.Sprintf("cc-%s-%d", strings.ReplaceAll(string(kind), "_", "-"), count[kind])
+		name := fmt.Sprintf("cc-%s-%d", kebab(h.Event), count[kind])
 		c := &command{src: h, project: projectDir}
 		e := entry{cmd: c, scoped: true, hook: Hook{
 			Name: name, Kind: kind, Dir: h.File.Path + "#" + h.Where, Tools: []string{matcherShown(h.Matcher)},
@@ -97,6 +97,21 @@ func (s *Set) AddClaude(list []claudecode.Hook, projectDir string) []problem.Pro
 		s.entries = append(s.entries, e)
 	}
 	return problems
+}
+
+// kebab spells an event name as a hook name: PreToolUse, pre-tool-use.
+func kebab(event string) string {
+	var b strings.Builder
+	for i, c := range event {
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 func matcherShown(m string) string {
