@@ -28,7 +28,6 @@ type refuseVerdict struct {
 func (allowVerdict) isVerdict()  {}
 func (refuseVerdict) isVerdict() {}
 
-
 var outputKeys = []string{"allow", "blocked", "input", "reason"}
 
 // decodeVerdict reads a pre_tool hook's stdout. Exactly one JSON object
