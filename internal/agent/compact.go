@@ -87,6 +87,7 @@ func (s *Session) Compact(ctx context.Context, focus string) (CompactResult, err
 		return CompactResult{}, errors.New("a turn is running; wait for it to end")
 	}
 	provider, _ := s.Provider()
+	s.gate.Load().preCompact(ctx, "manual")
 	res, _, err := s.compact(ctx, provider, s.Model(), focus)
 	return res, err
 }
@@ -307,6 +308,7 @@ func (t *turn) autoCompact(req *llm.Request) *llm.Request {
 	if budget == 0 || t.compactFailed || requestTokens(req, t.wireTokens) <= budget {
 		return req
 	}
+	t.gate.preCompact(t.ctx, "auto")
 	res, usage, err := t.s.compact(t.ctx, t.provider, t.model, "")
 	t.usage.Add(usage)
 	if err != nil {

@@ -37,6 +37,27 @@ type HookVerdict struct {
 	Allow, Ask bool
 }
 
+// WaitHooks is Hooks told when an approval waits for the person
+// (notification hooks).
+type WaitHooks interface {
+	Waiting(ctx context.Context, message string)
+}
+
+// CompactHooks is Hooks told before the conversation is compacted
+// (pre_compact hooks); trigger is "manual" (/compact) or "auto".
+type CompactHooks interface {
+	PreCompact(ctx context.Context, trigger string)
+}
+
+func (g *Gate) preCompact(ctx context.Context, trigger string) {
+	if g == nil {
+		return
+	}
+	if c, ok := g.Hooks.(CompactHooks); ok {
+		c.PreCompact(ctx, trigger)
+	}
+}
+
 // PostHooks is Hooks that also run after a call succeeded (post_tool):
 // what they return goes to the model with the call's result.
 type PostHooks interface {
@@ -377,6 +398,9 @@ func (g *Gate) ask(ctx context.Context, c GateCall, e Explanation, repeated bool
 		if d, err := pv.Preview(ctx); err == nil {
 			req.Preview = d
 		}
+	}
+	if w, ok := g.Hooks.(WaitHooks); ok {
+		w.Waiting(ctx, "shiro needs your permission to use "+req.Tool.Name)
 	}
 	reply := c.Approver.Approve(ctx, req)
 	if reply.Decision == permission.Allow {

@@ -164,7 +164,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	sessionID := begin.id
 	observers := []agent.TurnObserver{pluginObserver{app: a}}
 	if !opts.NoPlugins && s.HooksEnabled {
-		a.openHooks(opts, sessionID)
+		if err := a.openHooks(opts, sessionID); err != nil {
+			return nil, err
+		}
 		if a.Hooks != nil {
 			observers = append(observers, hookObserver{runner: a.Hooks})
 		}

@@ -8,14 +8,30 @@ import (
 	"strings"
 
 	"github.com/shiro-neko/shiro/internal/agent"
+	"github.com/shiro-neko/shiro/internal/claudecode"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/hooks"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// openHooks loads the hook folders and their approvals.
-func (a *App) openHooks(opts Options, sessionID string) {
+// openHooks loads the hook folders, the hooks of Claude Code's settings
+// files and their approvals. Settings whose hooks cannot be read stop
+// shiro, as their permission rules do: skipping them would drop a guard.
+func (a *App) openHooks(opts Options, sessionID string) error {
 	set, problems := hooks.Load(filepath.Join(config.ProjectDir(a.Env.Root), "hooks"), opts.Paths.Hooks())
 	a.startup = append(a.startup, problems...)
+	files, err := claudecode.Load(opts.Paths.Home, a.Env.Root)
+	if err != nil {
+		return err
+	}
+	list, notes, err := claudecode.Hooks(files)
+	if err != nil {
+		return fmt.Errorf("the hooks of Claude Code's settings: %w", err)
+	}
+	for _, n := range notes {
+		a.startup = append(a.startup, Problem{Kind: "hook", Where: n.File, Err: strings.TrimPrefix(n.String(), n.File+": ")})
+	}
+	a.startup = append(a.startup, set.AddClaude(list, a.Env.Root)...)
 	trust, err := hooks.OpenTrust(opts.Paths.HookTrust())
 	if err != nil {
 		a.startup = append(a.startup, Problem{Kind: "hook", Where: opts.Paths.HookTrust(), Err: err.Error() + " (every hook blocks until this is fixed)"})
@@ -32,6 +48,7 @@ func (a *App) openHooks(opts Options, sessionID string) {
 		SessionID: sessionID, ProjectDir: a.Env.Root, Validate: a.checkRewrite,
 		Launcher: a.Env.Launcher, Passthrough: opts.Settings.EnvPassthrough,
 	})
+	return nil
 }
 
 // checkRewrite checks a hook's rewritten input the way the model's input is
@@ -45,15 +62,55 @@ func (a *App) checkRewrite(name string, input json.RawMessage) error {
 	return err
 }
 
-// hookGate adapts the hooks runner to the gate.
+// hookGate adapts the hooks runner to the gate: pre_tool hooks judge a
+// call, post_tool hooks speak after it, notification hooks hear that an
+// approval waits. What hooks say for the person becomes a notice.
 type hookGate struct {
 	runner *hooks.Runner
 	cwd    string
+	notify func(string)
 }
 
 func (h hookGate) PreTool(ctx context.Context, tool, callID string, input json.RawMessage) agent.HookVerdict {
 	r := h.runner.PreTool(ctx, tool, callID, h.cwd, input)
-	return agent.HookVerdict{Blocked: r.Blocked, Hook: r.Hook, Reason: r.Reason, Input: r.Input, Rewritten: r.Rewritten}
+	h.say(r.Messages)
+	return agent.HookVerdict{Blocked: r.Blocked, Hook: r.Hook, Reason: r.Reason, Input: r.Input, Rewritten: r.Rewritten, Allow: r.Allow, Ask: r.Ask}
+}
+
+func (h hookGate) PostTool(ctx context.Context, tool, callID string, input json.RawMessage, output string) string {
+	r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindPostTool, Cwd: h.cwd, Tool: tool, CallID: callID, Input: input, Output: output})
+	h.say(r.Messages)
+	if r.Stop {
+		h.say([]string{r.StopReason})
+	}
+	return hookContext(r.Context)
+}
+
+func (h hookGate) Waiting(ctx context.Context, message string) {
+	h.say(h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindNotification, Cwd: h.cwd, Message: message}).Messages)
+}
+
+func (h hookGate) PreCompact(ctx context.Context, trigger string) {
+	h.say(h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindPreCompact, Cwd: h.cwd, Trigger: trigger}).Messages)
+}
+
+func (h hookGate) say(messages []string) {
+	if h.notify == nil {
+		return
+	}
+	for _, m := range messages {
+		h.notify(m)
+	}
+}
+
+// hookContext is how what hooks add reaches the model: set apart from
+// the text around it, and named as the hooks' so the model does not take
+// it for the person's words or the tool's output.
+func hookContext(parts []string) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	return "<hook-context>\n" + strings.Join(parts, "\n") + "\n</hook-context>"
 }
 
 // hookObserver runs after_turn hooks; each failure becomes a notice.
@@ -65,4 +122,11 @@ func (h hookObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []stri
 		notices = append(notices, "after_turn hook: "+err.Error())
 	}
 	return notices
+}
+
+// publishNotice shows text as a notice once the session runs.
+func (a *App) publishNotice(text string) {
+	if a.Session != nil {
+		a.Session.Publish(protocol.NoticeEvent{Text: text})
+	}
 }
