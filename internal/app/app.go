@@ -237,6 +237,8 @@ func (a *App) announce() {
 		if review := commands.HookReview(a.Hooks); len(review.Choices) > 0 {
 			a.Session.Publish(protocol.CommandResultEvent{Command: "hooks", Output: review.Output, Choices: review.Choices})
 		}
+	} else if a.Hooks != nil {
+		a.announcePendingHooks()
 	}
 }
 

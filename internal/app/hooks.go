@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/claudecode"
@@ -49,6 +50,20 @@ func (a *App) openHooks(opts Options, sessionID string) error {
 		Launcher: a.Env.Launcher, Passthrough: opts.Settings.EnvPassthrough,
 	})
 	return nil
+}
+
+// announcePendingHooks tells a run nobody attends which hooks wait for
+// approval, and how to give it: until then they block what they guard.
+func (a *App) announcePendingHooks() {
+	var names []string
+	for _, s := range a.Hooks.Status() {
+		if s.State == hooks.StatePending || s.State == hooks.StateChanged {
+			names = append(names, s.Name)
+		}
+	}
+	if len(names) > 0 {
+		a.Session.Publish(protocol.NoticeEvent{Text: fmt.Sprintf("%d hook(s) wait for your approval and block what they guard until then: %s. Review them with `shiro hooks list`, then run `shiro hooks approve NAME`.", len(names), strings.Join(names, ", "))})
+	}
 }
 
 // checkRewrite checks a hook's rewritten input the way the model's input is
@@ -129,4 +144,61 @@ func (a *App) publishNotice(text string) {
 	if a.Session != nil {
 		a.Session.Publish(protocol.NoticeEvent{Text: text})
 	}
+}
+
+// turnHooks runs the hooks at a turn's edges: session_start (before the
+// first prompt) and user_prompt as the person's input goes in, stop when
+// the model ends its turn, and notification when the session then waits.
+type turnHooks struct {
+	runner *hooks.Runner
+	cwd    string
+	// source is session_start's: "startup", or "resume" for a session
+	// that already has a conversation.
+	source  string
+	started atomic.Bool
+}
+
+// input runs the hooks of the person's input: what they add for the
+// model, or why the turn must not run.
+func (h *turnHooks) input(ctx context.Context, text string) (add, refusal string, notices []string) {
+	var added []string
+	if h.started.CompareAndSwap(false, true) {
+		r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindSessionStart, Cwd: h.cwd, Source: h.source})
+		added, notices = r.Context, r.Messages
+	}
+	r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindUserPrompt, Cwd: h.cwd, Prompt: text})
+	notices = append(notices, r.Messages...)
+	switch {
+	case r.Blocked:
+		return "", "the prompt was refused: " + r.Reason, notices
+	case r.Stop:
+		return "", r.StopReason, notices
+	}
+	return hookContext(append(added, r.Context...)), "", notices
+}
+
+// ended runs the stop hooks when the model ended a turn; back, when set,
+// sends the model back to work with the hook's reason. continued counts
+// the times this turn went back already (Claude Code's stop_hook_active).
+func (h *turnHooks) ended(ctx context.Context, continued int) (back string, notices []string) {
+	r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindStop, Cwd: h.cwd, StopActive: continued > 0})
+	notices = r.Messages
+	if r.Stop {
+		return "", append(notices, r.StopReason)
+	}
+	if r.Blocked {
+		return r.Reason, notices
+	}
+	return "", notices
+}
+
+// idle runs the notification hooks once a turn ended and the session
+// waits for the person.
+func (h *turnHooks) idle(ctx context.Context) []string {
+	return h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindNotification, Cwd: h.cwd, Message: "shiro is waiting for your input"}).Messages
+}
+
+// closeSession runs the session_end hooks as shiro exits.
+func (h *turnHooks) closeSession(ctx context.Context, reason string) {
+	h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindSessionEnd, Cwd: h.cwd, Reason: reason})
 }
