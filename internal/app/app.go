@@ -69,11 +69,14 @@ type Options struct {
 
 // App is a running session and everything it owns.
 type App struct {
-	Session  *agent.Session
-	Env      *workspace.Env
-	Tools    *tool.Registry
-	Hooks    *hooks.Runner // nil when hooks are off
-	Notebook *notebook.Notebook
+	Session *agent.Session
+	Env     *workspace.Env
+	Tools   *tool.Registry
+	Hooks   *hooks.Runner // nil when hooks are off
+	// turnHooks runs the hooks of a turn's and the session's edges; nil
+	// when hooks are off.
+	turnHooks *turnHooks
+	Notebook  *notebook.Notebook
 	// Memory is the project memory; nil under --no-memory or when its
 	// file could not be read (a problem says why).
 	Memory *memory.Store
@@ -164,7 +167,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	sessionID := begin.id
 	observers := []agent.TurnObserver{pluginObserver{app: a}}
 	if !opts.NoPlugins && s.HooksEnabled {
-		if err := a.openHooks(opts, sessionID); err != nil {
+		if err := a.openHooks(opts, sessionID, len(begin.history()) > 0); err != nil {
 			return nil, err
 		}
 		if a.Hooks != nil {
@@ -255,6 +258,9 @@ func (a *App) Close() {
 		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
+	}
+	if a.turnHooks != nil {
+		a.turnHooks.closeSession(context.Background(), "exit")
 	}
 	if a.ux != nil {
 		a.ux.diag.Stop()

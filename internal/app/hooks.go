@@ -18,7 +18,7 @@ import (
 // openHooks loads the hook folders, the hooks of Claude Code's settings
 // files and their approvals. Settings whose hooks cannot be read stop
 // shiro, as their permission rules do: skipping them would drop a guard.
-func (a *App) openHooks(opts Options, sessionID string) error {
+func (a *App) openHooks(opts Options, sessionID string, resumed bool) error {
 	set, problems := hooks.Load(filepath.Join(config.ProjectDir(a.Env.Root), "hooks"), opts.Paths.Hooks())
 	a.startup = append(a.startup, problems...)
 	files, err := claudecode.Load(opts.Paths.Home, a.Env.Root)
@@ -49,6 +49,10 @@ func (a *App) openHooks(opts Options, sessionID string) error {
 		SessionID: sessionID, ProjectDir: a.Env.Root, Validate: a.checkRewrite,
 		Launcher: a.Env.Launcher, Passthrough: opts.Settings.EnvPassthrough,
 	})
+	a.turnHooks = &turnHooks{runner: a.Hooks, cwd: a.Env.Root, source: "startup"}
+	if resumed {
+		a.turnHooks.source = "resume"
+	}
 	return nil
 }
 
@@ -198,7 +202,11 @@ func (h *turnHooks) idle(ctx context.Context) []string {
 	return h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindNotification, Cwd: h.cwd, Message: "shiro is waiting for your input"}).Messages
 }
 
-// closeSession runs the session_end hooks as shiro exits.
+// closeSession runs the session_end hooks as shiro exits, when the
+// session started: `shiro hooks list` opens no session its hooks end.
 func (h *turnHooks) closeSession(ctx context.Context, reason string) {
+	if !h.started.Load() {
+		return
+	}
 	h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindSessionEnd, Cwd: h.cwd, Reason: reason})
 }
