@@ -73,9 +73,9 @@ type App struct {
 	Env     *workspace.Env
 	Tools   *tool.Registry
 	Hooks   *hooks.Runner // nil when hooks are off
-	// turnHooks runs the hooks of a turn's and the session's edges; nil
+	// edgeHooks runs the hooks of a turn's and the session's edges; nil
 	// when hooks are off.
-	turnHooks *turnHooks
+	edgeHooks *edgeHooks
 	Notebook  *notebook.Notebook
 	// Memory is the project memory; nil under --no-memory or when its
 	// file could not be read (a problem says why).
@@ -259,8 +259,8 @@ func (a *App) Close() {
 		for range s.Events() {
 		}
 	}
-	if a.turnHooks != nil {
-		a.turnHooks.closeSession(context.Background(), "exit")
+	if a.edgeHooks != nil {
+		a.edgeHooks.closeSession(context.Background(), "exit")
 	}
 	if a.ux != nil {
 		a.ux.diag.Stop()

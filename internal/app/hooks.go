@@ -49,9 +49,9 @@ func (a *App) openHooks(opts Options, sessionID string, resumed bool) error {
 		SessionID: sessionID, ProjectDir: a.Env.Root, Validate: a.checkRewrite,
 		Launcher: a.Env.Launcher, Passthrough: opts.Settings.EnvPassthrough,
 	})
-	a.turnHooks = &turnHooks{runner: a.Hooks, cwd: a.Env.Root, source: "startup"}
+	a.edgeHooks = &edgeHooks{runner: a.Hooks, cwd: a.Env.Root, source: "startup"}
 	if resumed {
-		a.turnHooks.source = "resume"
+		a.edgeHooks.source = "resume"
 	}
 	return nil
 }
@@ -150,10 +150,10 @@ func (a *App) publishNotice(text string) {
 	}
 }
 
-// turnHooks runs the hooks at a turn's edges: session_start (before the
+// edgeHooks runs the hooks at a turn's edges: session_start (before the
 // first prompt) and user_prompt as the person's input goes in, stop when
 // the model ends its turn, and notification when the session then waits.
-type turnHooks struct {
+type edgeHooks struct {
 	runner *hooks.Runner
 	cwd    string
 	// source is session_start's: "startup", or "resume" for a session
@@ -164,7 +164,7 @@ type turnHooks struct {
 
 // input runs the hooks of the person's input: what they add for the
 // model, or why the turn must not run.
-func (h *turnHooks) input(ctx context.Context, text string) (add, refusal string, notices []string) {
+func (h *edgeHooks) input(ctx context.Context, text string) (add, refusal string, notices []string) {
 	var added []string
 	if h.started.CompareAndSwap(false, true) {
 		r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindSessionStart, Cwd: h.cwd, Source: h.source})
@@ -184,7 +184,7 @@ func (h *turnHooks) input(ctx context.Context, text string) (add, refusal string
 // ended runs the stop hooks when the model ended a turn; back, when set,
 // sends the model back to work with the hook's reason. continued counts
 // the times this turn went back already (Claude Code's stop_hook_active).
-func (h *turnHooks) ended(ctx context.Context, continued int) (back string, notices []string) {
+func (h *edgeHooks) ended(ctx context.Context, continued int) (back string, notices []string) {
 	r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindStop, Cwd: h.cwd, StopActive: continued > 0})
 	notices = r.Messages
 	if r.Stop {
@@ -198,13 +198,13 @@ func (h *turnHooks) ended(ctx context.Context, continued int) (back string, noti
 
 // idle runs the notification hooks once a turn ended and the session
 // waits for the person.
-func (h *turnHooks) idle(ctx context.Context) []string {
+func (h *edgeHooks) idle(ctx context.Context) []string {
 	return h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindNotification, Cwd: h.cwd, Message: "shiro is waiting for your input"}).Messages
 }
 
 // closeSession runs the session_end hooks as shiro exits, when the
 // session started: `shiro hooks list` opens no session its hooks end.
-func (h *turnHooks) closeSession(ctx context.Context, reason string) {
+func (h *edgeHooks) closeSession(ctx context.Context, reason string) {
 	if !h.started.Load() {
 		return
 	}
