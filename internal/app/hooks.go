@@ -57,12 +57,15 @@ func (h hookGate) PreTool(ctx context.Context, tool, callID string, input json.R
 }
 
 // hookObserver runs after_turn hooks; each failure becomes a notice.
-type hookObserver struct{ runner *hooks.Runner }
+type hookObserver struct {
+	agent.NoHooks
+	runner *hooks.Runner
+}
 
-func (h hookObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []string {
+func (h hookObserver) Ended(ctx context.Context, t agent.TurnEnd) agent.Ending {
 	var notices []string
-	for _, err := range h.runner.AfterTurn(ctx, t) {
+	for _, err := range h.runner.AfterTurn(ctx, t.TurnSummary) {
 		notices = append(notices, "after_turn hook: "+err.Error())
 	}
-	return notices
+	return agent.Ending{Notices: notices}
 }
