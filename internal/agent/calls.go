@@ -216,6 +216,7 @@ func (t *turn) parent(work *childWork) Parent {
 		AddUsage:          s.addSubagentUsage,
 		NoteWork:          work.note,
 		Spend:             s.childSpend(),
+		Hooks:             s.cfg.SubagentHooks,
 	}
 }
 

@@ -123,15 +123,13 @@ func (s *Session) compact(ctx context.Context, provider llm.Provider, model, foc
 	}
 	s.setHistoryLocked(next)
 	after := s.sizes.total(s.history)
-	id := s.id
+	head := s.headLocked()
 	s.mu.Unlock()
 
 	res := CompactResult{Summarized: plan.cut - plan.from, Before: before, After: after, from: plan.from}
-	if s.cfg.Recorder != nil {
-		s.recorded(s.cfg.Recorder.Compact(s.recordCtx(), id, Compaction{
-			History: next, Summary: summary, Model: model, Usage: usage, Summarized: res.Summarized,
-		}))
-	}
+	s.record(Compacted{Head: head, Compaction: Compaction{
+		History: next, Summary: summary, Model: model, Usage: usage, Summarized: res.Summarized,
+	}})
 	s.out.emit(protocol.CompactedEvent{Before: before, After: after, Summarized: res.Summarized})
 	return res, usage, nil
 }

@@ -48,6 +48,9 @@ type Parent struct {
 	// Spend is the parent's prices and what is left of its ceilings, for
 	// a child's own Config.
 	Spend Spend
+	// Hooks are the parent's for its children's turns (its
+	// Config.SubagentHooks); a child chains them before its own.
+	Hooks TurnHooks
 }
 
 // VariantSpec is implemented by tools whose offer depends on the agent

@@ -133,14 +133,17 @@ func hookContext(parts []string) string {
 }
 
 // hookObserver runs after_turn hooks; each failure becomes a notice.
-type hookObserver struct{ runner *hooks.Runner }
+type hookObserver struct {
+	agent.NoHooks
+	runner *hooks.Runner
+}
 
-func (h hookObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []string {
+func (h hookObserver) Ended(ctx context.Context, t agent.TurnEnd) agent.Ending {
 	var notices []string
-	for _, err := range h.runner.AfterTurn(ctx, t) {
+	for _, err := range h.runner.AfterTurn(ctx, t.TurnSummary) {
 		notices = append(notices, "after_turn hook: "+err.Error())
 	}
-	return notices
+	return agent.Ending{Notices: notices}
 }
 
 // publishNotice shows text as a notice once the session runs.
@@ -150,10 +153,12 @@ func (a *App) publishNotice(text string) {
 	}
 }
 
-// edgeHooks runs the hooks at a turn's edges: session_start (before the
-// first prompt) and user_prompt as the person's input goes in, stop when
-// the model ends its turn, and notification when the session then waits.
+// edgeHooks runs the hooks of the person's input: session_start before
+// the first prompt, then user_prompt. It comes first among the turn
+// hooks, so the hooks see what the person typed and a refusal stops the
+// turn before anything is attached.
 type edgeHooks struct {
+	agent.NoHooks
 	runner *hooks.Runner
 	cwd    string
 	// source is session_start's: "startup", or "resume" for a session
@@ -162,44 +167,27 @@ type edgeHooks struct {
 	started atomic.Bool
 }
 
-// input runs the hooks of the person's input: what they add for the
-// model, or why the turn must not run.
-func (h *edgeHooks) input(ctx context.Context, text string) (add, refusal string, notices []string) {
+// Expand implements agent.TurnHooks: what the hooks add reaches the model
+// with the prompt; a block refuses the turn.
+func (h *edgeHooks) Expand(ctx context.Context, in agent.TurnInput) agent.TurnInput {
 	var added []string
 	if h.started.CompareAndSwap(false, true) {
 		r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindSessionStart, Cwd: h.cwd, Source: h.source})
-		added, notices = r.Context, r.Messages
+		added, in.Notices = r.Context, append(in.Notices, r.Messages...)
 	}
-	r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindUserPrompt, Cwd: h.cwd, Prompt: text})
-	notices = append(notices, r.Messages...)
+	r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindUserPrompt, Cwd: h.cwd, Prompt: in.Text})
+	in.Notices = append(in.Notices, r.Messages...)
 	switch {
 	case r.Blocked:
-		return "", "the prompt was refused: " + r.Reason, notices
+		in.Refusal = "the prompt was refused: " + r.Reason
 	case r.Stop:
-		return "", r.StopReason, notices
+		in.Refusal = r.StopReason
+	default:
+		if add := hookContext(append(added, r.Context...)); add != "" {
+			in.Text += "\n\n" + add
+		}
 	}
-	return hookContext(append(added, r.Context...)), "", notices
-}
-
-// ended runs the stop hooks when the model ended a turn; back, when set,
-// sends the model back to work with the hook's reason. continued counts
-// the times this turn went back already (Claude Code's stop_hook_active).
-func (h *edgeHooks) ended(ctx context.Context, continued int) (back string, notices []string) {
-	r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindStop, Cwd: h.cwd, StopActive: continued > 0})
-	notices = r.Messages
-	if r.Stop {
-		return "", append(notices, r.StopReason)
-	}
-	if r.Blocked {
-		return r.Reason, notices
-	}
-	return "", notices
-}
-
-// idle runs the notification hooks once a turn ended and the session
-// waits for the person.
-func (h *edgeHooks) idle(ctx context.Context) []string {
-	return h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindNotification, Cwd: h.cwd, Message: "shiro is waiting for your input"}).Messages
+	return in
 }
 
 // closeSession runs the session_end hooks as shiro exits, when the
@@ -209,4 +197,51 @@ func (h *edgeHooks) closeSession(ctx context.Context, reason string) {
 		return
 	}
 	h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindSessionEnd, Cwd: h.cwd, Reason: reason})
+}
+
+// stopHooks runs the stop hooks (subagent_stop ones in a subagent's
+// turns) when the model ends its turn: a block sends it back to work with
+// the hook's reason. Then, in an attended main session, the notification
+// hooks hear that shiro waits for the person.
+type stopHooks struct {
+	agent.NoHooks
+	runner   *hooks.Runner
+	cwd      string
+	kind     hooks.Kind
+	attended bool
+}
+
+// Ended implements agent.TurnHooks.
+func (h stopHooks) Ended(ctx context.Context, e agent.TurnEnd) agent.Ending {
+	var end agent.Ending
+	if e.MayContinue {
+		r := h.runner.Fire(ctx, hooks.Event{Kind: h.kind, Cwd: h.cwd, StopActive: e.Continued > 0})
+		end.Notices = r.Messages
+		switch {
+		case r.Stop:
+			end.Notices = append(end.Notices, r.StopReason)
+		case r.Blocked:
+			end.Continue = r.Reason
+			return end
+		}
+	}
+	if h.attended && h.kind == hooks.KindStop {
+		r := h.runner.Fire(ctx, hooks.Event{Kind: hooks.KindNotification, Cwd: h.cwd, Message: "shiro is waiting for your input"})
+		end.Notices = append(end.Notices, r.Messages...)
+	}
+	return end
+}
+
+// stopHooks are the stop hooks of kind for the session's turns.
+func (a *App) stopHooks(kind hooks.Kind) agent.TurnHooks {
+	return stopHooks{runner: a.Hooks, cwd: a.Env.Root, kind: kind, attended: a.opts.Attended}
+}
+
+// subagentHooks take part in the subagents' turns: their subagent_stop
+// hooks; nil when hooks are off.
+func (a *App) subagentHooks() agent.TurnHooks {
+	if a.Hooks == nil {
+		return nil
+	}
+	return a.stopHooks(hooks.KindSubagentStop)
 }
