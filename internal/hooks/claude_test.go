@@ -159,6 +159,7 @@ func TestClaudeJSONReplies(t *testing.T) {
 				t.Errorf("%+v", res)
 			}
 		}},
+
 		{"post-tool context", "PostToolUse", `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: 2 warnings"}}`, func(t *testing.T, res Result) {
 			if res.Blocked || len(res.Context) != 1 || res.Context[0] != "lint: 2 warnings" {
 				t.Errorf("%+v", res)
@@ -247,4 +248,10 @@ func TestShiroHooksOfTheNewEvents(t *testing.T) {
 	if res := r.Fire(context.Background(), Event{Kind: KindSessionEnd, Reason: "exit"}); res.Blocked || len(res.Messages) != 0 {
 		t.Errorf("session_end = %+v", res)
 	}
+}
+
+func TestClaudeContinueFalseKeepsTheCallFromRunning(t *testing.T) {
+	f := newFixture(t)
+	r := f.claudeRunner(claudecode.ScopeUser, oneHook("PreToolUse", "Bash", `cat >/dev/null; echo '{"continue":false,"stopReason":"enough for today"}'`))
+	wantBlocked(t, preBash(r, "ls"), "", "enough for today")
 }

@@ -36,6 +36,10 @@ func (r *Runner) PreTool(ctx context.Context, tool, callID, cwd string, input js
 		input = json.RawMessage(`{}`)
 	}
 	res := r.Fire(ctx, Event{Kind: KindPreTool, Tool: tool, CallID: callID, Cwd: cwd, Input: input})
+	if res.Stop && !res.Blocked {
+		// A hook that would stop the turn does not let the call run.
+		res.Blocked, res.Reason, res.Input, res.Rewritten = true, res.StopReason, input, false
+	}
 	return PreToolResult{Input: res.Input, Rewritten: res.Rewritten, Blocked: res.Blocked, Hook: res.Hook, Reason: res.Reason,
 		Allow: res.Allow && !res.Ask, Ask: res.Ask, Messages: res.Messages}
 }
