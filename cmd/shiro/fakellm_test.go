@@ -30,10 +30,13 @@ type fakeSlot struct{ srv *llmtest.Server }
 //	mkpng FILE W H          write a W×H PNG
 //	fakesay TEXT            the fake's next answer is TEXT (after those
 //	                        fakellm queued); fakesay -f FILE, FILE's text
-//	lastbody FILE           write the last model call's request body to
-//	                        FILE, for grep
+//	fakecall ID NAME JSON   the fake's next answer calls the tool NAME
+//	                        with input JSON
+//	lastbody FILE [N]       write the last (or the Nth, from 1) model
+//	                        call's request body to FILE, for grep
 var fakeCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"fakesay":    fakesayCmd,
+	"fakecall":   fakecallCmd,
 	"lastbody":   lastbodyCmd,
 	"fakellm":    fakellmCmd,
 	"modelcalls": modelcallsCmd,
@@ -136,13 +139,30 @@ func fakesayCmd(ts *testscript.TestScript, neg bool, args []string) {
 	srv.Push(llmtest.Reply{Text: text, Usage: llmtest.Usage{InputTokens: 10, OutputTokens: 3}})
 }
 
+func fakecallCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: fakecall ID NAME JSON")
+	}
+	srv := fake(ts).srv
+	if srv == nil {
+		ts.Fatalf("fakecall: start the fake with fakellm first")
+	}
+	srv.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: args[0], Name: args[1], Input: args[2]}}, Usage: llmtest.Usage{InputTokens: 10, OutputTokens: 3}})
+}
+
 func lastbodyCmd(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: lastbody FILE")
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: lastbody FILE [N]")
 	}
 	calls := fake(ts).srv.ModelCalls()
-	if len(calls) == 0 {
-		ts.Fatalf("the fake had no model call")
+	n := len(calls)
+	if len(args) == 2 {
+		var err error
+		n, err = strconv.Atoi(args[1])
+		ts.Check(err)
 	}
-	ts.Check(os.WriteFile(ts.MkAbs(args[0]), calls[len(calls)-1].Body, 0o644))
+	if n < 1 || n > len(calls) {
+		ts.Fatalf("the fake had %d model calls, not a call %d", len(calls), n)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), calls[n-1].Body, 0o644))
 }

@@ -92,6 +92,12 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 	out := tool.Cap(res.Output)
 	out, images := t.toolImages(out, res.Images)
 	t.emit(protocol.ToolResultEvent{ID: c.ID, Name: c.Name, Output: out, Diff: res.Diff})
+	if post, ok := t.gate.Hooks.(PostHooks); ok {
+		// What post_tool hooks say reaches the model with the result.
+		if said := post.PostTool(t.ctx, info.Name, c.ID, v.Call.Input(), out); said != "" {
+			out += "\n\n" + said
+		}
+	}
 	return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: out, Images: images}
 }
 
@@ -214,6 +220,7 @@ func (t *turn) parent(work *childWork) Parent {
 		NoteWork:          work.note,
 		Spend:             s.childSpend(),
 		Mode:              s.Mode(),
+		Hooks:             s.cfg.SubagentHooks,
 	}
 }
 

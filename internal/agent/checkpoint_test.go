@@ -15,9 +15,11 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// checkpoints logs what the session asked of its checkpointer, and when:
-// the tool runs log themselves into the same list.
+// checkpoints logs what the session asked of its checkpointer (the
+// BeforeChange and Ended hooks), and when: the tool runs log themselves
+// into the same list.
 type checkpoints struct {
+	agent.NoHooks
 	mu  sync.Mutex
 	log []string
 }
@@ -33,9 +35,9 @@ func (c *checkpoints) BeforeChange(_ context.Context, id string) []string {
 	return []string{"snapshot taken"}
 }
 
-func (c *checkpoints) TurnEnded(_ context.Context, t agent.TurnMark) []string {
-	c.add(fmt.Sprintf("end %s turn %d %q history %d commands %v", t.SessionID, t.Seq, t.Text, t.HistoryLen, t.RanCommands))
-	return nil
+func (c *checkpoints) Ended(_ context.Context, t agent.TurnEnd) agent.Ending {
+	c.add(fmt.Sprintf("end %s turn %d %q history %d commands %v", t.SessionID, t.Seq, t.Typed, t.HistoryLen, t.RanCommands))
+	return agent.Ending{}
 }
 
 // The snapshot before a change is taken once, right before the turn's
@@ -65,7 +67,7 @@ func TestCheckpointsAtTheTurnsEdges(t *testing.T) {
 		}),
 		Model: "m", SessionID: "s1", Cwd: t.TempDir(), Tools: reg,
 		Gate: &agent.Gate{Rules: allowAll(), Plugins: plugin.NewHost()}, Prompter: staticPrompter{stable: "p"},
-		Filter: tool.Filter{Sets: tool.DefaultSets()}, Checkpoints: cp,
+		Filter: tool.Filter{Sets: tool.DefaultSets()}, Hooks: cp,
 	})
 	if err != nil {
 		t.Fatal(err)

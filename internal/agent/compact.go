@@ -87,6 +87,7 @@ func (s *Session) Compact(ctx context.Context, focus string) (CompactResult, err
 		return CompactResult{}, errors.New("a turn is running; wait for it to end")
 	}
 	provider, _ := s.Provider()
+	s.gate.Load().preCompact(ctx, "manual")
 	res, _, err := s.compact(ctx, provider, s.Model(), focus)
 	return res, err
 }
@@ -122,15 +123,13 @@ func (s *Session) compact(ctx context.Context, provider llm.Provider, model, foc
 	}
 	s.setHistoryLocked(next)
 	after := s.sizes.total(s.history)
-	id := s.id
+	head := s.headLocked()
 	s.mu.Unlock()
 
 	res := CompactResult{Summarized: plan.cut - plan.from, Before: before, After: after, from: plan.from}
-	if s.cfg.Recorder != nil {
-		s.recorded(s.cfg.Recorder.Compact(s.recordCtx(), id, Compaction{
-			History: next, Summary: summary, Model: model, Usage: usage, Summarized: res.Summarized,
-		}))
-	}
+	s.record(Compacted{Head: head, Compaction: Compaction{
+		History: next, Summary: summary, Model: model, Usage: usage, Summarized: res.Summarized,
+	}})
 	s.out.emit(protocol.CompactedEvent{Before: before, After: after, Summarized: res.Summarized})
 	return res, usage, nil
 }
@@ -307,6 +306,7 @@ func (t *turn) autoCompact(req *llm.Request) *llm.Request {
 	if budget == 0 || t.compactFailed || requestTokens(req, t.wireTokens) <= budget {
 		return req
 	}
+	t.gate.preCompact(t.ctx, "auto")
 	res, usage, err := t.s.compact(t.ctx, t.provider, t.model, "")
 	t.usage.Add(usage)
 	if err != nil {

@@ -35,7 +35,7 @@ func (r summaryRouter) Stream(ctx context.Context, req *llm.Request) iter.Seq2[l
 
 // compactingSession starts a session with a small context window, the
 // given share, and a recorder.
-func compactingSession(t *testing.T, p llm.Provider, window int, share float64, rec agent.Recorder, tools ...*fakeTool) *agent.Session {
+func compactingSession(t *testing.T, p llm.Provider, window int, share float64, rec agent.TurnHooks, tools ...*fakeTool) *agent.Session {
 	t.Helper()
 	ts := make([]tool.Tool, len(tools))
 	for i, f := range tools {
@@ -51,7 +51,7 @@ func compactingSession(t *testing.T, p llm.Provider, window int, share float64, 
 		Gate:     &agent.Gate{Rules: allowAll(), Plugins: plugin.NewHost()},
 		Prompter: staticPrompter{stable: "You are a test.", volatile: "Tasks: [ ] keep the parser fast"},
 		Filter:   tool.Filter{Sets: tool.DefaultSets()},
-		Recorder: rec, ContextWindow: func(string) int { return window }, CompactAt: share, CompactKeep: 4,
+		Hooks:    rec, ContextWindow: func(string) int { return window }, CompactAt: share, CompactKeep: 4,
 		Commands: cmd,
 	})
 	if err != nil {

@@ -52,6 +52,9 @@ type Parent struct {
 	// Mode is the parent's permission mode when it delegated: a child in
 	// plan mode changes nothing either.
 	Mode permission.Mode
+	// Hooks are the parent's for its children's turns (its
+	// Config.SubagentHooks); a child chains them before its own.
+	Hooks TurnHooks
 }
 
 // VariantSpec is implemented by tools whose offer depends on the agent

@@ -55,21 +55,22 @@ func (c *delegatingCall) Delegate(_ context.Context, rt tool.Runtime, p agent.Pa
 }
 
 type summaryKeeper struct {
+	agent.NoHooks
 	mu  sync.Mutex
 	got agent.TurnSummary
 }
 
-func (k *summaryKeeper) AfterTurn(_ context.Context, s agent.TurnSummary) []string {
+func (k *summaryKeeper) Ended(_ context.Context, e agent.TurnEnd) agent.Ending {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.got = s
-	return nil
+	k.got = e.TurnSummary
+	return agent.Ending{}
 }
 
 func TestDelegatorEventsUsageAndWorkReachTheParent(t *testing.T) {
 	d := &delegating{}
 	keeper := &summaryKeeper{}
-	h := newHarnessTools(t, options{observe: []agent.TurnObserver{keeper}}, []tool.Tool{d},
+	h := newHarnessTools(t, options{hooks: keeper}, []tool.Tool{d},
 		resp(toolCall("c1", "task", `{}`)), resp(llm.TextDelta{Text: "ok"}))
 	evs := h.collect(t.Context(), "go")
 	starts := 0

@@ -32,6 +32,36 @@ type HookVerdict struct {
 	// Input replaces the call's input when Rewritten.
 	Input     json.RawMessage
 	Rewritten bool
+	// Allow spares the person a question the rules would ask; Ask asks
+	// where the rules would allow. Neither passes a block or a deny.
+	Allow, Ask bool
+}
+
+// WaitHooks is Hooks told when an approval waits for the person
+// (notification hooks).
+type WaitHooks interface {
+	Waiting(ctx context.Context, message string)
+}
+
+// CompactHooks is Hooks told before the conversation is compacted
+// (pre_compact hooks); trigger is "manual" (/compact) or "auto".
+type CompactHooks interface {
+	PreCompact(ctx context.Context, trigger string)
+}
+
+func (g *Gate) preCompact(ctx context.Context, trigger string) {
+	if g == nil {
+		return
+	}
+	if c, ok := g.Hooks.(CompactHooks); ok {
+		c.PreCompact(ctx, trigger)
+	}
+}
+
+// PostHooks is Hooks that also run after a call succeeded (post_tool):
+// what they return goes to the model with the call's result.
+type PostHooks interface {
+	PostTool(ctx context.Context, tool, callID string, input json.RawMessage, output string) string
 }
 
 // Hooks runs external pre_tool hooks.
@@ -166,7 +196,9 @@ type Explanation struct {
 	// the sandbox, or by accept-edits).
 	open    bool
 	blocker string
-	query   permission.Query
+	// hookAsks: a hook asked for the person, which --yolo does not skip.
+	hookAsks bool
+	query    permission.Query
 }
 
 // Facts are a call as the plugins and the rules see it, worked out once per
@@ -206,8 +238,9 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 	if b := g.Plugins.Check(ctx, g.pluginCall(facts)); b != nil {
 		return blocked(e, b)
 	}
+	var h HookVerdict
 	if g.Hooks != nil {
-		h := g.Hooks.PreTool(ctx, info.Name, callID, call.Input())
+		h = g.Hooks.PreTool(ctx, info.Name, callID, call.Input())
 		if h.Blocked {
 			e.Decision, e.By, e.Reason, e.blocker = permission.Block, "hook:"+h.Hook, h.Reason, "hook:"+h.Hook
 			return e
@@ -260,6 +293,12 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 	}
 	if res.Decision == permission.Ask && g.Plugins.AutoApproved(info.Name) {
 		e.Decision, e.Reason = permission.Allow, "auto-approved by a plugin"
+	}
+	switch {
+	case h.Ask && e.Decision == permission.Allow:
+		e.Decision, e.By, e.Reason, e.hookAsks = permission.Ask, "hook:"+h.Hook, "hook "+h.Hook+" asks the person to approve", true
+	case h.Allow && e.Decision == permission.Ask:
+		e.Decision, e.By, e.Reason = permission.Allow, "hook:"+h.Hook, "allowed by hook "+h.Hook+" without asking"
 	}
 	if e.Reason == "" {
 		switch res.Decision {
@@ -339,7 +378,7 @@ func (g *Gate) decide(ctx context.Context, c GateCall) Verdict {
 	if e.Decision == permission.Allow && !repeated {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
-	if e.Decision == permission.Ask && !repeated && (g.Yolo || g.acceptsEdit(c.Mode, info, e)) {
+	if e.Decision == permission.Ask && !repeated && ((g.Yolo && !e.hookAsks) || g.acceptsEdit(c.Mode, info, e)) {
 		return Verdict{Allowed: true, Call: e.Call, Pattern: e.pattern}
 	}
 	if g.Approval == permission.Never {
@@ -364,6 +403,9 @@ func (g *Gate) ask(ctx context.Context, c GateCall, e Explanation, repeated bool
 		if d, err := pv.Preview(ctx); err == nil {
 			req.Preview = d
 		}
+	}
+	if w, ok := g.Hooks.(WaitHooks); ok {
+		w.Waiting(ctx, "shiro needs your permission to use "+req.Tool.Name)
 	}
 	reply := c.Approver.Approve(ctx, req)
 	if reply.Decision == permission.Allow {

@@ -198,6 +198,40 @@ func TestHookBlockIsAttributedToTheHook(t *testing.T) {
 	}
 }
 
+// A hook's allow spares the question a rule asks, never a deny rule.
+func TestHookAllowSparesAQuestionButNotADeny(t *testing.T) {
+	allow := hookFunc(func(string, json.RawMessage) agent.HookVerdict { return agent.HookVerdict{Hook: "ok", Allow: true} })
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	h := newHarness(t, options{gate: &agent.Gate{Hooks: allow, Rules: askAll()}, attended: true}, []*fakeTool{bash},
+		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
+	h.collect(t.Context(), "go")
+	if bash.runs.Load() != 1 || len(h.answers.seen()) != 0 {
+		t.Fatalf("runs = %d, asked %d times; want it run unasked", bash.runs.Load(), len(h.answers.seen()))
+	}
+	deny := rulesFunc(func(permission.Query) permission.Decision { return permission.Deny })
+	bash = &fakeTool{name: "bash", effect: tool.Runs}
+	h = newHarness(t, options{gate: &agent.Gate{Hooks: allow, Rules: deny, Yolo: true}, attended: true}, []*fakeTool{bash},
+		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
+	if d := denied(t, h.collect(t.Context(), "go")); d.By != "rule" || bash.runs.Load() != 0 {
+		t.Fatalf("denied = %+v, runs = %d", d, bash.runs.Load())
+	}
+}
+
+// A hook's ask puts the question even where a rule allows, and --yolo
+// does not skip it.
+func TestHookAskIsAskedEvenWithYolo(t *testing.T) {
+	ask := hookFunc(func(string, json.RawMessage) agent.HookVerdict { return agent.HookVerdict{Hook: "careful", Ask: true} })
+	bash := &fakeTool{name: "bash", effect: tool.Runs}
+	h := newHarness(t, options{gate: &agent.Gate{Hooks: ask, Rules: allowAll(), Yolo: true}, attended: true}, []*fakeTool{bash},
+		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
+	h.answers.answers = []protocol.Decision{protocol.No}
+	evs := h.collect(t.Context(), "go")
+	if len(h.answers.seen()) != 1 || bash.runs.Load() != 0 {
+		t.Fatalf("asked %d times, runs = %d", len(h.answers.seen()), bash.runs.Load())
+	}
+	denied(t, evs)
+}
+
 func prepare(t *testing.T, tl tool.Tool, input string) tool.Prepared {
 	t.Helper()
 	p, err := tl.Prepare(json.RawMessage(input))

@@ -97,12 +97,12 @@ type options struct {
 	attended bool
 	variant  agent.Variant
 	provider llm.Provider
-	observe  []agent.TurnObserver
+	hooks    agent.TurnHooks
 	spend    agent.Spend
 	maxSteps int
 	commands agent.Commander
-	// beforeEnd is Config.BeforeEnd.
-	beforeEnd func(ctx context.Context) string
+	// maxContinues is Config.MaxContinues.
+	maxContinues int
 	// outputSchema is Config.OutputSchema.
 	outputSchema json.RawMessage
 	// mode is Config.Mode.
@@ -197,8 +197,8 @@ func newHarnessTools(t testing.TB, o options, ts []tool.Tool, responses ...repla
 		Provider: provider, Model: "test-model", SessionID: "s1", Cwd: t.TempDir(), Tools: reg, Gate: gate,
 		Prompter: staticPrompter{stable: "You are a test.", volatile: ""},
 		Filter:   tool.Filter{Sets: tool.DefaultSets()}, Attended: o.attended, Variant: o.variant,
-		Observers: o.observe, Spend: o.spend, MaxSteps: o.maxSteps, Commands: o.commands,
-		BeforeEnd: o.beforeEnd, OutputSchema: o.outputSchema, Mode: o.mode,
+		Hooks: o.hooks, Spend: o.spend, MaxSteps: o.maxSteps, Commands: o.commands,
+		MaxContinues: o.maxContinues, OutputSchema: o.outputSchema, Mode: o.mode,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -268,4 +268,34 @@ func (p *cancellingProvider) Stream(ctx context.Context, _ *llm.Request) iter.Se
 // hand.
 func (*harness) withScript(responses ...replay.Response) llm.Provider {
 	return replay.New("test", responses)
+}
+
+// hookFuncs is a TurnHooks whose stages are the functions set; the others
+// take no part.
+type hookFuncs struct {
+	agent.NoHooks
+	setup  func(context.Context) agent.TurnSetup
+	expand func(context.Context, agent.TurnInput) agent.TurnInput
+	ended  func(context.Context, agent.TurnEnd) agent.Ending
+}
+
+func (h hookFuncs) Setup(ctx context.Context) agent.TurnSetup {
+	if h.setup == nil {
+		return agent.TurnSetup{}
+	}
+	return h.setup(ctx)
+}
+
+func (h hookFuncs) Expand(ctx context.Context, in agent.TurnInput) agent.TurnInput {
+	if h.expand == nil {
+		return in
+	}
+	return h.expand(ctx, in)
+}
+
+func (h hookFuncs) Ended(ctx context.Context, e agent.TurnEnd) agent.Ending {
+	if h.ended == nil {
+		return agent.Ending{}
+	}
+	return h.ended(ctx, e)
 }

@@ -34,7 +34,7 @@ func sendTurn(s *agent.Session, turn protocol.UserTurn) []protocol.Event {
 	return out
 }
 
-// Pictures submitted with a turn and pictures ExpandTurn attached (@shot.png)
+// Pictures submitted with a turn and pictures the Expand hook attached (@shot.png)
 // reach the model in the person's message, before the words.
 func TestTurnImagesReachTheModel(t *testing.T) {
 	attached, err := llm.NewImage("image/jpeg", jpegBytes)
@@ -42,9 +42,10 @@ func TestTurnImagesReachTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, wire := startWith(t, mustRegistry(t), allowAll(), func(c *agent.Config) {
-		c.ExpandTurn = func(_ context.Context, text string) (string, []llm.Image, []string) {
-			return text, []llm.Image{attached}, nil
-		}
+		c.Hooks = hookFuncs{expand: func(_ context.Context, in agent.TurnInput) agent.TurnInput {
+			in.Images = append(in.Images, attached)
+			return in
+		}}
 		c.SeesImages = func(string) bool { return true }
 	}, resp(llm.TextDelta{Text: "a cat"}))
 	evs := sendTurn(s, protocol.UserTurn{Text: "what is this?"}.WithImages([]protocol.Image{{MediaType: "image/png", Data: pngBytes, Name: "shot.png"}}))

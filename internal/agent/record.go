@@ -10,34 +10,6 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// Recorder keeps a session's conversation as it grows: the session store
-// behind `shiro -c`. The session calls it on the turn's goroutine, in
-// order, as each message enters the history and before the next step
-// starts, so a process killed at any moment loses at most the step in
-// flight. A failed call is shown as a notice; the turn goes on with the
-// history in memory intact.
-type Recorder interface {
-	// Append keeps a message that entered the history of the session id.
-	// For a message a model call produced, model and usage are that
-	// call's; otherwise they are zero.
-	Append(ctx context.Context, id string, m llm.Message, model string, usage llm.Usage) error
-	// Replace keeps that the history of the session id was replaced by h
-	// (emptied by /clear, when h is empty).
-	Replace(ctx context.Context, id string, h []llm.Message) error
-	// Compact keeps that the history of the session id was compacted into
-	// c.History; the messages before stay stored.
-	Compact(ctx context.Context, id string, c Compaction) error
-}
-
-// UsageRecorder is a Recorder that also keeps the usage of the model
-// calls no stored message carries: a subagent's run, a one-off prompt such
-// as /memory's. The stored session's total (shiro sessions show) then
-// counts every call the session's own total counts. A compaction's summary
-// is not among them: its marker carries its usage.
-type UsageRecorder interface {
-	Charged(ctx context.Context, id, model string, usage llm.Usage) error
-}
-
 // ID is the id of the conversation the session is in: the one it started
 // with, or the one it resumed last.
 func (s *Session) ID() string {
@@ -84,20 +56,25 @@ func (s *Session) setHistoryLocked(h []llm.Message) {
 func (s *Session) appendStep(m llm.Message, model string, usage llm.Usage) {
 	s.mu.Lock()
 	s.history = append(s.history, m.Sealed())
-	id := s.id
+	head := s.headLocked()
 	s.mu.Unlock()
-	if s.cfg.Recorder == nil {
-		return
-	}
-	s.recorded(s.cfg.Recorder.Append(s.recordCtx(), id, m, model, usage))
+	s.record(Step{Head: head, Message: m, CallModel: model, Usage: usage})
 }
 
-// recordReplace has a replaced history recorded.
-func (s *Session) recordReplace(h []llm.Message) {
-	if s.cfg.Recorder == nil {
-		return
-	}
-	s.recorded(s.cfg.Recorder.Replace(s.recordCtx(), s.ID(), h))
+// record has the hooks keep r, and reports when that fails.
+func (s *Session) record(r Record) {
+	s.recorded(s.cfg.Hooks.Recorded(s.recordCtx(), r))
+}
+
+// head names the conversation and what it runs on, for a record.
+func (s *Session) head() Head {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.headLocked()
+}
+
+func (s *Session) headLocked() Head {
+	return Head{SessionID: s.id, Provider: s.provName, Model: s.model}
 }
 
 // recordCtx is the context of a recorder call: the session's, without

@@ -17,12 +17,15 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// journal is a Recorder that writes what it is told into a log shared
-// with the provider, so a test sees the order of steps and requests.
+// journal is a recorder (the Recorded hook) that writes what it is told
+// into a log shared with the provider, so a test sees the order of steps
+// and requests. charges has it keep the Charged usage too.
 type journal struct {
-	mu   sync.Mutex
-	log  []string
-	fail error
+	agent.NoHooks
+	mu      sync.Mutex
+	log     []string
+	fail    error
+	charges bool
 }
 
 func (j *journal) add(line string) {
@@ -37,28 +40,30 @@ func (j *journal) lines() []string {
 	return append([]string(nil), j.log...)
 }
 
-func (j *journal) Append(_ context.Context, id string, m llm.Message, model string, u llm.Usage) error {
+func (j *journal) Recorded(_ context.Context, r agent.Record) error {
 	j.mu.Lock()
-	fail := j.fail
+	fail, charges := j.fail, j.charges
 	j.mu.Unlock()
-	if fail != nil {
-		return fail
+	switch r := r.(type) {
+	case agent.Step:
+		if fail != nil {
+			return fail
+		}
+		line := fmt.Sprintf("append %s %s %s", r.SessionID, r.Message.Role, describe(r.Message))
+		if r.CallModel != "" || r.Usage != (llm.Usage{}) {
+			line += fmt.Sprintf(" [%s %d/%d]", r.CallModel, r.Usage.InputTokens, r.Usage.OutputTokens)
+		}
+		j.add(line)
+	case agent.Replaced:
+		j.add(fmt.Sprintf("replace %s %d", r.SessionID, len(r.History)))
+	case agent.Compacted:
+		c := r.Compaction
+		j.add(fmt.Sprintf("compact %s %d into %d [%s %d/%d]", r.SessionID, c.Summarized, len(c.History), c.Model, c.Usage.InputTokens, c.Usage.OutputTokens))
+	case agent.Charged:
+		if charges {
+			j.add(fmt.Sprintf("charged %s %s %d/%d", r.SessionID, r.CallModel, r.Usage.InputTokens, r.Usage.OutputTokens))
+		}
 	}
-	line := fmt.Sprintf("append %s %s %s", id, m.Role, describe(m))
-	if model != "" || u != (llm.Usage{}) {
-		line += fmt.Sprintf(" [%s %d/%d]", model, u.InputTokens, u.OutputTokens)
-	}
-	j.add(line)
-	return nil
-}
-
-func (j *journal) Replace(_ context.Context, id string, h []llm.Message) error {
-	j.add(fmt.Sprintf("replace %s %d", id, len(h)))
-	return nil
-}
-
-func (j *journal) Compact(_ context.Context, id string, c agent.Compaction) error {
-	j.add(fmt.Sprintf("compact %s %d into %d [%s %d/%d]", id, c.Summarized, len(c.History), c.Model, c.Usage.InputTokens, c.Usage.OutputTokens))
 	return nil
 }
 
@@ -112,7 +117,7 @@ func startRecorded(t *testing.T, history []llm.Message, responses ...replay.Resp
 	s, err := agent.Start(t.Context(), agent.Config{
 		Provider: &journaled{j: j, wire: wire}, Model: "m1", SessionID: "s1", Cwd: t.TempDir(), Tools: reg,
 		Gate: &agent.Gate{Rules: allowAll()}, Prompter: staticPrompter{stable: "sys"}, Filter: tool.Filter{Sets: tool.DefaultSets()},
-		Recorder: j, History: history,
+		Hooks: j, History: history,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +170,7 @@ func TestAnInterruptedTurnRecordsItsSyntheticResults(t *testing.T) {
 	p := &cancellingProvider{}
 	s, err := agent.Start(t.Context(), agent.Config{
 		Provider: p, Model: "m1", SessionID: "s1", Cwd: t.TempDir(), Tools: reg, Gate: &agent.Gate{Rules: allowAll()},
-		Prompter: staticPrompter{}, Filter: tool.Filter{Sets: tool.DefaultSets()}, Recorder: j,
+		Prompter: staticPrompter{}, Filter: tool.Filter{Sets: tool.DefaultSets()}, Hooks: j,
 	})
 	if err != nil {
 		t.Fatal(err)

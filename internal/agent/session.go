@@ -29,31 +29,9 @@ type Prompter interface {
 	Prompt(active []tool.Tool, appendix string) (stable, volatile string)
 }
 
-// TurnObserver runs when a turn ends and may return notices to show.
-type TurnObserver interface {
-	AfterTurn(ctx context.Context, t TurnSummary) []string
-}
-
 // TurnSummary describes a finished turn; the one summary is the tool
 // package's, shared with plugins and hooks.
 type TurnSummary = tool.TurnSummary
-
-// TurnSetup is what BeforeTurn hands the next turn: a new gate when
-// extensions were reloaded (nil keeps the current one), a new tool registry
-// when the tools changed (MCP servers connected, or one's tool list
-// changed; nil keeps the current one) and notices to show.
-//
-// A new Provider (chosen with /provider) replaces the session's from that
-// turn on, with the name of the preset it came from and the model to use
-// with it; the session then describes itself again.
-type TurnSetup struct {
-	Gate         *Gate
-	Tools        *tool.Registry
-	Notices      []string
-	Provider     llm.Provider
-	ProviderName string
-	Model        string
-}
 
 // Commander runs slash commands submitted with Command ops.
 type Commander interface {
@@ -109,22 +87,14 @@ type Config struct {
 	// PruneTokens is the estimated history size above which old tool
 	// output is pruned from the copy sent to the model (0: default).
 	PruneTokens int
-	Observers   []TurnObserver
-	// BeforeTurn runs at the start of every turn, before the prompt is
-	// built: the turn boundary where reloaded skills and plugins take
-	// effect, never mid-turn.
-	BeforeTurn func(ctx context.Context) TurnSetup
-	// BeforeEnd runs when the model is about to end a turn that wrote
-	// files. A non-empty answer goes to the model as a message and the
-	// turn goes on, once per turn: how the language servers' new errors
-	// in the changed files reach a model that has not looked (internal/lsp).
-	BeforeEnd func(ctx context.Context) string
-	// Continue runs when the model is about to end a turn, after
-	// BeforeEnd had nothing to say; continued counts the times this turn
-	// went on already. A non-empty answer goes to the model as a message
-	// and the turn goes on (the task list's unfinished work: the
-	// continueWhileTodos setting).
-	Continue func(ctx context.Context, continued int) string
+	// Hooks take part in every turn's stages (hooks.go); nil takes none.
+	Hooks TurnHooks
+	// MaxContinues bounds how often the hooks may send one turn back to
+	// work (0: DefaultMaxContinues).
+	MaxContinues int
+	// SubagentHooks take part in the turns of the subagents this
+	// session's delegating calls start; nil takes none.
+	SubagentHooks TurnHooks
 	// Commands runs slash commands; nil refuses every Command op.
 	Commands Commander
 	// OutputSchema is the JSON Schema the answer that ends a turn must
@@ -140,12 +110,7 @@ type Config struct {
 	// Broker is the parent's, for a subagent: its approvals and questions
 	// reach the parent's front end. Nil for a main session.
 	Broker *Broker
-	// ExpandTurn, when set, rewrites a user turn's text before it enters
-	// the history (MCP resources attached with @server:uri); the turn-start
-	// event keeps what the person typed. Notices are shown before the turn.
-	// It may attach pictures (@shot.png), which join the turn's message.
-	ExpandTurn func(ctx context.Context, text string) (expanded string, images []llm.Image, notices []string)
-	// SplitTurn, when set, undoes ExpandTurn for the front ends: a stored
+	// SplitTurn, when set, undoes the Expand hooks for the front ends: a stored
 	// prompt is shown as typed, with the names of what was attached, not
 	// with the attached content (a resumed or undone conversation would
 	// otherwise redraw a whole log file inline).
@@ -155,12 +120,6 @@ type Config struct {
 	// picture for a model that does not is refused before anything is
 	// sent, and pictures tools return are left out for it.
 	SeesImages func(model string) bool
-	// Recorder keeps every message as it enters the history (the session
-	// store); nil keeps the conversation in memory only.
-	Recorder Recorder
-	// Checkpoints snapshots the workspace at each turn's edges (/undo);
-	// nil takes none.
-	Checkpoints Checkpointer
 	// History is the conversation to continue (a resumed session). It is
 	// made valid first (see ValidHistory), and front ends hear it as a
 	// HistoryEvent after the session event.
@@ -266,6 +225,12 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if cfg.PruneTokens <= 0 {
 		cfg.PruneTokens = defaultPruneTokens
 	}
+	if cfg.Hooks == nil {
+		cfg.Hooks = NoHooks{}
+	}
+	if cfg.MaxContinues <= 0 {
+		cfg.MaxContinues = DefaultMaxContinues
+	}
 	s := &Session{cfg: cfg, out: newOutbox(), id: cfg.SessionID, provider: cfg.Provider, provName: cfg.ProviderName, model: cfg.Model,
 		variant: cfg.Variant, mode: cfg.Mode, repeats: NewRepeatGuard()}
 	s.setHistoryLocked(ValidHistory(cfg.History))
@@ -333,8 +298,9 @@ func (s *Session) SetHistory(h []llm.Message) error {
 		return errors.New("a turn is running; wait for it to end")
 	}
 	s.setHistoryLocked(h)
+	head := s.headLocked()
 	s.mu.Unlock()
-	s.recordReplace(h)
+	s.record(Replaced{Head: head, History: h})
 	// Front ends redraw what they show of the conversation.
 	ev := s.historyEvent(h)
 	ev.Replaced = true

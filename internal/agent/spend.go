@@ -94,8 +94,8 @@ func (s *Session) charge(model string, u llm.Usage, kind callKind) {
 	ev := s.spend.usageEvent()
 	s.mu.Unlock()
 	s.out.emit(ev)
-	if r, ok := s.cfg.Recorder.(UsageRecorder); ok && (kind == sideCall || kind == subagentCall) {
-		s.recorded(r.Charged(s.recordCtx(), s.ID(), model, u))
+	if kind == sideCall || kind == subagentCall {
+		s.record(Charged{Head: s.head(), CallModel: model, Usage: u})
 	}
 }
 

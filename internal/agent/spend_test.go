@@ -1,7 +1,6 @@
 package agent_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -181,17 +180,6 @@ func TestUsageEventsCarryTheSessionsTotal(t *testing.T) {
 	}
 }
 
-// chargedJournal is a journal that also keeps the usage no message
-// carries, as the session store does.
-type chargedJournal struct {
-	journal
-}
-
-func (j *chargedJournal) Charged(_ context.Context, id, model string, u llm.Usage) error {
-	j.add(fmt.Sprintf("charged %s %s %d/%d", id, model, u.InputTokens, u.OutputTokens))
-	return nil
-}
-
 // A one-off prompt's usage reaches the recorder, so the stored session's
 // total counts it as the session's own does; a compaction's summary does
 // not, since its marker carries its usage already.
@@ -200,7 +188,7 @@ func TestTheRecorderKeepsUsageNoMessageCarries(t *testing.T) {
 	for i := range 7 {
 		rs = append(rs, resp(llm.TextDelta{Text: fmt.Sprint("answer ", i)}))
 	}
-	j := &chargedJournal{}
+	j := &journal{charges: true}
 	s := compactingSession(t, replay.New("r", rs), 0, 0, j)
 	for i := range 5 {
 		for range s.Send(t.Context(), fmt.Sprint("prompt ", i)) {

@@ -15,7 +15,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// swapper hands BeforeTurn a new provider once it has one to give.
+// swapper hands Setup a new provider once it has one to give.
 type swapper struct {
 	mu   sync.Mutex
 	next *agent.TurnSetup
@@ -47,7 +47,7 @@ func TestTurnSetupSwapsTheProvider(t *testing.T) {
 	reg, _ := tool.NewRegistry()
 	s, err := agent.Start(t.Context(), agent.Config{
 		Provider: first, ProviderName: "anthropic", Model: "m1", Cwd: t.TempDir(), Tools: reg,
-		Gate: &agent.Gate{Rules: allowAll()}, Prompter: staticPrompter{}, BeforeTurn: w.beforeTurn,
+		Gate: &agent.Gate{Rules: allowAll()}, Prompter: staticPrompter{}, Hooks: hookFuncs{setup: w.beforeTurn},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,12 @@ const interruptedResult = "The user interrupted before this tool call finished. 
 // charge without end. Each resume is also a step, under the step limit.
 const maxResumes = 4
 
+// DefaultMaxContinues is how often the hooks may send one turn back to
+// work when the configuration sets no other bound: a hook that always
+// objected would otherwise keep the model working, and charging, without
+// end.
+const DefaultMaxContinues = 3
+
 // turn is the state of one turn. Settings are read once, when it starts:
 // a change submitted meanwhile applies to the next turn.
 type turn struct {
@@ -68,14 +74,14 @@ type turn struct {
 	// compactFailed is set once automatic compaction failed this turn.
 	wireTokens    int
 	compactFailed bool
-	// continued counts the times Continue sent the turn on.
+	// continued counts the times the hooks sent the turn back to work;
+	// ended is set once they heard it end.
 	continued int
+	ended     bool
 	// lastStop is why the last model call stopped; resumed counts the
 	// paused answers sent back this turn.
 	lastStop llm.StopReason
 	resumed  int
-	// endChecked is set once BeforeEnd was asked this turn.
-	endChecked bool
 	// finalPlan is a plan nobody could approve: the turn ends with it as
 	// the answer once the step's calls are answered.
 	finalPlan string
@@ -89,43 +95,40 @@ func (t *turn) emit(e protocol.Event) { t.s.out.emit(e) }
 func (s *Session) runTurn(ctx context.Context, seq int, q queued) {
 	text, model, images := q.text, q.model, q.images
 	t := &turn{s: s, ctx: ctx, op: q.op}
-	if s.cfg.BeforeTurn != nil {
-		setup := s.cfg.BeforeTurn(ctx)
-		if setup.Gate != nil {
-			s.gate.Store(setup.Gate)
-		}
-		if setup.Tools != nil {
-			s.tools.Store(setup.Tools)
-		}
-		if setup.Provider != nil {
-			s.swapProvider(setup)
-		}
-		for _, n := range setup.Notices {
-			t.emit(protocol.NoticeEvent{Text: n})
-		}
+	setup := s.cfg.Hooks.Setup(ctx)
+	if setup.Gate != nil {
+		s.gate.Store(setup.Gate)
 	}
-	// Settings are read after BeforeTurn, which may have changed them.
+	if setup.Tools != nil {
+		s.tools.Store(setup.Tools)
+	}
+	if setup.Provider != nil {
+		s.swapProvider(setup)
+	}
+	for _, n := range setup.Notices {
+		t.emit(protocol.NoticeEvent{Text: n})
+	}
+	// Settings are read after Setup, which may have changed them.
 	t.provider, _ = s.Provider()
 	t.model, t.variant = cmp.Or(model, s.Model()), s.Variant()
 	t.gate = s.gate.Load()
 	t.tools = s.tools.Load()
-	typed := text
-	if s.cfg.ExpandTurn != nil {
-		var notices []string
-		var attached []llm.Image
-		text, attached, notices = s.cfg.ExpandTurn(ctx, text)
-		images = append(slices.Clip(images), attached...)
-		for _, n := range notices {
-			t.emit(protocol.NoticeEvent{Text: n})
-		}
+	in := s.cfg.Hooks.Expand(ctx, TurnInput{Text: text, Images: images})
+	text, images = in.Text, in.Images
+	for _, n := range in.Notices {
+		t.emit(protocol.NoticeEvent{Text: n})
 	}
-	t.emit(protocol.TurnStartEvent{Op: t.op, Turn: seq, Text: typed, Images: len(images)})
-	t.seq, t.typed, t.historyStart = seq, typed, s.historyLen()
-	if len(images) > 0 && !s.seesImages(t.model) {
+	t.emit(protocol.TurnStartEvent{Op: t.op, Turn: seq, Text: q.text, Images: len(images)})
+	t.seq, t.typed, t.historyStart = seq, q.text, s.historyLen()
+	refusal := in.Refusal
+	if refusal == "" && len(images) > 0 && !s.seesImages(t.model) {
 		// Refused before anything is sent: the provider would reject the
 		// request, or worse, the model would answer without the picture.
+		refusal = noVision(t.model, len(images))
+	}
+	if refusal != "" {
 		t.stop = protocol.StopError
-		t.emit(protocol.ErrorEvent{Op: t.op, Error: noVision(t.model, len(images))})
+		t.emit(protocol.ErrorEvent{Op: t.op, Error: refusal})
 		t.finish()
 		return
 	}
@@ -159,7 +162,7 @@ func (s *Session) runTurn(ctx context.Context, seq int, q queued) {
 				}
 				return
 			}
-			if t.checkBeforeEnd() || t.checkContinue() {
+			if t.endOrContinue() {
 				continue
 			}
 			return
@@ -197,39 +200,60 @@ func (t *turn) resumePaused() bool {
 	return true
 }
 
-// checkBeforeEnd asks BeforeEnd, once in a turn that wrote files,
-// whether the model should hear something before the turn ends. When it
-// should, the message is stored as the person's and the turn goes on.
-func (t *turn) checkBeforeEnd() bool {
-	s := t.s
-	if s.cfg.BeforeEnd == nil || t.endChecked || len(t.written) == 0 || t.ctx.Err() != nil {
-		return false
-	}
-	t.endChecked = true
-	msg := s.cfg.BeforeEnd(t.ctx)
+// endOrContinue tells the hooks the model ended the turn. When one sends
+// it back to work, its message is stored as the person's and the turn goes
+// on; otherwise the hooks have heard the turn end.
+func (t *turn) endOrContinue() bool {
+	mayContinue := t.continued < t.s.cfg.MaxContinues && t.ctx.Err() == nil
+	msg := t.end(mayContinue)
 	if msg == "" {
 		return false
 	}
+	t.ended = false
+	t.continued++
 	t.emit(protocol.NoticeEvent{Text: msg})
-	s.appendMessage(llm.UserText(msg))
+	t.s.appendMessage(llm.UserText(msg))
 	return true
 }
 
-// checkContinue asks Continue whether the turn should go on; when it
-// should, its message is stored as the person's.
-func (t *turn) checkContinue() bool {
+// end has the hooks hear the turn end and returns the message that sends
+// the model back, if mayContinue and one does. The hooks get a context
+// without the turn's cancellation: they hear interrupted turns too.
+func (t *turn) end(mayContinue bool) string {
 	s := t.s
-	if s.cfg.Continue == nil || t.ctx.Err() != nil {
-		return false
+	t.ended = true
+	e := TurnEnd{
+		TurnSummary: TurnSummary{
+			SessionID:    s.ID(),
+			Cwd:          s.cfg.Cwd,
+			ToolsCalled:  slices.Clone(t.toolsCalled),
+			FilesWritten: slices.Clone(t.written),
+			RanCommands:  t.ranCommands,
+			Usage:        t.usage,
+			Interrupted:  t.interrupted,
+		},
+		Seq: t.seq, Typed: t.typed, HistoryLen: t.historyStart, Opening: s.messageAt(t.historyStart),
+		Stop: t.stopReason(), Continued: t.continued, MayContinue: mayContinue,
 	}
-	msg := s.cfg.Continue(t.ctx, t.continued)
-	if msg == "" {
-		return false
+	ending := s.cfg.Hooks.Ended(context.WithoutCancel(t.ctx), e)
+	for _, n := range ending.Notices {
+		t.emit(protocol.NoticeEvent{Text: n})
 	}
-	t.continued++
-	t.emit(protocol.NoticeEvent{Text: msg})
-	s.appendMessage(llm.UserText(msg))
-	return true
+	if !mayContinue {
+		return ""
+	}
+	return ending.Continue
+}
+
+// stopReason is why the turn ends, as its done event says.
+func (t *turn) stopReason() protocol.StopReason {
+	switch {
+	case t.interrupted:
+		return protocol.StopInterrupted
+	case t.stop == "":
+		return protocol.StopEnd
+	}
+	return t.stop
 }
 
 // modelStep makes one model call, streams its events and stores the
@@ -360,34 +384,14 @@ func (t *turn) request() *llm.Request {
 	return req
 }
 
-// finish closes the turn: observers run, and the done event is emitted.
+// finish closes the turn: the hooks hear it end, if they have not yet,
+// and the done event is emitted.
 func (t *turn) finish() {
 	s := t.s
-	summary := TurnSummary{
-		SessionID:    s.ID(),
-		Cwd:          s.cfg.Cwd,
-		ToolsCalled:  slices.Clone(t.toolsCalled),
-		FilesWritten: slices.Clone(t.written),
-		RanCommands:  t.ranCommands,
-		Usage:        t.usage,
-		Interrupted:  t.interrupted,
+	if !t.ended {
+		t.end(false)
 	}
-	// Observers run even when the turn was cancelled: after-turn hooks and
-	// plugins see every turn. They get a fresh context for the same reason.
-	t.checkpointEnd()
-	obsCtx := context.WithoutCancel(t.ctx)
-	for _, o := range s.cfg.Observers {
-		for _, n := range o.AfterTurn(obsCtx, summary) {
-			t.emit(protocol.NoticeEvent{Text: n})
-		}
-	}
-	done := protocol.DoneEvent{Op: t.op, Reason: t.stop, Ceiling: t.ceiling}
-	switch {
-	case t.interrupted:
-		done.Reason = protocol.StopInterrupted
-	case done.Reason == "":
-		done.Reason = protocol.StopEnd
-	}
+	done := protocol.DoneEvent{Op: t.op, Reason: t.stopReason(), Ceiling: t.ceiling}
 	if t.modelCalls > 0 && !t.interrupted {
 		done.Usage = &protocol.Usage{
 			InputTokens: t.usage.InputTokens, OutputTokens: t.usage.OutputTokens,

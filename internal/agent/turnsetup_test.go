@@ -17,7 +17,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// startWith starts a session over reg whose BeforeTurn and ExpandTurn the
+// startWith starts a session over reg whose Setup and Expand hooks the
 // test supplies, recording the requests it sends.
 func startWith(t *testing.T, reg *tool.Registry, rules agent.Rules, cfg func(*agent.Config), responses ...replay.Response) (*agent.Session, *recorder) {
 	t.Helper()
@@ -77,12 +77,12 @@ func TestTurnSetupToolsTakeEffectAtTheTurnBoundary(t *testing.T) {
 	grown := mustRegistry(t, first.build(), late.build())
 	var turns atomic.Int32
 	s, wire := startWith(t, base, allowAll(), func(c *agent.Config) {
-		c.BeforeTurn = func(context.Context) agent.TurnSetup {
+		c.Hooks = hookFuncs{setup: func(context.Context) agent.TurnSetup {
 			if turns.Add(1) == 2 {
 				return agent.TurnSetup{Tools: grown, Notices: []string{"tools changed"}}
 			}
 			return agent.TurnSetup{}
-		}
+		}}
 	},
 		resp(toolCall("c1", "late", `{}`)), resp(llm.TextDelta{Text: "refused"}),
 		resp(toolCall("c2", "late", `{}`)), resp(llm.TextDelta{Text: "done"}),
@@ -207,13 +207,15 @@ func TestForwardedCallRunsTheRealTool(t *testing.T) {
 	}
 }
 
-// ExpandTurn's text is what the model reads; the turn-start event keeps
+// The Expand hook's text is what the model reads; the turn-start event keeps
 // what the person typed.
-func TestExpandTurnRewritesTheHistoryNotTheEvent(t *testing.T) {
+func TestExpandRewritesTheHistoryNotTheEvent(t *testing.T) {
 	s, wire := startWith(t, mustRegistry(t), allowAll(), func(c *agent.Config) {
-		c.ExpandTurn = func(_ context.Context, text string) (string, []llm.Image, []string) {
-			return text + "\n[attached]", nil, []string{"attached 1 resource"}
-		}
+		c.Hooks = hookFuncs{expand: func(_ context.Context, in agent.TurnInput) agent.TurnInput {
+			in.Text += "\n[attached]"
+			in.Notices = append(in.Notices, "attached 1 resource")
+			return in
+		}}
 	}, resp(llm.TextDelta{Text: "ok"}))
 	evs := drain(s, "look @srv:doc")
 	start, _ := find[protocol.TurnStartEvent](evs)
@@ -221,7 +223,7 @@ func TestExpandTurnRewritesTheHistoryNotTheEvent(t *testing.T) {
 		t.Errorf("turn-start text = %q", start.Text)
 	}
 	if n, ok := find[protocol.NoticeEvent](evs); !ok || n.Text != "attached 1 resource" {
-		t.Errorf("no notice from ExpandTurn: %v", types(evs))
+		t.Errorf("no notice from Expand: %v", types(evs))
 	}
 	msgs := wire.requests()[0].Messages
 	if got := msgs[len(msgs)-1].PlainText(); got != "look @srv:doc\n[attached]" {

@@ -69,11 +69,14 @@ type Options struct {
 
 // App is a running session and everything it owns.
 type App struct {
-	Session  *agent.Session
-	Env      *workspace.Env
-	Tools    *tool.Registry
-	Hooks    *hooks.Runner // nil when hooks are off
-	Notebook *notebook.Notebook
+	Session *agent.Session
+	Env     *workspace.Env
+	Tools   *tool.Registry
+	Hooks   *hooks.Runner // nil when hooks are off
+	// edgeHooks runs the hooks of a turn's and the session's edges; nil
+	// when hooks are off.
+	edgeHooks *edgeHooks
+	Notebook  *notebook.Notebook
 	// Memory is the project memory; nil under --no-memory or when its
 	// file could not be read (a problem says why).
 	Memory *memory.Store
@@ -167,11 +170,9 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 
 	sessionID := begin.id
-	observers := []agent.TurnObserver{pluginObserver{app: a}}
 	if !opts.NoPlugins && s.HooksEnabled {
-		a.openHooks(opts, sessionID)
-		if a.Hooks != nil {
-			observers = append(observers, hookObserver{runner: a.Hooks})
+		if err := a.openHooks(opts, sessionID, len(begin.history()) > 0); err != nil {
+			return nil, err
 		}
 	}
 	variant, err := startVariant(s)
@@ -190,23 +191,17 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	a.checkpoints = &checkpointer{a: a}
 	a.catalog = newCatalog(opts.Loaded)
 	a.ux.cmds = commands.New(host{a}, nil)
-	observers = append(observers, workspaceObserver{ws: a.Workspace}, uxObserver{a: a})
 	if s.WorkflowEnabled {
 		a.nudger = workflow.NewNudger(a.Notebook.Version)
-		observers = append(observers, a.nudger)
 	}
-	if a.Learner = a.openLearner(ctx, opts, len(begin.history())); a.Learner != nil {
-		observers = append(observers, a.Learner)
-	}
+	a.Learner = a.openLearner(ctx, opts, len(begin.history()))
 	a.Session, err = agent.Start(ctx, agent.Config{
 		Provider: provider, Model: s.Model, ProviderName: s.Preset.ID, SessionID: sessionID, Cwd: env.Root,
 		Tools: a.Tools, Gate: a.gate(a.ext.Load()), Prompter: a.Prompt, Variant: variant,
 		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent, Demand: a.demand}, Attended: opts.Attended, Mode: opts.Mode,
-		CacheSystemPrefix: s.CacheSystemPrefix, Observers: observers, BeforeTurn: a.turnSetup,
-		Commands: a.ux.cmds, ExpandTurn: a.expandMentions, SplitTurn: splitMentions, BeforeEnd: a.lspBeforeEnd, SeesImages: a.seesImages,
-		Recorder: a.sessions, History: begin.history(), Checkpoints: a.checkpoints,
-		Continue: a.continuer(s.ContinueWhileTodos),
-		Spend:    a.spend(), MaxSteps: s.MaxSteps, ContextWindow: a.contextWindow, OutputLimit: a.outputLimit, CompactAt: s.CompactAt,
+		CacheSystemPrefix: s.CacheSystemPrefix, Hooks: a.turnHooks(), SubagentHooks: a.subagentHooks(), MaxContinues: agent.DefaultMaxContinues + s.ContinueWhileTodos,
+		Commands: a.ux.cmds, SplitTurn: splitMentions, SeesImages: a.seesImages, History: begin.history(),
+		Spend: a.spend(), MaxSteps: s.MaxSteps, ContextWindow: a.contextWindow, OutputLimit: a.outputLimit, CompactAt: s.CompactAt,
 		OutputSchema: opts.OutputSchema,
 	})
 	if err != nil {
@@ -221,6 +216,38 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// turnHooks are the app's part in every turn, in the order they run
+// (agent.Chain): the hooks of the person's input (session_start,
+// user_prompt), which see what was typed and may refuse it; how a turn
+// starts (extensions, provider, @mentions); the checks that may send the
+// model back before it ends (the language servers' new errors, the
+// unfinished task list, then the stop hooks); the checkpoints and
+// the session store; then what only watches turns end (plugins, after_turn
+// hooks, the prompt's workspace parts, the file index, the workflow
+// nudge, the learner), which therefore hears each turn end once.
+func (a *App) turnHooks() agent.TurnHooks {
+	var chain []agent.TurnHooks
+	if a.edgeHooks != nil {
+		chain = append(chain, a.edgeHooks)
+	}
+	chain = append(chain, turnStart{a: a}, lspCheck{m: a.LSP}, a.continuer(a.Loaded.Settings.ContinueWhileTodos))
+	if a.Hooks != nil {
+		chain = append(chain, a.stopHooks(hooks.KindStop))
+	}
+	chain = append(chain, a.checkpoints, a.sessions, pluginObserver{app: a})
+	if a.Hooks != nil {
+		chain = append(chain, hookObserver{runner: a.Hooks})
+	}
+	chain = append(chain, workspaceObserver{ws: a.Workspace}, uxObserver{a: a})
+	if a.nudger != nil {
+		chain = append(chain, a.nudger)
+	}
+	if a.Learner != nil {
+		chain = append(chain, a.Learner)
+	}
+	return agent.Chain(chain...)
 }
 
 // announce tells the front end, once, what it should know before the first
@@ -241,6 +268,8 @@ func (a *App) announce() {
 		if review := commands.HookReview(a.Hooks); len(review.Choices) > 0 {
 			a.Session.Publish(protocol.CommandResultEvent{Command: "hooks", Output: review.Output, Choices: review.Choices})
 		}
+	} else if a.Hooks != nil {
+		a.announcePendingHooks()
 	}
 }
 
@@ -257,6 +286,9 @@ func (a *App) Close() {
 		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {
 		}
+	}
+	if a.edgeHooks != nil {
+		a.edgeHooks.closeSession(context.Background(), "exit")
 	}
 	if a.ux != nil {
 		a.ux.diag.Stop()

@@ -12,10 +12,12 @@ import (
 	"github.com/shiro-neko/shiro/internal/checkpoint"
 )
 
-// checkpointer is the session's agent.Checkpointer. The private repository
-// is opened when first needed (the end of the first turn), not at start;
-// snapshots run git only in turns that change something.
+// checkpointer takes the workspace's checkpoints at a turn's edges, for
+// /undo and /changes: its BeforeChange and Ended hooks. The private
+// repository is opened when first needed (the end of the first turn), not
+// at start; snapshots run git only in turns that change something.
 type checkpointer struct {
+	agent.NoHooks
 	a    *App
 	once sync.Once
 	k    *checkpoint.Keeper
@@ -62,7 +64,7 @@ func (c *checkpointer) problem(err error, opening bool) []string {
 	return []string{"checkpoint: " + err.Error() + " (/undo cannot undo this turn's changes)"}
 }
 
-// BeforeChange implements agent.Checkpointer.
+// BeforeChange implements agent.TurnHooks.
 func (c *checkpointer) BeforeChange(ctx context.Context, session string) []string {
 	k, err := c.keeper(ctx)
 	if err != nil {
@@ -86,19 +88,19 @@ func (c *checkpointer) BeforeChange(ctx context.Context, session string) []strin
 	return nil
 }
 
-// TurnEnded implements agent.Checkpointer. Every turn is journaled, so
-// /undo can take back a turn's conversation even when it changed no file.
-func (c *checkpointer) TurnEnded(ctx context.Context, t agent.TurnMark) []string {
+// Ended implements agent.TurnHooks. Every turn is journaled, so /undo
+// can take back a turn's conversation even when it changed no file.
+func (c *checkpointer) Ended(ctx context.Context, t agent.TurnEnd) agent.Ending {
 	k, err := c.keeper(ctx)
 	if err != nil {
-		return c.problem(err, true)
+		return agent.Ending{Notices: c.problem(err, true)}
 	}
 	uncovered := t.RanCommands && (c.a.Sandbox == nil || !c.a.Sandbox.Confined())
-	_, err = k.EndTurn(ctx, t.SessionID, checkpoint.TurnInfo{Seq: t.Seq, Text: t.Text, HistoryLen: t.HistoryLen, Opening: t.Opening, Uncovered: uncovered})
+	_, err = k.EndTurn(ctx, t.SessionID, checkpoint.TurnInfo{Seq: t.Seq, Text: t.Typed, HistoryLen: t.HistoryLen, Opening: t.Opening, Uncovered: uncovered})
 	if err != nil {
-		return c.problem(err, false)
+		return agent.Ending{Notices: c.problem(err, false)}
 	}
-	return nil
+	return agent.Ending{}
 }
 
 // Checkpoints is commands.CheckpointHost: nil when the store cannot open.

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/lsp"
 )
 
@@ -23,10 +24,18 @@ func (a *App) openLSP() {
 	})
 }
 
-// lspBeforeEnd is the agent's BeforeEnd: the errors the turn's changed
-// files gained, told to the model once before the turn ends.
-func (a *App) lspBeforeEnd(ctx context.Context) string {
-	return a.LSP.EndCheck(ctx)
+// lspCheck sends the model back to the errors the turn's changed files
+// gained, once, before the turn ends.
+type lspCheck struct {
+	agent.NoHooks
+	m *lsp.Manager
+}
+
+func (c lspCheck) Ended(ctx context.Context, e agent.TurnEnd) agent.Ending {
+	if !e.MayContinue || len(e.FilesWritten) == 0 {
+		return agent.Ending{}
+	}
+	return agent.Ending{Continue: c.m.EndCheck(ctx)}
 }
 
 // DescribeLSP is `shiro lsp`: the language servers a session in the

@@ -10,7 +10,6 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/config"
-	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/mcp"
 	"github.com/shiro-neko/shiro/internal/mention"
 	"github.com/shiro-neko/shiro/internal/protocol"
@@ -168,19 +167,22 @@ func (a *App) announceMCP() {
 		strings.Join(names, ", "), pending[0].Source)})
 }
 
-// expandMentions attaches what a message names: files (@path) and MCP
-// resources (@server:uri). Both read the text as typed, so nothing an
-// attachment contains is taken for a mention.
-func (a *App) expandMentions(ctx context.Context, text string) (string, []llm.Image, []string) {
+// Expand attaches what a message names: files (@path) and MCP resources
+// (@server:uri). Both read the text as typed, so nothing an attachment
+// contains is taken for a mention.
+func (t turnStart) Expand(ctx context.Context, in agent.TurnInput) agent.TurnInput {
+	a, text := t.a, in.Text
 	expanded, images, notices := a.expandTurn(ctx, text)
-	if a.MCP == nil {
-		return expanded, images, notices
+	in.Text, in.Images, in.Notices = expanded, append(in.Images, images...), append(in.Notices, notices...)
+	if a.MCP != nil {
+		withResources, more := a.MCP.Attach(ctx, text)
+		in.Text += strings.TrimPrefix(withResources, text)
+		in.Notices = append(in.Notices, more...)
 	}
-	withResources, more := a.MCP.Attach(ctx, text)
-	return expanded + strings.TrimPrefix(withResources, text), images, append(notices, more...)
+	return in
 }
 
-// splitMentions undoes expandMentions for display: the resources came
+// splitMentions undoes Expand for display: the resources came
 // last, after the files.
 func splitMentions(expanded string) (string, []string) {
 	text, resources := mcp.SplitAttached(expanded)

@@ -63,24 +63,30 @@ func (a *App) openMemory(opts Options) {
 
 // pluginObserver runs the current plugins' AfterTurn; each failure becomes
 // a notice.
-type pluginObserver struct{ app *App }
+type pluginObserver struct {
+	agent.NoHooks
+	app *App
+}
 
-func (p pluginObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []string {
+func (p pluginObserver) Ended(ctx context.Context, t agent.TurnEnd) agent.Ending {
 	var notices []string
 	host := p.app.ext.Load().plugins
-	for _, err := range host.AfterTurn(ctx, t) {
+	for _, err := range host.AfterTurn(ctx, t.TurnSummary) {
 		notices = append(notices, err.Error())
 	}
-	return notices
+	return agent.Ending{Notices: notices}
 }
 
 // workspaceObserver refreshes the prompt's workspace parts after each
 // turn: instruction files and the workflow policy always (a few stats and
 // reads), the overview only when the turn wrote files or ran anything
 // that may have, since a walk costs milliseconds.
-type workspaceObserver struct{ ws *prompt.Workspace }
+type workspaceObserver struct {
+	agent.NoHooks
+	ws *prompt.Workspace
+}
 
-func (o workspaceObserver) AfterTurn(ctx context.Context, t agent.TurnSummary) []string {
+func (o workspaceObserver) Ended(ctx context.Context, t agent.TurnEnd) agent.Ending {
 	o.ws.Refresh(ctx, len(t.FilesWritten) > 0 || t.RanCommands)
-	return nil
+	return agent.Ending{}
 }

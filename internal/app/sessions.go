@@ -1,8 +1,10 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/commands"
@@ -11,11 +13,12 @@ import (
 	"github.com/shiro-neko/shiro/internal/store"
 )
 
-// sessionKeeper keeps the running session in the store: every message as
-// it enters the history (it is the agent's Recorder), the task list,
+// sessionKeeper keeps the running session in the store: every change to
+// the conversation as it happens (its Recorded hook), the task list,
 // which belongs to the session, and taking a stored session up (-c, -r,
 // /resume).
 type sessionKeeper struct {
+	agent.NoHooks
 	a     *App
 	store *store.Store
 	// owned is set when the app opened the store and so closes it.
@@ -24,6 +27,10 @@ type sessionKeeper struct {
 	// the app's, without cancellation, so that the last task list of an
 	// interrupted turn is still kept.
 	ctx context.Context
+	// last is the head of the last record, whose provider and model the
+	// task list is kept under.
+	mu   sync.Mutex
+	last agent.Head
 }
 
 // start is how a session begins: as a new conversation, or taking up a
@@ -111,41 +118,34 @@ func (k *sessionKeeper) started(ctx context.Context, st start, pick bool) error 
 	return nil
 }
 
-// head names the running session's row for a step.
-func (k *sessionKeeper) head(id, model string) store.Head {
-	h := store.Head{ID: id, Cwd: k.a.Env.Root, Model: model}
-	if s := k.a.Session; s != nil {
-		_, h.Provider = s.Provider()
-		if h.Model == "" {
-			h.Model = s.Model()
+// head names the running session's row for a record; model, when set,
+// is the model that made the record's call.
+func (k *sessionKeeper) head(h agent.Head, model string) store.Head {
+	return store.Head{ID: h.SessionID, Cwd: k.a.Env.Root, Provider: h.Provider, Model: cmp.Or(model, h.Model)}
+}
+
+// Recorded implements agent.TurnHooks.
+func (k *sessionKeeper) Recorded(ctx context.Context, r agent.Record) error {
+	k.mu.Lock()
+	k.last = r.Conversation()
+	k.mu.Unlock()
+	switch r := r.(type) {
+	case agent.Step:
+		return k.store.Append(ctx, k.head(r.Head, r.CallModel), store.Step{Message: r.Message, Model: r.CallModel, Usage: r.Usage})
+	case agent.Charged:
+		return k.store.Charged(ctx, r.SessionID, r.Usage)
+	case agent.Replaced:
+		kind := store.MarkReplaced
+		if len(r.History) == 0 {
+			kind = store.MarkCleared
 		}
+		return k.store.Mark(ctx, k.head(r.Head, ""), store.Marker{Kind: kind, History: r.History})
+	case agent.Compacted:
+		c := r.Compaction
+		m := store.Marker{Kind: store.MarkCompacted, History: c.History, Summary: c.Summary, Summarized: c.Summarized}
+		return k.store.Compacted(ctx, k.head(r.Head, c.Model), m, c.Model, c.Usage)
 	}
-	return h
-}
-
-// Append implements agent.Recorder.
-func (k *sessionKeeper) Append(ctx context.Context, id string, m llm.Message, model string, usage llm.Usage) error {
-	return k.store.Append(ctx, k.head(id, model), store.Step{Message: m, Model: model, Usage: usage})
-}
-
-// Charged implements agent.UsageRecorder.
-func (k *sessionKeeper) Charged(ctx context.Context, id, _ string, usage llm.Usage) error {
-	return k.store.Charged(ctx, id, usage)
-}
-
-// Replace implements agent.Recorder.
-func (k *sessionKeeper) Replace(ctx context.Context, id string, h []llm.Message) error {
-	kind := store.MarkReplaced
-	if len(h) == 0 {
-		kind = store.MarkCleared
-	}
-	return k.store.Mark(ctx, k.head(id, ""), store.Marker{Kind: kind, History: h})
-}
-
-// Compact implements agent.Recorder.
-func (k *sessionKeeper) Compact(ctx context.Context, id string, c agent.Compaction) error {
-	m := store.Marker{Kind: store.MarkCompacted, History: c.History, Summary: c.Summary, Summarized: c.Summarized}
-	return k.store.Compacted(ctx, k.head(id, c.Model), m, c.Model, c.Usage)
+	return nil
 }
 
 // keepTasks wraps the notebook's change callback: the list is kept with
@@ -157,7 +157,11 @@ func (k *sessionKeeper) keepTasks(next func([]protocol.Task)) func([]protocol.Ta
 		if s == nil {
 			return
 		}
-		if err := k.store.SaveTasks(k.ctx, k.head(s.ID(), ""), list); err != nil {
+		k.mu.Lock()
+		head := k.last
+		k.mu.Unlock()
+		head.SessionID = s.ID() // a /resume that recorded nothing yet moved it
+		if err := k.store.SaveTasks(k.ctx, k.head(head, ""), list); err != nil {
 			k.a.publish(protocol.NoticeEvent{Text: "the task list could not be saved with the session: " + err.Error()})
 		}
 	}
@@ -196,4 +200,4 @@ func (h host) Sessions() commands.Sessions { return h.a.sessions }
 func (a *App) SessionStore() *store.Store { return a.sessions.store }
 
 // The keeper is the session's recorder.
-var _ agent.Recorder = (*sessionKeeper)(nil)
+var _ agent.TurnHooks = (*sessionKeeper)(nil)

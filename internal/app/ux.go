@@ -65,10 +65,17 @@ func (a *App) settings() config.Settings {
 	return a.ux.settings
 }
 
-// turnSetup is the session's turn boundary: reloaded extensions, a
-// provider /provider saved, custom command files added or changed since
-// the last turn.
-func (a *App) turnSetup(ctx context.Context) agent.TurnSetup {
+// turnStart is how a turn starts, for the app: Setup and Expand.
+type turnStart struct {
+	agent.NoHooks
+	a *App
+}
+
+// Setup is the session's turn boundary: reloaded extensions, a provider
+// /provider saved, custom command files added or changed since the last
+// turn; the language servers forget the last turn's files.
+func (t turnStart) Setup(ctx context.Context) agent.TurnSetup {
+	a := t.a
 	setup := a.beforeTurn(ctx)
 	a.LSP.BeginTurn()
 	a.ux.mu.Lock()
@@ -111,14 +118,17 @@ func (a *App) expandTurn(_ context.Context, text string) (string, []llm.Image, [
 
 // uxObserver keeps the picker's index and the background check in step
 // with what a turn changed.
-type uxObserver struct{ a *App }
+type uxObserver struct {
+	agent.NoHooks
+	a *App
+}
 
-func (o uxObserver) AfterTurn(_ context.Context, t agent.TurnSummary) []string {
+func (o uxObserver) Ended(_ context.Context, t agent.TurnEnd) agent.Ending {
 	if len(t.FilesWritten) > 0 || t.RanCommands {
 		o.a.ux.index.Invalidate()
 		o.a.ux.diag.AfterChange()
 	}
-	return nil
+	return agent.Ending{}
 }
 
 // announceSetup opens /provider for a person who has no key yet.

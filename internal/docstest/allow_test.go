@@ -77,7 +77,7 @@ func notTools() map[string]string {
 	const searchWire = "a block, item or annotation type of a provider's web search wire (docs/tools.md)"
 	const statusField = "a field of the JSON a status line command reads (docs/tui.md)"
 	return map[string]string{
-		"transcript_path":        statusField,
+		"transcript_path":        "a field of the JSON a Claude Code hook or status line command reads (docs/claude-code.md)",
 		"permission_mode":        statusField,
 		"web_search_20250305":    searchWire,
 		"server_tool_use":        searchWire,
@@ -88,6 +88,18 @@ func notTools() map[string]string {
 		"pause_turn":             "a stop reason of Anthropic's wire (docs/tools.md)",
 		"pre_tool":               "a hook kind (docs/hooks.md)",
 		"after_turn":             "a hook kind (docs/hooks.md)",
+		"post_tool":              "a hook kind (docs/hooks.md)",
+		"user_prompt":            "a hook kind (docs/hooks.md)",
+		"subagent_stop":          "a hook kind (docs/hooks.md)",
+		"session_start":          "a hook kind (docs/hooks.md)",
+		"session_end":            "a hook kind (docs/hooks.md)",
+		"pre_compact":            "a hook kind (docs/hooks.md)",
+		"hook_event_name":        "a field of the JSON a Claude Code hook reads (docs/claude-code.md)",
+		"tool_input":             "a field of the JSON a Claude Code hook reads (docs/claude-code.md)",
+		"tool_name":              "a field of the JSON a Claude Code hook reads (docs/claude-code.md)",
+		"tool_response":          "a field of the JSON a Claude Code hook reads (docs/claude-code.md)",
+		"stop_hook_active":       "a field of the JSON a Claude Code hook reads (docs/claude-code.md)",
+		"file_path":              "a field of the JSON a Claude Code hook reads (docs/claude-code.md)",
 		"session_id":             hookField,
 		"tool_call_id":           hookField,
 		"tools_called":           hookField,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/strictjson"
@@ -102,6 +103,55 @@ func FuzzParseTrust(f *testing.F) {
 			if !trust.IsDigest(r.Digest) || checkName(r.Name) != nil || !filepath.IsAbs(dir) {
 				t.Fatalf("accepted record %q: %+v", dir, r)
 			}
+		}
+	})
+}
+
+// FuzzDecodeClaudeReply: whatever a Claude Code hook prints, the reader
+// either refuses it or accepts strict JSON, and a rewrite it accepts is a
+// strict JSON object that never comes with a block.
+func FuzzDecodeClaudeReply(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `{"continue":false,"stopReason":"x"}`, `{"decision":"block","reason":"r"}`, `{"decision":"approve"}`,
+		`{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`,
+		`{"hookSpecificOutput":{"updatedInput":{"command":"ls"},"additionalContext":"c"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"Stop"}}`, `{"systemMessage":1}`, `{"a":1}`, `[]`, `{"continue":true}{}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, out []byte) {
+		r, err := decodeClaudeReply(out, "PreToolUse")
+		if err != nil {
+			return
+		}
+		if !json.Valid(out) || strictjson.Check(out) != nil {
+			t.Fatalf("accepted %q, which is not strict JSON", out)
+		}
+		if r.input != nil && (r.block || r.input[0] != '{' || strictjson.Check(r.input) != nil) {
+			t.Fatalf("accepted the rewrite %q (block %v)", r.input, r.block)
+		}
+		if r.block && r.reason == "" {
+			t.Fatal("a block without a reason")
+		}
+	})
+}
+
+// FuzzDecodeEventReply: shiro's reply for the other events is empty or
+// strict JSON; a block always carries its reason.
+func FuzzDecodeEventReply(f *testing.F) {
+	for _, seed := range []string{``, ` `, `{"blocked":"x"}`, `{"context":"c","message":"m"}`, `{"stop":""}`, `{"blocked":""}`, `{"x":1}`, `{"context":1}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, out []byte) {
+		r, err := decodeEventReply(out)
+		if err != nil {
+			return
+		}
+		if len(bytes.TrimSpace(out)) > 0 && (!json.Valid(out) || strictjson.Check(out) != nil) {
+			t.Fatalf("accepted %q, which is not strict JSON", out)
+		}
+		if r.block && strings.TrimSpace(r.reason) == "" {
+			t.Fatal("a block without a reason")
 		}
 	})
 }

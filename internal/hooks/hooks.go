@@ -1,7 +1,15 @@
 // Package hooks runs external hooks: executables a person drops into
-// .shiro/hooks/<name>/ (or the user's hooks folder) that can refuse or
-// rewrite a tool call before it runs (pre_tool), or observe a finished turn
-// (after_turn).
+// .shiro/hooks/<name>/ (or the user's hooks folder), and the commands of
+// Claude Code's settings files, at fixed points of a session. They can
+// refuse or rewrite a tool call before it runs (pre_tool), add to what the
+// model reads after it (post_tool), refuse or extend a prompt
+// (user_prompt), send the model back to work when it stops (stop,
+// subagent_stop), or observe a turn, a session or a notification.
+//
+// Both formats run on one engine (event.go): each hook is verified,
+// started in the session's sandbox with its event on stdin, and its answer
+// — shiro's JSON reply, or Claude Code's exit status and JSON — is read
+// into the same reply, which the event's rules apply.
 //
 // A hook runs only when the exact bundle on disk, bound to its folder path,
 // was approved by the person; anything else about a pre_tool hook — not
@@ -24,7 +32,35 @@ const (
 	KindPreTool Kind = "pre_tool"
 	// KindAfterTurn hooks run when a turn ends; their output is ignored.
 	KindAfterTurn Kind = "after_turn"
+	// KindPostTool hooks run after a matching call succeeded; what they
+	// say reaches the model with the call's result.
+	KindPostTool Kind = "post_tool"
+	// KindUserPrompt hooks run before a prompt reaches the model; they
+	// may refuse it or add context to it.
+	KindUserPrompt Kind = "user_prompt"
+	// KindStop and KindSubagentStop hooks run when the model (or a
+	// subagent) ends its turn; a block sends it back to work.
+	KindStop         Kind = "stop"
+	KindSubagentStop Kind = "subagent_stop"
+	// KindSessionStart hooks may add context to the session's first
+	// request; KindSessionEnd hooks observe its end.
+	KindSessionStart Kind = "session_start"
+	KindSessionEnd   Kind = "session_end"
+	// KindPreCompact hooks run before the conversation is compacted.
+	KindPreCompact Kind = "pre_compact"
+	// KindNotification hooks run when shiro waits for the person: an
+	// approval, or the next prompt.
+	KindNotification Kind = "notification"
 )
+
+// Kinds lists every event, in the order the documentation gives them.
+func Kinds() []Kind {
+	return []Kind{KindPreTool, KindPostTool, KindUserPrompt, KindStop, KindSubagentStop,
+		KindAfterTurn, KindSessionStart, KindSessionEnd, KindPreCompact, KindNotification}
+}
+
+// toolScoped reports whether hooks of the kind name the tools they cover.
+func (k Kind) toolScoped() bool { return k == KindPreTool || k == KindPostTool }
 
 // Origin says which hooks folder a hook came from.
 type Origin string

@@ -34,16 +34,32 @@ type entry struct {
 	// scoped: the folder is invalid, but its manifest was read, so only
 	// the calls it names are blocked.
 	scoped bool
+	// cmd is set for a hook of Claude Code's settings (command.go); hook.Dir
+	// is then its file and place there, and manifest its description.
+	cmd *command
+}
+
+// inspect re-reads the hook as it is on disk now.
+func (e entry) inspect() entry {
+	if e.cmd != nil {
+		return e.cmd.inspect(e)
+	}
+	return inspectAt(e.hook.Dir, e.hook.Name, e.hook.Origin)
 }
 
 // covers reports whether the folder, as loaded, applies to an event and
 // tool. An invalid folder whose manifest is unreadable covers every
 // pre_tool call.
 func (e entry) covers(kind Kind, tool string) bool {
-	if e.err != nil && !e.scoped {
+	switch {
+	case e.err != nil && !e.scoped && e.cmd != nil:
+		return e.hook.Kind == kind
+	case e.err != nil && !e.scoped:
 		return kind == KindPreTool
+	case e.cmd != nil:
+		return e.hook.Kind == kind && (!kind.toolScoped() || e.cmd.covers(tool))
 	}
-	return e.hook.Kind == kind && (kind == KindAfterTurn || e.hook.Covers(tool))
+	return e.hook.Kind == kind && (!kind.toolScoped() || e.hook.Covers(tool))
 }
 
 // Hooks returns the valid hooks in name order.

@@ -79,7 +79,7 @@ func TestInvalidHooksAreReported(t *testing.T) {
 		{"no-name", `{"hook":"pre_tool","tools":["*"]}`, okRun, manifestFile, `field "name": missing; add it`},
 		{"mismatch", `{"name":"other","hook":"pre_tool","tools":["*"]}`, okRun, manifestFile, `field "name": is "other" but the folder is named "mismatch"`},
 		{"Upper", `{"name":"Upper","hook":"pre_tool","tools":["*"]}`, okRun, manifestFile, `field "name": "Upper" is not allowed`},
-		{"bad-kind", `{"name":"bad-kind","hook":"pre-tool","tools":["*"]}`, okRun, manifestFile, `field "hook": must be "pre_tool" or "after_turn", got "pre-tool"`},
+		{"bad-kind", `{"name":"bad-kind","hook":"pre-tool","tools":["*"]}`, okRun, manifestFile, `field "hook": must be one of "pre_tool", "post_tool", `},
 		{"no-tools", `{"name":"no-tools","hook":"pre_tool"}`, okRun, manifestFile, `field "tools": missing`},
 		{"star-tools", `{"name":"star-tools","hook":"pre_tool","tools":"*"}`, okRun, manifestFile, `field "tools": must be an array`},
 		{"empty-tools", `{"name":"empty-tools","hook":"pre_tool","tools":[]}`, okRun, manifestFile, `field "tools": empty`},

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,10 +18,10 @@ import (
 type Manifest struct {
 	// Name equals the folder name: ^[a-z0-9][a-z0-9-]*$, at most 40 chars.
 	Name string `json:"name"`
-	// Hook is the event: pre_tool or after_turn.
+	// Hook is the event, one of Kinds.
 	Hook Kind `json:"hook"`
-	// Tools is ["*"] or up to 100 tool names; required for pre_tool hooks,
-	// optional (and meaningless) for after_turn ones.
+	// Tools is ["*"] or up to 100 tool names; required for pre_tool and
+	// post_tool hooks, optional (and meaningless) for the others.
 	Tools []string `json:"tools"`
 	// Timeout in whole seconds, 1–60; zero (absent) means the default.
 	Timeout int `json:"timeout,omitempty"`
@@ -93,12 +95,13 @@ func ParseManifest(data []byte) (Manifest, error) {
 		return Manifest{}, err
 	}
 	m.Hook = Kind(kind)
-	if m.Hook != KindPreTool && m.Hook != KindAfterTurn {
-		return Manifest{}, fieldErr("hook", "must be %q or %q, got %q", KindPreTool, KindAfterTurn, clip(kind, 60))
+	if !slices.Contains(Kinds(), m.Hook) {
+		return Manifest{}, fieldErr("hook", "must be one of %s, got %q", kindList(), clip(kind, 60))
 	}
 	if m.Tools, err = parseTools(members["tools"]); err != nil {
-		// An after_turn hook sees every turn; naming tools is optional.
-		if _, given := members["tools"]; given || m.Hook != KindAfterTurn {
+		// A hook of an event without a tool sees every event; naming
+		// tools is optional.
+		if _, given := members["tools"]; given || m.Hook.toolScoped() {
 			return Manifest{}, err
 		}
 		m.Tools = []string{"*"}
@@ -109,6 +112,14 @@ func ParseManifest(data []byte) (Manifest, error) {
 		}
 	}
 	return m, nil
+}
+
+func kindList() string {
+	var names []string
+	for _, k := range Kinds() {
+		names = append(names, strconv.Quote(string(k)))
+	}
+	return strings.Join(names, ", ")
 }
 
 func sortedKeys(m map[string]json.RawMessage) []string {

@@ -28,8 +28,6 @@ type refuseVerdict struct {
 func (allowVerdict) isVerdict()  {}
 func (refuseVerdict) isVerdict() {}
 
-var errUnknownVerdict = errors.New("an answer shiro does not know")
-
 var outputKeys = []string{"allow", "blocked", "input", "reason"}
 
 // decodeVerdict reads a pre_tool hook's stdout. Exactly one JSON object

@@ -63,3 +63,37 @@ func afterTurnStdin(s tool.TurnSummary, sessionID string) ([]byte, error) {
 		},
 	})
 }
+
+// eventPayload is the stdin of a hook of any other event; only the
+// event's own fields are present.
+type eventPayload struct {
+	Version    int             `json:"version"`
+	Event      Kind            `json:"event"`
+	Cwd        string          `json:"cwd"`
+	SessionID  string          `json:"session_id"`
+	Tool       string          `json:"tool,omitempty"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+	Input      json.RawMessage `json:"input,omitempty"`
+	Output     *toolResponse   `json:"output,omitempty"`
+	Prompt     *string         `json:"prompt,omitempty"`
+	StopActive *bool           `json:"stop_hook_active,omitempty"`
+	Trigger    string          `json:"trigger,omitempty"`
+	Message    string          `json:"message,omitempty"`
+	Source     string          `json:"source,omitempty"`
+	Reason     string          `json:"reason,omitempty"`
+}
+
+func eventStdin(ev Event, sessionID string) ([]byte, error) {
+	p := eventPayload{Version: protocolVersion, Event: ev.Kind, Cwd: ev.Cwd, SessionID: sessionID,
+		Trigger: ev.Trigger, Message: ev.Message, Source: ev.Source, Reason: ev.Reason}
+	switch ev.Kind {
+	case KindPostTool:
+		p.Tool, p.ToolCallID, p.Input = ev.Tool, ev.CallID, ev.Input
+		p.Output = &toolResponse{Output: ev.Output, IsError: ev.IsError}
+	case KindUserPrompt:
+		p.Prompt = &ev.Prompt
+	case KindStop, KindSubagentStop:
+		p.StopActive = &ev.StopActive
+	}
+	return json.Marshal(p)
+}

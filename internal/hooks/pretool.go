@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 )
 
 // PreToolResult is the hooks' answer for one tool call.
@@ -23,100 +22,26 @@ type PreToolResult struct {
 	Hook string
 	// Reason is a complete sentence for the person and the model.
 	Reason string
+	// Allow and Ask are the hooks' say on the person's question (Result).
+	Allow, Ask bool
+	// Messages are for the person (Result).
+	Messages []string
 }
 
-// PreTool runs every pre_tool hook covering tool, one after another in
-// name order; each sees the input as the previous one left it. The first
+// PreTool runs every pre_tool hook covering tool (see Fire); the first
 // refusal or failure blocks the call and stops the chain. Each hook is
 // verified against its approval right before it runs.
 func (r *Runner) PreTool(ctx context.Context, tool, callID, cwd string, input json.RawMessage) PreToolResult {
 	if len(bytes.TrimSpace(input)) == 0 {
 		input = json.RawMessage(`{}`)
 	}
-	if cwd == "" {
-		cwd = r.opts.ProjectDir
+	res := r.Fire(ctx, Event{Kind: KindPreTool, Tool: tool, CallID: callID, Cwd: cwd, Input: input})
+	if res.Stop && !res.Blocked {
+		// A hook that would stop the turn does not let the call run.
+		res.Blocked, res.Reason, res.Input, res.Rewritten = true, res.StopReason, input, false
 	}
-	current := input
-	lastRewriter := ""
-	for _, e := range r.set.entries {
-		covered, trustErr := r.considered(e, KindPreTool, tool)
-		if !covered {
-			continue
-		}
-		started := time.Now()
-		block := func(outcome Outcome, reason string, digest string) PreToolResult {
-			r.observe(Run{Hook: e.hook.Name, Kind: KindPreTool, Tool: tool, Digest: digest,
-				Duration: time.Since(started), Outcome: outcome, Reason: reason})
-			return PreToolResult{Input: input, Blocked: true, Hook: e.hook.Name, Reason: reason}
-		}
-		if trustErr != nil {
-			return block(OutcomeBlocked, msgNoTrust(e.hook.Name, trustErr), "")
-		}
-		if ctx.Err() != nil {
-			return block(OutcomeBlocked, msgCanceled(e.hook.Name), "")
-		}
-		v, msg := r.verify(e)
-		if msg != "" {
-			return block(OutcomeBlocked, msg, "")
-		}
-		// The approved manifest is the truth about verified bytes; the
-		// loaded one may be older.
-		if !manifestCovers(v.record.Manifest, KindPreTool, tool) {
-			continue
-		}
-		stdin, err := json.Marshal(preToolPayload{
-			Version: protocolVersion, Event: KindPreTool, Tool: tool, Input: current,
-			Cwd: cwd, SessionID: r.opts.SessionID, ToolCallID: callID,
-		})
-		if err != nil {
-			return block(OutcomeBlocked, msgBadInput(tool, err), v.record.Digest)
-		}
-		out, timeout := r.execute(ctx, v, KindPreTool, cwd, stdin)
-		next, outcome, reason := r.judge(v.hook.Name, tool, out, timeout)
-		if reason != "" {
-			return block(outcome, reason, v.record.Digest)
-		}
-		if next != nil {
-			current, lastRewriter = next, v.hook.Name
-		}
-		r.observe(Run{Hook: e.hook.Name, Kind: KindPreTool, Tool: tool, Digest: v.record.Digest,
-			Duration: time.Since(started), Outcome: outcome})
-	}
-	if lastRewriter == "" || sameJSON(input, current) {
-		return PreToolResult{Input: input}
-	}
-	return PreToolResult{Input: current, Rewritten: true, Hook: lastRewriter}
-}
-
-// judge reads a finished pre_tool run: the replacement input, if any, or
-// the reason to block.
-func (r *Runner) judge(name, tool string, out procOutcome, timeout time.Duration) (json.RawMessage, Outcome, string) {
-	if msg := failure(name, out, timeout); msg != "" {
-		return nil, OutcomeFailed, msg
-	}
-	if len(bytes.TrimSpace(out.stdout)) == 0 {
-		return nil, OutcomeFailed, msgEmpty(name)
-	}
-	v, err := decodeVerdict(out.stdout)
-	if err != nil {
-		return nil, OutcomeFailed, msgBadOutput(name, err)
-	}
-	switch v := v.(type) {
-	case refuseVerdict:
-		return nil, OutcomeRefused, msgRefused(name, v.reason)
-	case allowVerdict:
-		if v.input == nil {
-			return nil, OutcomeAllowed, ""
-		}
-		if r.opts.Validate == nil {
-			return nil, OutcomeFailed, msgNoValidator(name, tool)
-		}
-		if err := validate(r.opts.Validate, tool, v.input); err != nil {
-			return nil, OutcomeFailed, msgInvalidRewrite(name, tool, err)
-		}
-		return v.input, OutcomeRewrote, ""
-	}
-	return nil, OutcomeFailed, msgBadOutput(name, errUnknownVerdict)
+	return PreToolResult{Input: res.Input, Rewritten: res.Rewritten, Blocked: res.Blocked, Hook: res.Hook, Reason: res.Reason,
+		Allow: res.Allow && !res.Ask, Ask: res.Ask, Messages: res.Messages}
 }
 
 // sameJSON compares two inputs ignoring insignificant white space.

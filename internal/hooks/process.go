@@ -10,13 +10,15 @@ import (
 
 // procSpec is one hook process to run.
 type procSpec struct {
-	path    string // the verified private copy of `run`
+	// argv is the verified private copy of `run`, or the shell running a
+	// Claude Code hook's command.
+	argv    []string
 	dir     string // working directory
 	env     []string
 	stdin   []byte
 	timeout time.Duration
 	// keepStdout keeps up to MaxStdout bytes of output and kills the hook
-	// past that (pre_tool); otherwise output is discarded (after_turn).
+	// past that; otherwise output is discarded (shiro's after_turn).
 	keepStdout bool
 	// launcher, when set, runs the hook under an OS sandbox.
 	launcher proc.Launcher
@@ -60,7 +62,7 @@ func runProcess(ctx context.Context, spec procSpec) procOutcome {
 	stderr := &tailBuffer{keep: stderrTail}
 
 	res, err := proc.Run(runCtx, proc.Spec{
-		Argv:     []string{spec.path},
+		Argv:     spec.argv,
 		Dir:      spec.dir,
 		Env:      spec.env,
 		Stdin:    spec.stdin,

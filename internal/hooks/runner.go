@@ -26,6 +26,9 @@ type Options struct {
 	// call names no cwd.
 	SessionID  string
 	ProjectDir string
+	// TranscriptPath is the session's log, which Claude Code's hooks are
+	// told as transcript_path; empty when there is none.
+	TranscriptPath string
 	// Validate checks a rewritten input against the tool's JSON schema.
 	// Without it a rewrite cannot be checked, so it blocks.
 	Validate func(tool string, input json.RawMessage) error
@@ -136,6 +139,11 @@ func (r *Runner) lookup(dir string) (Record, bool, error) {
 // The approved one counts even when the hook has since changed, so editing
 // a guard's "tools" cannot narrow what it blocks before re-approval.
 func (r *Runner) considered(e entry, kind Kind, tool string) (bool, error) {
+	if e.cmd != nil {
+		// A command's coverage is its matcher as it is now: a changed
+		// entry is a different hook, which blocks until approved.
+		return e.covers(kind, tool), nil
+	}
 	rec, ok, err := r.lookup(e.hook.Dir)
 	if err != nil {
 		return e.covers(kind, tool), err
@@ -144,19 +152,26 @@ func (r *Runner) considered(e entry, kind Kind, tool string) (bool, error) {
 }
 
 func manifestCovers(m Manifest, kind Kind, tool string) bool {
-	return m.Hook == kind && (kind == KindAfterTurn || coversTool(m.Tools, tool))
+	return m.Hook == kind && (!kind.toolScoped() || coversTool(m.Tools, tool))
 }
 
 // verified is a hook checked right before it runs.
 type verified struct {
 	hook   Hook   // as found on disk just now
 	record Record // its approval; the digest matches hook.Digest
-	run    string // the private copy to execute
+	argv   []string
+	// cmd is set for a hook of Claude Code's settings, which speaks its
+	// protocol; timeout is then its own.
+	cmd     *command
+	timeout time.Duration
 }
 
 // verify re-hashes the folder, compares it with the approval and prepares
 // the private copy; on any doubt it returns the message to block with.
 func (r *Runner) verify(e entry) (verified, string) {
+	if e.cmd != nil {
+		return r.verifyCommand(e)
+	}
 	name := e.hook.Name
 	fresh := inspectAt(e.hook.Dir, name, e.hook.Origin)
 	rec, approved, err := r.lookup(fresh.hook.Dir)
@@ -180,7 +195,33 @@ func (r *Runner) verify(e entry) (verified, string) {
 	if err != nil {
 		return verified{}, msgUnverifiable(name, fresh.hook.Dir, err)
 	}
-	return verified{hook: fresh.hook, record: rec, run: run}, ""
+	return verified{hook: fresh.hook, record: rec, argv: []string{run}}, ""
+}
+
+// verifyCommand checks a Claude Code hook: one of the person's own
+// settings runs as it is; a project's runs only with the digest approved.
+func (r *Runner) verifyCommand(e entry) (verified, string) {
+	fresh := e.inspect()
+	name := e.hook.Name
+	v := verified{hook: fresh.hook, argv: []string{"/bin/sh", "-c", e.cmd.src.Command}, cmd: e.cmd, timeout: e.cmd.timeout()}
+	if e.err != nil {
+		return verified{}, msgInvalid(name, e.err)
+	}
+	if fresh.hook.Origin == OriginUser {
+		v.record = Record{Name: name, Digest: fresh.hook.Digest}
+		return v, ""
+	}
+	rec, approved, err := r.lookup(fresh.hook.Dir)
+	switch {
+	case err != nil:
+		return verified{}, msgNoTrust(name, err)
+	case !approved:
+		return verified{}, msgNotApproved(name, fresh.hook.Dir, fresh.hook.Digest)
+	case rec.Digest != fresh.hook.Digest:
+		return verified{}, msgChanged(name, fresh.hook.Dir, fresh.hook.Digest)
+	}
+	v.record = rec
+	return v, ""
 }
 
 // execute runs a verified hook with its approved timeout.
@@ -189,16 +230,21 @@ func (r *Runner) execute(ctx context.Context, v verified, kind Kind, cwd string,
 	if t := v.record.Manifest.TimeoutDuration(); t > 0 {
 		timeout = t
 	}
+	env := r.hookEnv(kind, v.hook.Name)
+	if v.cmd != nil {
+		timeout = v.timeout
+		env = append(env, "CLAUDE_PROJECT_DIR="+v.cmd.project)
+	}
 	if cwd == "" {
 		cwd = r.opts.ProjectDir
 	}
 	out := runProcess(ctx, procSpec{
-		path:       v.run,
+		argv:       v.argv,
 		dir:        cwd,
-		env:        r.hookEnv(kind, v.hook.Name),
+		env:        env,
 		stdin:      stdin,
 		timeout:    timeout,
-		keepStdout: kind == KindPreTool,
+		keepStdout: kind != KindAfterTurn || v.cmd != nil,
 		launcher:   r.opts.Launcher,
 	})
 	return out, timeout

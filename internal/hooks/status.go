@@ -28,12 +28,14 @@ type Status struct {
 func (r *Runner) Status() []Status {
 	out := make([]Status, 0, len(r.set.entries))
 	for _, e := range r.set.entries {
-		fresh := inspectAt(e.hook.Dir, e.hook.Name, e.hook.Origin)
+		fresh := e.inspect()
 		s := Status{Hook: fresh.hook, Manifest: string(fresh.manifest), State: StatePending}
 		rec, ok, err := r.lookup(fresh.hook.Dir)
 		switch {
 		case err != nil:
 			s.Err = err.Error()
+		case e.cmd != nil && e.hook.Origin == OriginUser:
+			s.State = StateApproved // the person's own settings
 		case ok:
 			s.Approved = &rec
 			s.State = StateChanged
@@ -69,7 +71,7 @@ func (r *Runner) approve(name, reviewed string) error {
 	if err != nil {
 		return err
 	}
-	fresh := inspectAt(e.hook.Dir, e.hook.Name, e.hook.Origin)
+	fresh := e.inspect()
 	if fresh.err != nil {
 		return fmt.Errorf("hook %q cannot be approved: %s", name, fresh.err.Error())
 	}
@@ -77,7 +79,7 @@ func (r *Runner) approve(name, reviewed string) error {
 		return fmt.Errorf("hook %q changed while it was being reviewed (sha256 %s now, %s reviewed); review it again",
 			name, shortDigest(fresh.hook.Digest), shortDigest(reviewed))
 	}
-	manifest, err := ParseManifest(fresh.manifest)
+	manifest, err := approvedManifest(fresh)
 	if err != nil {
 		return fmt.Errorf("hook %q cannot be approved: %w", name, err)
 	}
@@ -95,6 +97,16 @@ func (r *Runner) approve(name, reviewed string) error {
 		r.cache.remove(old.Digest)
 	}
 	return nil
+}
+
+// approvedManifest is what an approval records of the hook: its manifest,
+// or for a Claude Code hook, its name and event (the matcher is in the
+// digest).
+func approvedManifest(e entry) (Manifest, error) {
+	if e.cmd != nil {
+		return Manifest{Name: e.hook.Name, Hook: e.hook.Kind, Tools: []string{"*"}}, nil
+	}
+	return ParseManifest(e.manifest)
 }
 
 // Revoke withdraws the hook's approval, so it blocks (pre_tool) or is

@@ -80,10 +80,11 @@ type Config struct {
 // Learner decides after each turn whether to learn, and learns. It is an
 // agent.TurnObserver.
 type Learner struct {
-	cfg    Config
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	agent.NoHooks // it hears a turn end, and nothing else of it
+	cfg           Config
+	ctx           context.Context
+	cancel        context.CancelFunc
+	wg            sync.WaitGroup
 
 	mu      sync.Mutex
 	turns   int  // turns seen
@@ -115,9 +116,13 @@ func (l *Learner) Close() {
 // Wait waits for a background run in flight, if any, to end.
 func (l *Learner) Wait() { l.wg.Wait() }
 
-// AfterTurn implements agent.TurnObserver: when a run is due it starts one
-// in the background (or, inline, runs it and returns its notices).
-func (l *Learner) AfterTurn(_ context.Context, t agent.TurnSummary) []string {
+// Ended implements agent.TurnHooks: when a run is due it starts one in
+// the background (or, inline, runs it and returns its notices).
+func (l *Learner) Ended(_ context.Context, t agent.TurnEnd) agent.Ending {
+	return agent.Ending{Notices: l.afterTurn(t.TurnSummary)}
+}
+
+func (l *Learner) afterTurn(t agent.TurnSummary) []string {
 	if t.Interrupted {
 		// The person stopped the turn; what it said is half-done.
 		return nil

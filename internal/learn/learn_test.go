@@ -76,7 +76,7 @@ func newSetup(t *testing.T, answer string, tweak func(*Config)) *setup {
 
 func (s *setup) after(t *testing.T) []string {
 	t.Helper()
-	return s.l.AfterTurn(t.Context(), agent.TurnSummary{})
+	return s.l.Ended(t.Context(), agent.TurnEnd{}).Notices
 }
 
 func answerJSON(t *testing.T, p proposals) string {
@@ -267,7 +267,7 @@ func TestNoLearningPastEightyPercentOfACeiling(t *testing.T) {
 	}
 }
 
-// In an attended session AfterTurn returns at once while the call runs in
+// In an attended session Ended returns at once while the call runs in
 // the background; the notice comes through Notify; Close cancels a run in
 // flight and waits for it.
 func TestBackgroundRunNeverHoldsTheTurnAndStopsOnClose(t *testing.T) {
@@ -294,13 +294,13 @@ func TestBackgroundRunNeverHoldsTheTurnAndStopsOnClose(t *testing.T) {
 		Notify: func(text string) { notified <- text },
 	})
 	c.turn("no, wrap errors with context", "ok")
-	if notices := l.AfterTurn(t.Context(), agent.TurnSummary{}); notices != nil {
+	if notices := l.Ended(t.Context(), agent.TurnEnd{}).Notices; notices != nil {
 		t.Fatalf("a background run returned notices %q", notices)
 	}
-	<-started // running, and AfterTurn has returned
+	<-started // running, and Ended has returned
 	// A turn that ends meanwhile starts no second run.
 	c.turn("no, and use errors.Join", "ok")
-	l.AfterTurn(t.Context(), agent.TurnSummary{})
+	l.Ended(t.Context(), agent.TurnEnd{})
 	close(release)
 	if got := <-notified; got != "auto-memory: remembered (decision) Errors are wrapped with %w and context." {
 		t.Fatalf("notice %q", got)
@@ -312,7 +312,7 @@ func TestBackgroundRunNeverHoldsTheTurnAndStopsOnClose(t *testing.T) {
 
 	// Close cuts a run in flight off: the call sees its context end.
 	c.turn("no, use fmt.Errorf", "ok")
-	l.AfterTurn(t.Context(), agent.TurnSummary{})
+	l.Ended(t.Context(), agent.TurnEnd{})
 	<-started
 	l.Close()
 	select {
@@ -324,7 +324,7 @@ func TestBackgroundRunNeverHoldsTheTurnAndStopsOnClose(t *testing.T) {
 		t.Fatalf("memory has %d entries, want the first run's only", len(mem.Entries()))
 	}
 	c.turn("no, never mind", "ok")
-	if l.AfterTurn(t.Context(), agent.TurnSummary{}); calls != 2 {
+	if l.Ended(t.Context(), agent.TurnEnd{}); calls != 2 {
 		t.Fatalf("a closed learner started a run (%d calls)", calls)
 	}
 }
@@ -336,9 +336,9 @@ func TestAFailureIsAnnouncedOnce(t *testing.T) {
 		Complete: func(context.Context, string, string) (string, error) { return "", context.DeadlineExceeded }})
 	t.Cleanup(l.Close)
 	c.turn("no, use make", "ok")
-	first := l.AfterTurn(t.Context(), agent.TurnSummary{})
+	first := l.Ended(t.Context(), agent.TurnEnd{}).Notices
 	c.turn("no, use just", "ok")
-	second := l.AfterTurn(t.Context(), agent.TurnSummary{})
+	second := l.Ended(t.Context(), agent.TurnEnd{}).Notices
 	if len(first) != 1 || !strings.Contains(first[0], `"autoLearn": false`) || len(second) != 0 {
 		t.Fatalf("first %q, second %q", first, second)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/shiro-neko/shiro/internal/claudecode"
 	"github.com/shiro-neko/shiro/internal/problem"
 )
 
@@ -48,23 +49,6 @@ func (d *Def) writes() bool {
 	return false
 }
 
-// claudeTools maps Claude Code's tool names onto shiro's. A function, not
-// a package map, so that nothing can change the table.
-func claudeTools() map[string][]string {
-	return map[string][]string{
-		"Bash":      {"bash", "bash_status", "bash_stop"},
-		"Read":      {"read_file", "read_many_files"},
-		"Edit":      {"edit_file", "apply_patch"},
-		"MultiEdit": {"multi_edit"},
-		"Write":     {"write_file"},
-		"Grep":      {"grep"},
-		"Glob":      {"glob", "find_files"},
-		"LS":        {"list_dir", "tree"},
-		"WebFetch":  {"web_fetch"},
-		"WebSearch": {"web_search"},
-	}
-}
-
 // mutating reports whether a shiro tool of the table writes or runs; such
 // a tool makes an agent one that needs a person to answer its approvals.
 // The tool's own Effect still decides at run time, through the filter.
@@ -79,7 +63,7 @@ func mutating(name string) bool {
 // shiroTool reports whether name is one of the shiro tools the table maps
 // onto, which an agent file may name directly.
 func shiroTool(name string) bool {
-	for _, names := range claudeTools() {
+	for _, names := range claudecode.ToolNames() {
 		if slices.Contains(names, name) {
 			return true
 		}
@@ -230,7 +214,7 @@ func toolNames(n *yaml.Node) ([]string, error) {
 // mapTools turns Claude Code's (or shiro's) tool names into shiro's, in a
 // stable order, and returns the names it could not map.
 func mapTools(names []string) (tools, unknown []string) {
-	table := claudeTools()
+	table := claudecode.ToolNames()
 	seen := map[string]bool{}
 	tools = []string{}
 	for _, name := range names {

@@ -39,17 +39,19 @@ func (d defaultRules) Check(q permission.Query) permission.Result { return d.rul
 func (defaultRules) Grant(permission.Query) []string              { return nil }
 func (defaultRules) GrantPreview(permission.Query) []string       { return nil }
 
-// summaryObserver keeps the parent's turn summaries.
+// summaryObserver keeps the turn summaries of the session whose Ended
+// hook it is.
 type summaryObserver struct {
+	agent.NoHooks
 	mu  sync.Mutex
 	got []agent.TurnSummary
 }
 
-func (o *summaryObserver) AfterTurn(_ context.Context, s agent.TurnSummary) []string {
+func (o *summaryObserver) Ended(_ context.Context, e agent.TurnEnd) agent.Ending {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.got = append(o.got, s)
-	return nil
+	o.got = append(o.got, e.TurnSummary)
+	return agent.Ending{}
 }
 
 func (o *summaryObserver) summaries() []agent.TurnSummary {
@@ -72,6 +74,8 @@ type setup struct {
 	unattended bool
 	// filter replaces the parent's default filter (the default tool sets).
 	filter *tool.Filter
+	// subagentHooks are the parent's Config.SubagentHooks.
+	subagentHooks agent.TurnHooks
 }
 
 // parent is a real parent session: the file, search and git tools, a
@@ -119,7 +123,7 @@ func newParent(t *testing.T, s setup) *parent {
 		Provider: s.provider, Model: parentModel, SessionID: "parent", Cwd: env.Root, Tools: p.registry,
 		Gate:     &agent.Gate{Plugins: plugin.NewHost(s.plugins...), Rules: defaultRules{permission.Default()}, Cwd: env.Root},
 		Prompter: staticPrompter("You are the parent."), Variant: s.variant, Filter: filter,
-		Attended: !s.unattended, Observers: []agent.TurnObserver{p.observer},
+		Attended: !s.unattended, Hooks: p.observer, SubagentHooks: s.subagentHooks,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -152,7 +152,7 @@ func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind K
 		Filter:            prof.filter,
 		Attended:          attended(p),
 		CacheSystemPrefix: p.CacheSystemPrefix,
-		Observers:         []agent.TurnObserver{work},
+		Hooks:             agent.Chain(p.Hooks, work),
 		Subagent:          string(kind),
 		Broker:            p.Broker,
 		Spend:             p.Spend,
@@ -252,13 +252,18 @@ func (r reporter) emit(phase protocol.SubagentPhase, text string) {
 
 // workCatcher keeps the child's turn summary, so the parent's summary can
 // include what the child called and wrote. The child's turn writes it
-// before its done event, which the task reads before the summary.
-type workCatcher struct{ summary agent.TurnSummary }
+// before its done event, which the task reads before the summary. It comes
+// after the parent's hooks, which may send the child back to work, so it
+// keeps the turn's last ending.
+type workCatcher struct {
+	agent.NoHooks
+	summary agent.TurnSummary
+}
 
-// AfterTurn implements agent.TurnObserver.
-func (w *workCatcher) AfterTurn(_ context.Context, s agent.TurnSummary) []string {
-	w.summary = s
-	return nil
+// Ended implements agent.TurnHooks.
+func (w *workCatcher) Ended(_ context.Context, e agent.TurnEnd) agent.Ending {
+	w.summary = e.TurnSummary
+	return agent.Ending{}
 }
 
 func firstLine(s string) string {

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/subagent"
@@ -360,5 +363,53 @@ func TestBadInputIsExplained(t *testing.T) {
 		if got := subagentEvents(evs); len(got) != 0 {
 			t.Errorf("%s: subagent events %+v", input, got)
 		}
+	}
+}
+
+// subagentStop sends a child back to work once, as a SubagentStop hook
+// would; it keeps the sessions whose endings it heard.
+type subagentStop struct {
+	agent.NoHooks
+	mu    sync.Mutex
+	heard []string
+}
+
+func (s *subagentStop) Ended(_ context.Context, e agent.TurnEnd) agent.Ending {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.heard = append(s.heard, fmt.Sprintf("%s:%d", e.SessionID, e.Continued))
+	if e.Continued == 0 {
+		return agent.Ending{Continue: "Check the tests too before you report."}
+	}
+	return agent.Ending{}
+}
+
+// The parent's SubagentHooks take part in its children's turns: one may
+// send a child back to work, and the parent gets the report the child
+// wrote after it.
+func TestSubagentHooksMaySendTheChildBackToWork(t *testing.T) {
+	srv, provider := wire(t,
+		call("p1", "task", `{"description":"look","prompt":"Look around."}`),
+		text("first report"),
+		text("report after checking the tests"),
+		text("ok"),
+	)
+	stop := &subagentStop{}
+	p := newParent(t, setup{provider: provider, subagentHooks: stop})
+	p.send(t, t.Context(), "go")
+	calls := srv.ModelCalls()
+	if len(calls) != 4 {
+		t.Fatalf("model calls = %d, want 4 (parent, child, child again, parent)", len(calls))
+	}
+	again := decode(t, calls[2])
+	last := again.Messages[len(again.Messages)-1]
+	if last.Role != "user" || !strings.Contains(string(last.Content[0]), "Check the tests too") {
+		t.Fatalf("the child's second request ends with %+v", last)
+	}
+	if res := decode(t, calls[3]).toolResults(t); len(res) != 1 || res[0] != "report after checking the tests" {
+		t.Fatalf("parent got %q", res)
+	}
+	if want := []string{"parent/explore:0", "parent/explore:1"}; !slices.Equal(stop.heard, want) {
+		t.Fatalf("the hook heard %q, want %q (the parent's own turns are not its)", stop.heard, want)
 	}
 }

@@ -78,11 +78,15 @@ func startAgent(t *testing.T, o agentOpts) *testAgent {
 	if o.commands != nil {
 		commands = o.commands(ref)
 	}
+	var hooks agent.TurnHooks
+	if o.beforeTurn != nil {
+		hooks = setupHook{setup: o.beforeTurn}
+	}
 	s, err := agent.Start(t.Context(), agent.Config{
 		Provider: provider, ProviderName: "replay", Model: "replay", SessionID: "s1", Cwd: work, Tools: reg,
 		Gate:     &agent.Gate{Rules: newTestRules(o.ask...), Plugins: plugin.NewHost(), Cwd: work, Widen: o.widen},
 		Prompter: staticPrompter{}, Filter: tool.Filter{Sets: tool.DefaultSets()}, Attended: true,
-		Commands: commands, BeforeTurn: o.beforeTurn, Spend: o.spend,
+		Commands: commands, Hooks: hooks, Spend: o.spend,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +94,14 @@ func startAgent(t *testing.T, o agentOpts) *testAgent {
 	ref.s = s
 	return &testAgent{Session: s, work: work}
 }
+
+// setupHook is a session's Setup hook alone.
+type setupHook struct {
+	agent.NoHooks
+	setup func(context.Context) agent.TurnSetup
+}
+
+func (h setupHook) Setup(ctx context.Context) agent.TurnSetup { return h.setup(ctx) }
 
 type staticPrompter struct{}
 

@@ -33,6 +33,7 @@ func trackerFiles() []string { return []string{"TODO.md", "ROADMAP.md"} }
 // most MaxNudges times per session. It runs once per turn, however many
 // model calls and approvals the turn took.
 type Nudger struct {
+	agent.NoHooks // it hears a turn end, and nothing else of it
 	// tasks reports the task list's version, which changes whenever the
 	// list does; a turn that moved it kept the list current.
 	tasks func() uint64
@@ -64,8 +65,12 @@ func (n *Nudger) Count() int {
 	return n.count
 }
 
-// AfterTurn implements agent.TurnObserver.
-func (n *Nudger) AfterTurn(_ context.Context, t agent.TurnSummary) []string {
+// Ended implements agent.TurnHooks.
+func (n *Nudger) Ended(_ context.Context, e agent.TurnEnd) agent.Ending {
+	return agent.Ending{Notices: n.afterTurn(e.TurnSummary)}
+}
+
+func (n *Nudger) afterTurn(t agent.TurnSummary) []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	version := n.tasksVersion()

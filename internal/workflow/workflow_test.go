@@ -87,7 +87,7 @@ func TestNudgeLadderStopsAfterThree(t *testing.T) {
 	ctx := context.Background()
 	var got []string
 	for range 5 {
-		got = append(got, n.AfterTurn(ctx, wroteTurn(root, "main.go"))...)
+		got = append(got, n.Ended(ctx, agent.TurnEnd{TurnSummary: wroteTurn(root, "main.go")}).Notices...)
 	}
 	want := []string{
 		"reminder: you modified files without updating the project task list (TODO.md). Keep it current: mark what you did.",
@@ -115,7 +115,7 @@ func TestNoNudgeWhen(t *testing.T) {
 	}
 	for name, turn := range cases {
 		n := NewNudger(nil)
-		if got := n.AfterTurn(ctx, turn); len(got) != 0 || n.Count() != 0 {
+		if got := n.Ended(ctx, agent.TurnEnd{TurnSummary: turn}).Notices; len(got) != 0 || n.Count() != 0 {
 			t.Errorf("%s: nudged %q", name, got)
 		}
 	}
@@ -128,10 +128,10 @@ func TestNudgeSkipsTurnsThatUpdatedTheTaskList(t *testing.T) {
 	var version uint64
 	n := NewNudger(func() uint64 { return version })
 	ctx := context.Background()
-	first := n.AfterTurn(ctx, wroteTurn(root, "a.go"))
+	first := n.Ended(ctx, agent.TurnEnd{TurnSummary: wroteTurn(root, "a.go")}).Notices
 	version++ // the task list changed during the next turn
-	quiet := n.AfterTurn(ctx, wroteTurn(root, "b.go"))
-	second := n.AfterTurn(ctx, wroteTurn(root, "c.go"))
+	quiet := n.Ended(ctx, agent.TurnEnd{TurnSummary: wroteTurn(root, "b.go")}).Notices
+	second := n.Ended(ctx, agent.TurnEnd{TurnSummary: wroteTurn(root, "c.go")}).Notices
 	if len(first) != 1 || len(quiet) != 0 || len(second) != 1 || !strings.HasPrefix(second[0], "still no update") {
 		t.Fatalf("first %q, quiet %q, second %q", first, quiet, second)
 	}
