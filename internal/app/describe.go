@@ -64,3 +64,4 @@ func writeProblems(b *strings.Builder, ps []Problem, kind string) {
 		}
 	}
 }
+
