@@ -64,4 +64,3 @@ func writeProblems(b *strings.Builder, ps []Problem, kind string) {
 		}
 	}
 }
-
