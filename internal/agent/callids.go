@@ -19,7 +19,7 @@ import (
 // used; the caller holds s.mu. Ids are never forgotten, not even when a
 // compaction drops their messages: the transcript and the store still
 // show them.
-func (s *Session) noteCallIDsLocked(h []llm.Message) {
+func (s *session) noteCallIDsLocked(h []llm.Message) {
 	if s.callIDs == nil {
 		s.callIDs = map[string]bool{}
 	}
@@ -32,7 +32,7 @@ func (s *Session) noteCallIDsLocked(h []llm.Message) {
 
 // claimCallID returns a session-unique id for a call the provider named
 // provided, and marks it used.
-func (s *Session) claimCallID(provided string) string {
+func (s *session) claimCallID(provided string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.callIDs == nil {
@@ -52,7 +52,7 @@ func (s *Session) claimCallID(provided string) string {
 // callNames maps one response's provider ids to shiro's: the id a call's
 // start event announced is the one its complete call gets.
 type callNames struct {
-	s       *Session
+	s       *session
 	started map[string]string // provider id → shiro id, from tool-start
 }
 

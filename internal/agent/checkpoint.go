@@ -21,7 +21,7 @@ func (t *turn) beforeChange(info *tool.Info) {
 }
 
 // messageAt is the conversation's message at i, nil past its end.
-func (s *Session) messageAt(i int) *llm.Message {
+func (s *session) messageAt(i int) *llm.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if i < 0 || i >= len(s.history) {
@@ -32,7 +32,7 @@ func (s *Session) messageAt(i int) *llm.Message {
 }
 
 // historyLen is the length of the stored conversation.
-func (s *Session) historyLen() int {
+func (s *session) historyLen() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.history)

@@ -79,7 +79,7 @@ type CompactResult struct {
 // Compact has the model summarise the older history (/compact): focus, if
 // given, says what the summary should keep above all. It refuses while a
 // turn runs, and a failure leaves the history as it was.
-func (s *Session) Compact(ctx context.Context, focus string) (CompactResult, error) {
+func (s *session) Compact(ctx context.Context, focus string) (CompactResult, error) {
 	s.mu.Lock()
 	busy := s.inTurn
 	s.mu.Unlock()
@@ -95,7 +95,7 @@ func (s *Session) Compact(ctx context.Context, focus string) (CompactResult, err
 // compact summarises the older history with model and installs the
 // result. usage is the summary call's (charged to the session by ask),
 // also when it failed after answering. The history is left untouched on any error.
-func (s *Session) compact(ctx context.Context, provider llm.Provider, model, focus string) (CompactResult, llm.Usage, error) {
+func (s *session) compact(ctx context.Context, provider llm.Provider, model, focus string) (CompactResult, llm.Usage, error) {
 	if provider == nil {
 		return CompactResult{}, llm.Usage{}, errors.New("no model to write the summary")
 	}
@@ -137,7 +137,7 @@ func (s *Session) compact(ctx context.Context, provider llm.Provider, model, foc
 // summarise asks the model for the summary of old, as a transcript in one
 // prompt: a request of the old messages themselves could be too big, and
 // would carry tool calls without the tools.
-func (s *Session) summarise(ctx context.Context, provider llm.Provider, model string, old []llm.Message, focus string) (string, llm.Usage, error) {
+func (s *session) summarise(ctx context.Context, provider llm.Provider, model string, old []llm.Message, focus string) (string, llm.Usage, error) {
 	var b strings.Builder
 	b.WriteString("Here is the part of the conversation to summarise:\n\n<conversation>\n")
 	writeTranscript(&b, old)
@@ -254,7 +254,7 @@ func estimateAll(h []llm.Message) int {
 }
 
 // compactKeep is the configured number of exchanges kept verbatim.
-func (s *Session) compactKeep() int {
+func (s *session) compactKeep() int {
 	if s.cfg.CompactKeep > 0 {
 		return s.cfg.CompactKeep
 	}
@@ -262,7 +262,7 @@ func (s *Session) compactKeep() int {
 }
 
 // contextWindow is model's context window in tokens.
-func (s *Session) contextWindow(model string) int {
+func (s *session) contextWindow(model string) int {
 	if s.cfg.ContextWindow != nil {
 		if n := s.cfg.ContextWindow(model); n > 0 {
 			return n
@@ -273,7 +273,7 @@ func (s *Session) contextWindow(model string) int {
 
 // compactBudget is how many tokens the next request may hold before
 // automatic compaction; zero when it is off.
-func (s *Session) compactBudget(model string) int {
+func (s *session) compactBudget(model string) int {
 	share := s.cfg.CompactAt
 	if share == 0 {
 		share = defaultCompactAt

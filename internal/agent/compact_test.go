@@ -35,7 +35,7 @@ func (r summaryRouter) Stream(ctx context.Context, req *llm.Request) iter.Seq2[l
 
 // compactingSession starts a session with a small context window, the
 // given share, and a recorder.
-func compactingSession(t *testing.T, p llm.Provider, window int, share float64, rec agent.TurnHooks, tools ...*fakeTool) *agent.Session {
+func compactingSession(t *testing.T, p llm.Provider, window int, share float64, rec agent.TurnHooks, tools ...*fakeTool) *agent.Owner {
 	t.Helper()
 	ts := make([]tool.Tool, len(tools))
 	for i, f := range tools {
@@ -69,7 +69,7 @@ func compactingSession(t *testing.T, p llm.Provider, window int, share float64, 
 
 // compactCommand is /compact as the commands package runs it: in the turn
 // queue, so never beside a turn.
-type compactCommand struct{ s *agent.Session }
+type compactCommand struct{ s *agent.Owner }
 
 func (c *compactCommand) List() []protocol.CommandInfo {
 	return []protocol.CommandInfo{{Name: "compact"}}
@@ -82,7 +82,7 @@ func (c *compactCommand) Run(ctx context.Context, line string) (agent.CommandOut
 }
 
 // compactNow runs /compact line and returns its result.
-func compactNow(t *testing.T, s *agent.Session, line string) protocol.CommandResultEvent {
+func compactNow(t *testing.T, s *agent.Owner, line string) protocol.CommandResultEvent {
 	t.Helper()
 	if _, err := s.Submit(protocol.Command{Line: line}); err != nil {
 		t.Fatal(err)

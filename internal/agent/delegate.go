@@ -86,12 +86,12 @@ type ModelUsage struct {
 // SubagentUsage returns the tokens the session's subagents used, by model
 // and sorted by model name, for /cost. It is kept apart from Usage because
 // subagents may run on another model with another price.
-func (s *Session) SubagentUsage() []ModelUsage {
+func (s *session) SubagentUsage() []ModelUsage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return sortedUsage(s.spend.subByModel)
 }
 
-func (s *Session) addSubagentUsage(model string, u llm.Usage) {
+func (s *session) addSubagentUsage(model string, u llm.Usage) {
 	s.charge(model, u, subagentCall)
 }

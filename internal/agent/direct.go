@@ -20,7 +20,7 @@ import (
 // so), run, and shown to the front end as tool-call and tool-result
 // events. Nothing of it enters the history; the caller decides what to do
 // with the result. A refused or failed call is an error saying why.
-func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessage) (tool.Result, error) {
+func (s *session) RunCall(ctx context.Context, name string, input json.RawMessage) (tool.Result, error) {
 	tl, ok := s.Tools().Get(name)
 	if !ok {
 		return tool.Result{}, fmt.Errorf("no tool %q in this session", name)
@@ -67,14 +67,14 @@ func (s *Session) RunCall(ctx context.Context, name string, input json.RawMessag
 // Complete sends one prompt to the session's model, with no tools and no
 // history, and returns the answer (/memory merging entries). Its usage
 // counts in the session's tokens and spend, as a compaction's does.
-func (s *Session) Complete(ctx context.Context, system, prompt string) (string, error) {
+func (s *session) Complete(ctx context.Context, system, prompt string) (string, error) {
 	return s.CompleteOn(ctx, "", system, prompt)
 }
 
 // CompleteOn is Complete on another model of the session's provider (the
 // background learner's subagentModel); "" is the session's own. It is
 // charged like Complete, under that model's name and price.
-func (s *Session) CompleteOn(ctx context.Context, model, system, prompt string) (string, error) {
+func (s *session) CompleteOn(ctx context.Context, model, system, prompt string) (string, error) {
 	provider, _ := s.Provider()
 	if model == "" {
 		model = s.Model()
@@ -88,7 +88,7 @@ func (s *Session) CompleteOn(ctx context.Context, model, system, prompt string) 
 // ask streams req, a model call the session makes beside its steps, and
 // returns the answer's text. Its usage is charged to the session as kind
 // and returned, also when the call failed after answering.
-func (s *Session) ask(ctx context.Context, provider llm.Provider, req *llm.Request, kind callKind) (string, llm.Usage, error) {
+func (s *session) ask(ctx context.Context, provider llm.Provider, req *llm.Request, kind callKind) (string, llm.Usage, error) {
 	if provider == nil {
 		return "", llm.Usage{}, errors.New("no model to ask")
 	}

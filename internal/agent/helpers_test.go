@@ -110,7 +110,7 @@ type options struct {
 }
 
 type harness struct {
-	session  *agent.Session
+	session  *agent.Owner
 	provider *replay.Provider
 	wire     *recorder
 	answers  *answerer

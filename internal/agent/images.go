@@ -22,7 +22,7 @@ func userMessage(text string, images []llm.Image) llm.Message {
 
 // seesImages asks the catalogue, through the config, whether model takes
 // pictures.
-func (s *Session) seesImages(model string) bool {
+func (s *session) seesImages(model string) bool {
 	return s.cfg.SeesImages == nil || s.cfg.SeesImages(model)
 }
 

@@ -19,7 +19,7 @@ var (
 
 // sendTurn submits a turn and returns the events up to its own done; a
 // refused turn is an ErrorEvent, as Send reports it.
-func sendTurn(s *agent.Session, turn protocol.UserTurn) []protocol.Event {
+func sendTurn(s *agent.Owner, turn protocol.UserTurn) []protocol.Event {
 	id, err := s.Submit(turn)
 	if err != nil {
 		return []protocol.Event{protocol.ErrorEvent{Error: err.Error()}}

@@ -30,7 +30,7 @@ var errStoppedAlone = errors.New("the user stopped this tool call")
 // It reports whether callID is the current call. Naming the call keeps a
 // front end whose view lags behind the loop from stopping a later call by
 // mistake. It is safe from any goroutine.
-func (s *Session) interruptTool(callID string) bool {
+func (s *session) interruptTool(callID string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.current
@@ -45,7 +45,7 @@ func (s *Session) interruptTool(callID string) bool {
 }
 
 // trackCall makes id the current call until the returned func runs.
-func (s *Session) trackCall(id string) (untrack func()) {
+func (s *session) trackCall(id string) (untrack func()) {
 	c := &currentCall{id: id}
 	s.mu.Lock()
 	s.current = c
@@ -61,7 +61,7 @@ func (s *Session) trackCall(id string) (untrack func()) {
 
 // startCall hands the current call's cancel func to interruptTool. It
 // returns false when the call was stopped before it could start.
-func (s *Session) startCall(id string, cancel context.CancelCauseFunc) bool {
+func (s *session) startCall(id string, cancel context.CancelCauseFunc) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.current

@@ -26,7 +26,7 @@ func blockingTool(started chan<- struct{}, fail func(ctx context.Context) error)
 
 // interruptWhenStarted stops call id once the tool has started, and checks
 // that another id is not stopped.
-func interruptWhenStarted(t *testing.T, s *agent.Session, started <-chan struct{}, id string) {
+func interruptWhenStarted(t *testing.T, s *agent.Owner, started <-chan struct{}, id string) {
 	go func() {
 		<-started
 		if _, err := s.Submit(protocol.Interrupt{CallID: "not-" + id}); err == nil {

@@ -304,7 +304,7 @@ func TestConfigureAppliesAtTheTurnBoundary(t *testing.T) {
 
 // commandsAt answers every command line by clearing the history, as /clear
 // does, so a test can queue one behind a turn.
-type clearer struct{ s **agent.Session }
+type clearer struct{ s **agent.Owner }
 
 func (c clearer) List() []protocol.CommandInfo { return []protocol.CommandInfo{{Name: "clear"}} }
 func (c clearer) Immediate(string) bool        { return false }
@@ -315,7 +315,7 @@ func (c clearer) Run(context.Context, string) (agent.CommandOutcome, error) {
 // A command queued behind a turn runs between turns, where it may change
 // the conversation.
 func TestAQueuedCommandRunsBetweenTurns(t *testing.T) {
-	var s *agent.Session
+	var s *agent.Owner
 	reg, _ := tool.NewRegistry()
 	s, err := agent.Start(t.Context(), agent.Config{
 		Provider: replay.New("t", []replay.Response{resp(llm.TextDelta{Text: "one"})}), Model: "m", Cwd: t.TempDir(),

@@ -12,7 +12,7 @@ import (
 
 // ID is the id of the conversation the session is in: the one it started
 // with, or the one it resumed last.
-func (s *Session) ID() string {
+func (s *session) ID() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.id
@@ -22,7 +22,7 @@ func (s *Session) ID() string {
 // (/resume): the next turn appends to it, the recorder keeps the steps
 // under id, and front ends hear a session event naming it and a history
 // event to draw. It refuses while a turn runs.
-func (s *Session) Resume(id string, h []llm.Message) error {
+func (s *session) Resume(id string, h []llm.Message) error {
 	if id == "" {
 		return errors.New("resume: no session id")
 	}
@@ -41,7 +41,7 @@ func (s *Session) Resume(id string, h []llm.Message) error {
 }
 
 // setHistoryLocked installs h, sealed; the caller holds s.mu.
-func (s *Session) setHistoryLocked(h []llm.Message) {
+func (s *session) setHistoryLocked(h []llm.Message) {
 	s.history = make([]llm.Message, len(h))
 	for i, m := range h {
 		s.history[i] = m.Sealed()
@@ -53,7 +53,7 @@ func (s *Session) setHistoryLocked(h []llm.Message) {
 
 // appendStep adds a message to the history and has it recorded; model
 // and usage are those of the model call that produced it, if one did.
-func (s *Session) appendStep(m llm.Message, model string, usage llm.Usage) {
+func (s *session) appendStep(m llm.Message, model string, usage llm.Usage) {
 	s.mu.Lock()
 	s.history = append(s.history, m.Sealed())
 	head := s.headLocked()
@@ -62,29 +62,29 @@ func (s *Session) appendStep(m llm.Message, model string, usage llm.Usage) {
 }
 
 // record has the hooks keep r, and reports when that fails.
-func (s *Session) record(r Record) {
+func (s *session) record(r Record) {
 	s.recorded(s.cfg.Hooks.Recorded(s.recordCtx(), r))
 }
 
 // head names the conversation and what it runs on, for a record.
-func (s *Session) head() Head {
+func (s *session) head() Head {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.headLocked()
 }
 
-func (s *Session) headLocked() Head {
+func (s *session) headLocked() Head {
 	return Head{SessionID: s.id, Provider: s.provName, Model: s.model}
 }
 
 // recordCtx is the context of a recorder call: the session's, without
 // its cancellation, so that the synthetic results of an interrupted turn
 // are kept too.
-func (s *Session) recordCtx() context.Context { return context.WithoutCancel(s.ctx) }
+func (s *session) recordCtx() context.Context { return context.WithoutCancel(s.ctx) }
 
 // recorded reports a failed recording once, when saving starts failing,
 // and again only after it worked in between.
-func (s *Session) recorded(err error) {
+func (s *session) recorded(err error) {
 	s.mu.Lock()
 	first := err != nil && !s.recordFailing
 	s.recordFailing = err != nil
@@ -143,7 +143,7 @@ func answer(calls []llm.ToolCall, given []llm.Part) []llm.Part {
 }
 
 // emitHistory tells front ends the conversation so far, when there is one.
-func (s *Session) emitHistory() {
+func (s *session) emitHistory() {
 	h := s.History()
 	if len(h) == 0 {
 		return
@@ -154,7 +154,7 @@ func (s *Session) emitHistory() {
 // historyEvent describes a history for front ends: prompts, and answers
 // with each call's outcome. Calls are described as their live events were
 // (title, kind, locations) when the tool is still there to ask.
-func (s *Session) historyEvent(h []llm.Message) protocol.HistoryEvent {
+func (s *session) historyEvent(h []llm.Message) protocol.HistoryEvent {
 	results := map[string]llm.ToolResult{}
 	for _, m := range h {
 		if m.Role != llm.RoleTool {

@@ -105,7 +105,7 @@ func (p *journaled) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.
 }
 
 // startRecorded starts a session over the echo tool with a journal.
-func startRecorded(t *testing.T, history []llm.Message, responses ...replay.Response) (*agent.Session, *journal, *recorder) {
+func startRecorded(t *testing.T, history []llm.Message, responses ...replay.Response) (*agent.Owner, *journal, *recorder) {
 	t.Helper()
 	echo := (&fakeTool{name: "echo"}).build()
 	reg, err := tool.NewRegistry(echo)
@@ -132,7 +132,7 @@ func startRecorded(t *testing.T, history []llm.Message, responses ...replay.Resp
 }
 
 // drain reads events until the first done event (or the stream's end).
-func drainTurn(s *agent.Session) []protocol.Event {
+func drainTurn(s *agent.Owner) []protocol.Event {
 	var out []protocol.Event
 	for e := range s.Events() {
 		out = append(out, e)

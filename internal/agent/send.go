@@ -15,12 +15,12 @@ import (
 // which never blocks, from inside the loop. Cancelling ctx, or stopping the
 // iteration early, interrupts the turn (its remaining events are still
 // drained, so the session stays usable).
-func (s *Session) Send(ctx context.Context, text string) iter.Seq[protocol.Event] {
+func (s *session) Send(ctx context.Context, text string) iter.Seq[protocol.Event] {
 	return s.sendTurn(ctx, protocol.UserTurn{Text: text})
 }
 
 // sendTurn is Send for a turn with more than text (pictures).
-func (s *Session) sendTurn(ctx context.Context, turn protocol.UserTurn) iter.Seq[protocol.Event] {
+func (s *session) sendTurn(ctx context.Context, turn protocol.UserTurn) iter.Seq[protocol.Event] {
 	return func(yield func(protocol.Event) bool) {
 		id, err := s.Submit(turn)
 		if err != nil {

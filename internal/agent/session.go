@@ -4,6 +4,11 @@
 // the gate, runs the allowed ones and loops until the model stops. The
 // terminal UI, headless mode, the ACP server and the task tool's subagents
 // are all clients of the same protocol.
+//
+// Three seams: Session is the door clients get (ops in, events out);
+// Owner, which Start returns, is the door plus the wiring, held by the
+// composition root alone; TurnHooks is the owner's part in each turn's
+// stages (setup, expand input, before change, recorded, ended).
 package agent
 
 import (
@@ -168,8 +173,9 @@ const (
 // Broker is a session's approval and question desk, lent to subagents.
 type Broker = broker
 
-// Session is one conversation. Its methods are safe from any goroutine.
-type Session struct {
+// session is one conversation. Its methods are safe from any goroutine;
+// clients reach it through a Session, its owner through an Owner.
+type session struct {
 	cfg    Config
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -214,8 +220,9 @@ type Session struct {
 
 // Start builds a session and starts serving it: the first event is a
 // SessionEvent. Cancelling ctx stops the running turn and ends the
-// session as Shutdown would. Read Events until it is closed.
-func Start(ctx context.Context, cfg Config) (*Session, error) {
+// session as Shutdown would. Read Events until it is closed. The Owner it
+// returns is the wiring; hand clients its Door.
+func Start(ctx context.Context, cfg Config) (*Owner, error) {
 	if cfg.Provider == nil || cfg.Tools == nil || cfg.Gate == nil || cfg.Prompter == nil {
 		return nil, errors.New("agent: a session needs a provider, tools, a gate and a prompter")
 	}
@@ -231,7 +238,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if cfg.MaxContinues <= 0 {
 		cfg.MaxContinues = DefaultMaxContinues
 	}
-	s := &Session{cfg: cfg, out: newOutbox(), id: cfg.SessionID, provider: cfg.Provider, provName: cfg.ProviderName, model: cfg.Model,
+	s := &session{cfg: cfg, out: newOutbox(), id: cfg.SessionID, provider: cfg.Provider, provName: cfg.ProviderName, model: cfg.Model,
 		variant: cfg.Variant, mode: cfg.Mode, repeats: NewRepeatGuard()}
 	s.setHistoryLocked(ValidHistory(cfg.History))
 	s.ctx, s.cancel = context.WithCancel(ctx)
@@ -248,27 +255,27 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	}
 	s.emitHistory()
 	context.AfterFunc(s.ctx, func() { _, _ = s.Submit(protocol.Shutdown{}) })
-	return s, nil
+	return &Owner{s}, nil
 }
 
 // Events is the session's event stream. It closes after Shutdown, once
 // the queued turns have ended.
-func (s *Session) Events() <-chan protocol.Event { return s.out.events }
+func (s *session) Events() <-chan protocol.Event { return s.out.events }
 
 // Publish adds an event from outside the loop: a background command's
 // output, a task list that changed. The composition root uses it.
-func (s *Session) Publish(e protocol.Event) { s.out.emit(e) }
+func (s *session) Publish(e protocol.Event) { s.out.emit(e) }
 
 // Broker returns the session's approval desk, for subagents to share.
-func (s *Session) Broker() *Broker { return s.broker }
+func (s *session) Broker() *Broker { return s.broker }
 
-func (s *Session) describe() protocol.SessionEvent {
+func (s *session) describe() protocol.SessionEvent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.describeLocked()
 }
 
-func (s *Session) describeLocked() protocol.SessionEvent {
+func (s *session) describeLocked() protocol.SessionEvent {
 	return protocol.SessionEvent{
 		SessionID: s.id, Cwd: s.cfg.Cwd, Provider: s.provName,
 		Model: s.model, Agent: s.variant.Name, Thinking: string(s.variant.Thinking), Mode: s.mode.String(),
@@ -280,7 +287,7 @@ func (s *Session) describeLocked() protocol.SessionEvent {
 var ErrClosed = protocol.ErrClosed
 
 // History returns a copy of the stored conversation.
-func (s *Session) History() []llm.Message {
+func (s *session) History() []llm.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.history)
@@ -291,7 +298,7 @@ func (s *Session) History() []llm.Message {
 // tells front ends to redraw. To continue another stored conversation, use Resume. It
 // refuses while a turn runs; a command queued behind turns runs between
 // them, where it may.
-func (s *Session) SetHistory(h []llm.Message) error {
+func (s *session) SetHistory(h []llm.Message) error {
 	s.mu.Lock()
 	if s.inTurn {
 		s.mu.Unlock()
@@ -309,42 +316,42 @@ func (s *Session) SetHistory(h []llm.Message) error {
 }
 
 // Usage returns the tokens used by the session so far.
-func (s *Session) Usage() llm.Usage {
+func (s *session) Usage() llm.Usage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.usage
 }
 
 // Model and Variant are the settings the next turn uses.
-func (s *Session) Model() string {
+func (s *session) Model() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.model
 }
 
 // Provider is the provider the next turn uses, and its preset's name.
-func (s *Session) Provider() (llm.Provider, string) {
+func (s *session) Provider() (llm.Provider, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.provider, s.provName
 }
 
 // Variant is the agent variant the next turn uses.
-func (s *Session) Variant() Variant {
+func (s *session) Variant() Variant {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.variant
 }
 
 // Mode is the permission mode the next call is decided in.
-func (s *Session) Mode() permission.Mode {
+func (s *session) Mode() permission.Mode {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.mode
 }
 
 // setMode switches the permission mode and announces it.
-func (s *Session) setMode(m permission.Mode) {
+func (s *session) setMode(m permission.Mode) {
 	s.mu.Lock()
 	changed := s.mode != m
 	s.mode = m
@@ -356,18 +363,18 @@ func (s *Session) setMode(m permission.Mode) {
 }
 
 // Config returns the configuration the session was started with.
-func (s *Session) Config() Config { return s.cfg }
+func (s *session) Config() Config { return s.cfg }
 
 // Gate is the gate the current (or next) turn decides calls with.
-func (s *Session) Gate() *Gate { return s.gate.Load() }
+func (s *session) Gate() *Gate { return s.gate.Load() }
 
 // Tools is the registry the current (or next) turn offers tools from: the
 // one the session started with, or the last one a TurnSetup brought.
-func (s *Session) Tools() *tool.Registry { return s.tools.Load() }
+func (s *session) Tools() *tool.Registry { return s.tools.Load() }
 
 // filter is the tool filter of a step: the configured sets, the variant's
 // read-only flag, and what nobody can answer withheld.
-func (s *Session) filter(v Variant) tool.Filter {
+func (s *session) filter(v Variant) tool.Filter {
 	f := s.cfg.Filter
 	f.ReadOnly = f.ReadOnly || v.ReadOnly
 	f.Unattended = f.Unattended || !s.cfg.Attended
@@ -376,14 +383,14 @@ func (s *Session) filter(v Variant) tool.Filter {
 
 // ActiveTools returns the tools offered at the next step. The request and
 // the prompt both come from this one list, so they never disagree.
-func (s *Session) ActiveTools() []tool.Tool {
+func (s *session) ActiveTools() []tool.Tool {
 	return s.Tools().Active(s.filter(s.Variant()))
 }
 
 // appendMessage stores m, sealed: the history never changes a message, so
 // each adapter encodes it once however many requests carry it. The
 // recorder keeps it before the next step.
-func (s *Session) appendMessage(m llm.Message) { s.appendStep(m, "", llm.Usage{}) }
+func (s *session) appendMessage(m llm.Message) { s.appendStep(m, "", llm.Usage{}) }
 
 // checkConfigure refuses a settings change that names an unknown agent,
 // thinking level or permission mode.
@@ -407,7 +414,7 @@ func checkConfigure(c protocol.Configure) error {
 // applyConfigure checks a settings change and applies it; the caller holds
 // s.mu. A new agent brings its own thinking level unless the same change
 // sets one.
-func (s *Session) applyConfigure(c protocol.Configure) error {
+func (s *session) applyConfigure(c protocol.Configure) error {
 	if err := checkConfigure(c); err != nil {
 		return err
 	}

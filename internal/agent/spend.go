@@ -88,7 +88,7 @@ const (
 // into the ledger and reports the new total: every front end shows that
 // total rather than summing turns, so a call outside a turn (/compact,
 // /memory) or in an interrupted one counts everywhere alike.
-func (s *Session) charge(model string, u llm.Usage, kind callKind) {
+func (s *session) charge(model string, u llm.Usage, kind callKind) {
 	s.mu.Lock()
 	s.chargeLocked(model, u, kind)
 	ev := s.spend.usageEvent()
@@ -124,7 +124,7 @@ func (l *ledger) unpricedModels() []string {
 }
 
 // chargeLocked is charge without the event; the caller holds s.mu.
-func (s *Session) chargeLocked(model string, u llm.Usage, kind callKind) {
+func (s *session) chargeLocked(model string, u llm.Usage, kind callKind) {
 	l := &s.spend
 	l.total.Add(u)
 	if kind == subagentCall {
@@ -175,7 +175,7 @@ func sortedUsage(m map[string]llm.Usage) []ModelUsage {
 }
 
 // price prices usage on the session's provider; the caller holds s.mu.
-func (s *Session) price(model string, u llm.Usage) (float64, bool) {
+func (s *session) price(model string, u llm.Usage) (float64, bool) {
 	if s.cfg.Spend.Cost == nil {
 		return 0, false
 	}
@@ -183,7 +183,7 @@ func (s *Session) price(model string, u llm.Usage) (float64, bool) {
 }
 
 // Spending returns what the session has spent so far.
-func (s *Session) Spending() Spending {
+func (s *session) Spending() Spending {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := s.spend
@@ -193,7 +193,7 @@ func (s *Session) Spending() Spending {
 }
 
 // startTurnSpend opens a new turn's budget.
-func (s *Session) startTurnSpend() {
+func (s *session) startTurnSpend() {
 	s.mu.Lock()
 	s.spend.turn, s.spend.turnUnpriced = 0, false
 	s.mu.Unlock()
@@ -201,7 +201,7 @@ func (s *Session) startTurnSpend() {
 
 // turnCost is the spend of the running turn; known is false when any of
 // its requests had no price.
-func (s *Session) turnCost() (float64, bool) {
+func (s *session) turnCost() (float64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.spend.turn, !s.spend.turnUnpriced
@@ -274,7 +274,7 @@ func nextUsage(last llm.Usage) llm.Usage {
 // childSpend is what a delegating call lends its children: the same
 // prices on the parent's provider, and what is left of each ceiling, so
 // a subagent stops where its parent would.
-func (s *Session) childSpend() Spend {
+func (s *session) childSpend() Spend {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sp := s.cfg.Spend

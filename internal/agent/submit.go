@@ -18,12 +18,12 @@ import (
 // cancels. The error says why an op was refused (a closed session, an
 // answer to a request that is not open, an unknown agent); a refused op
 // changes nothing.
-func (s *Session) Submit(op protocol.Op) (string, error) {
+func (s *session) Submit(op protocol.Op) (string, error) {
 	id := "op" + strconv.FormatInt(s.ops.Add(1), 10)
 	return id, s.submit(id, op)
 }
 
-func (s *Session) submit(id string, op protocol.Op) error {
+func (s *session) submit(id string, op protocol.Op) error {
 	switch o := op.(type) {
 	case protocol.UserTurn:
 		return s.enqueue(id, o)
@@ -61,7 +61,7 @@ type queued struct {
 	images  []llm.Image
 }
 
-func (s *Session) enqueue(op string, o protocol.UserTurn) error {
+func (s *session) enqueue(op string, o protocol.UserTurn) error {
 	pictures := o.Pictures()
 	if strings.TrimSpace(o.Text) == "" && len(pictures) == 0 {
 		return fmt.Errorf("user turn: the text is empty")
@@ -85,7 +85,7 @@ func named(name string) string {
 	return " (" + name + ")"
 }
 
-func (s *Session) push(q queued) error {
+func (s *session) push(q queued) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
@@ -103,7 +103,7 @@ func (s *Session) push(q queued) error {
 // runTurns runs queued turns and commands one after another until the
 // queue is empty. Settings changes that waited for a turn apply between
 // items.
-func (s *Session) runTurns() {
+func (s *session) runTurns() {
 	defer s.runner.Done()
 	for {
 		s.mu.Lock()
@@ -144,7 +144,7 @@ func (s *Session) runTurns() {
 
 // applyPendingLocked applies a settings change that arrived during a turn
 // and announces the new settings; the caller holds s.mu.
-func (s *Session) applyPendingLocked() {
+func (s *session) applyPendingLocked() {
 	if s.pending == nil {
 		return
 	}
@@ -157,7 +157,7 @@ func (s *Session) applyPendingLocked() {
 	s.out.emit(s.describeLocked())
 }
 
-func (s *Session) configure(op string, c protocol.Configure) error {
+func (s *session) configure(op string, c protocol.Configure) error {
 	if err := checkConfigure(c); err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (s *Session) configure(op string, c protocol.Configure) error {
 	return nil
 }
 
-func (s *Session) isClosing() bool {
+func (s *session) isClosing() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closing
@@ -220,7 +220,7 @@ func mergeConfigure(a, b protocol.Configure) protocol.Configure {
 }
 
 // interrupt cancels the running turn and drops the queued ones.
-func (s *Session) interrupt() {
+func (s *session) interrupt() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.queue = nil
@@ -231,7 +231,7 @@ func (s *Session) interrupt() {
 
 // shutdown stops taking input: nobody is left to answer, queued turns
 // still run, and the event stream closes when they have.
-func (s *Session) shutdown() {
+func (s *session) shutdown() {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -249,7 +249,7 @@ func (s *Session) shutdown() {
 }
 
 // finishClose closes the event stream once.
-func (s *Session) finishClose() {
+func (s *session) finishClose() {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -262,11 +262,11 @@ func (s *Session) finishClose() {
 }
 
 // Wait blocks until the running and queued turns have ended.
-func (s *Session) Wait() { s.runner.Wait() }
+func (s *session) Wait() { s.runner.Wait() }
 
 // command runs a slash command: at once on its own goroutine when it only
 // shows something, else in its place in the turn queue.
-func (s *Session) command(op string, c protocol.Command) error {
+func (s *session) command(op string, c protocol.Command) error {
 	if s.cfg.Commands == nil {
 		return fmt.Errorf("%s: this session runs no slash commands", strings.TrimSpace(c.Line))
 	}
@@ -297,7 +297,7 @@ func (s *Session) command(op string, c protocol.Command) error {
 
 // runCommand runs one command line and reports its outcome. A command
 // whose outcome is a prompt queues that prompt as the next turn.
-func (s *Session) runCommand(ctx context.Context, op, line string) {
+func (s *session) runCommand(ctx context.Context, op, line string) {
 	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
 	out, err := s.cfg.Commands.Run(ctx, line)
 	ev := protocol.CommandResultEvent{Op: op, Command: name, Output: out.Output, Choices: out.Choices, Field: out.Field,

@@ -34,7 +34,7 @@ const DefaultMaxContinues = 3
 // turn is the state of one turn. Settings are read once, when it starts:
 // a change submitted meanwhile applies to the next turn.
 type turn struct {
-	s       *Session
+	s       *session
 	op      string // the id of the op that queued the turn
 	ctx     context.Context
 	model   string
@@ -92,7 +92,7 @@ func (t *turn) emit(e protocol.Event) { t.s.out.emit(e) }
 // runTurn runs one turn for text; the last event it emits is DoneEvent.
 //
 // model, when set, is this turn's model alone (a custom command's).
-func (s *Session) runTurn(ctx context.Context, seq int, q queued) {
+func (s *session) runTurn(ctx context.Context, seq int, q queued) {
 	text, model, images := q.text, q.model, q.images
 	t := &turn{s: s, ctx: ctx, op: q.op}
 	setup := s.cfg.Hooks.Setup(ctx)
@@ -417,7 +417,7 @@ func isCancel(err error) bool {
 
 // swapProvider makes the provider a TurnSetup brought the session's from
 // now on, and announces the new settings.
-func (s *Session) swapProvider(setup TurnSetup) {
+func (s *session) swapProvider(setup TurnSetup) {
 	s.mu.Lock()
 	s.provider = setup.Provider
 	s.provName = cmp.Or(setup.ProviderName, s.provName)

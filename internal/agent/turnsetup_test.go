@@ -19,7 +19,7 @@ import (
 
 // startWith starts a session over reg whose Setup and Expand hooks the
 // test supplies, recording the requests it sends.
-func startWith(t *testing.T, reg *tool.Registry, rules agent.Rules, cfg func(*agent.Config), responses ...replay.Response) (*agent.Session, *recorder) {
+func startWith(t *testing.T, reg *tool.Registry, rules agent.Rules, cfg func(*agent.Config), responses ...replay.Response) (*agent.Owner, *recorder) {
 	t.Helper()
 	wire := &recorder{inner: replay.New("test", responses)}
 	c := agent.Config{
@@ -43,7 +43,7 @@ func startWith(t *testing.T, reg *tool.Registry, rules agent.Rules, cfg func(*ag
 	return s, wire
 }
 
-func drain(s *agent.Session, text string) []protocol.Event {
+func drain(s *agent.Owner, text string) []protocol.Event {
 	var out []protocol.Event
 	for e := range s.Send(context.Background(), text) {
 		out = append(out, e)

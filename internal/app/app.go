@@ -69,7 +69,10 @@ type Options struct {
 
 // App is a running session and everything it owns.
 type App struct {
+	// Session is the door the front end gets; owner is the wiring behind
+	// it, which only the app holds.
 	Session *agent.Session
+	owner   *agent.Owner
 	Env     *workspace.Env
 	Tools   *tool.Registry
 	Hooks   *hooks.Runner // nil when hooks are off
@@ -120,7 +123,7 @@ type App struct {
 }
 
 // Open assembles a session in the working directory of opts and starts it:
-// read a.Session.Events() until it closes.
+// read a.owner.Events() until it closes.
 func Open(ctx context.Context, opts Options) (*App, error) {
 	s := opts.Settings
 	a := &App{Loaded: opts.Loaded, opts: opts}
@@ -195,7 +198,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		a.nudger = workflow.NewNudger(a.Notebook.Version)
 	}
 	a.Learner = a.openLearner(ctx, opts, len(begin.history()))
-	a.Session, err = agent.Start(ctx, agent.Config{
+	a.owner, err = agent.Start(ctx, agent.Config{
 		Provider: provider, Model: s.Model, ProviderName: s.Preset.ID, SessionID: sessionID, Cwd: env.Root,
 		Tools: a.Tools, Gate: a.gate(a.ext.Load()), Prompter: a.Prompt, Variant: variant,
 		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent, Demand: a.demand}, Attended: opts.Attended, Mode: opts.Mode,
@@ -207,7 +210,8 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.ux.cmds.Bind(a.Session)
+	a.Session = a.owner.Door()
+	a.ux.cmds.Bind(a.owner)
 	a.noteSandbox()
 	a.announce()
 	a.startConfiguredCheck()
@@ -250,14 +254,19 @@ func (a *App) turnHooks() agent.TurnHooks {
 	return agent.Chain(chain...)
 }
 
+// Owner is the wiring behind the session's door, for what inspects it
+// rather than converses (shiro explain asks its gate); front ends get
+// Session.
+func (a *App) Owner() *agent.Owner { return a.owner }
+
 // announce tells the front end, once, what it should know before the first
 // turn: load problems, a missing API key, hooks waiting for approval.
 func (a *App) announce() {
 	for _, p := range a.Problems() {
-		a.Session.Publish(protocol.NoticeEvent{Text: p.String()})
+		a.owner.Publish(protocol.NoticeEvent{Text: p.String()})
 	}
 	if s := a.Loaded.Settings; s.NeedsKey() {
-		a.Session.Publish(protocol.NoticeEvent{Text: s.MissingKey(a.Loaded.Paths.ConfigFile())})
+		a.owner.Publish(protocol.NoticeEvent{Text: s.MissingKey(a.Loaded.Paths.ConfigFile())})
 		if a.opts.Attended {
 			a.announceSetup()
 		}
@@ -266,7 +275,7 @@ func (a *App) announce() {
 	a.announceStatusLine()
 	if a.Hooks != nil && a.opts.Attended {
 		if review := commands.HookReview(a.Hooks); len(review.Choices) > 0 {
-			a.Session.Publish(protocol.CommandResultEvent{Command: "hooks", Output: review.Output, Choices: review.Choices})
+			a.owner.Publish(protocol.CommandResultEvent{Command: "hooks", Output: review.Output, Choices: review.Choices})
 		}
 	} else if a.Hooks != nil {
 		a.announcePendingHooks()
@@ -281,7 +290,7 @@ func (a *App) Close() {
 	if a.Learner != nil {
 		a.Learner.Close()
 	}
-	if s := a.Session; s != nil {
+	if s := a.owner; s != nil {
 		_, _ = s.Submit(protocol.Interrupt{})
 		_, _ = s.Submit(protocol.Shutdown{})
 		for range s.Events() {

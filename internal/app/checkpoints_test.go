@@ -198,7 +198,7 @@ func TestUndoAndRedoATurnOfEveryKindOfChange(t *testing.T) {
 	)
 	first := openUnsandboxed(t, p, srv, app.Options{Yolo: true})
 	run(t.Context(), first.Session, "say hello")
-	historyBefore := len(first.Session.History())
+	historyBefore := len(first.Owner().History())
 	evs := run(t.Context(), first.Session, "make the changes")
 	for _, e := range evs {
 		if te, ok := e.(protocol.ToolErrorEvent); ok {
@@ -223,7 +223,7 @@ func TestUndoAndRedoATurnOfEveryKindOfChange(t *testing.T) {
 	if !strings.Contains(diff.Output, "--- a/notes.md\n+++ b/notes.md\n@@ -1,3 +1,3 @@\n # Notes\n \n-first\n+first, patched\n") {
 		t.Errorf("/diff:\n%s", diff.Output)
 	}
-	historyAfter := len(first.Session.History())
+	historyAfter := len(first.Owner().History())
 	first.Close()
 
 	// The next process continues the session and undoes the turn.
@@ -231,7 +231,7 @@ func TestUndoAndRedoATurnOfEveryKindOfChange(t *testing.T) {
 	undo := command(t, second, "/undo")
 	sameTree(t, "after /undo", before, workTree(t, w))
 
-	if got := len(second.Session.History()); got != historyBefore {
+	if got := len(second.Owner().History()); got != historyBefore {
 		t.Errorf("after /undo the conversation has %d messages, want %d:\n%s", got, historyBefore, undo.Output)
 	}
 	if got := gitIn(t, w, "status", "--porcelain=v2", "--untracked-files=all"); got != status {
@@ -246,7 +246,7 @@ func TestUndoAndRedoATurnOfEveryKindOfChange(t *testing.T) {
 
 	command(t, second, "/redo")
 	sameTree(t, "after /redo", after, workTree(t, w))
-	if got := len(second.Session.History()); got != historyAfter {
+	if got := len(second.Owner().History()); got != historyAfter {
 		t.Errorf("after /redo the conversation has %d messages, want %d", got, historyAfter)
 	}
 	if got := repoState(t, w); got != repo {

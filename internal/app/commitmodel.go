@@ -17,7 +17,7 @@ func (m commitModel) Complete(ctx context.Context, system, prompt string) (strin
 		return "", fmt.Errorf("no model is configured")
 	}
 	req := &llm.Request{
-		Model:     m.a.Session.Model(),
+		Model:     m.a.owner.Model(),
 		System:    []llm.SystemBlock{{Text: system}},
 		Messages:  []llm.Message{llm.UserText(prompt)},
 		Thinking:  llm.ThinkOff,

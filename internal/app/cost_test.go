@@ -144,7 +144,7 @@ func TestASubagentStopsAtWhatIsLeftOfTheCeiling(t *testing.T) {
 	if done := evs[len(evs)-1].(protocol.DoneEvent); done.Reason != protocol.StopSpendLimit {
 		t.Fatalf("done = %+v, want the parent stopped by the ceiling", done)
 	}
-	sp := a.Session.Spending()
+	sp := a.Owner().Spending()
 	if sp.Session < 0.1999 || sp.Session > 0.2001 || sp.Subagents < 0.0999 || sp.Subagents > 0.1001 {
 		t.Fatalf("spending = %+v, want $0.20 of which $0.10 by the subagent", sp)
 	}
@@ -189,7 +189,7 @@ func TestTheCeilingEstimatePricesCacheReads(t *testing.T) {
 	if n := len(srv.ModelCalls()); n != 2 {
 		t.Fatalf("the server saw %d model calls, want both", n)
 	}
-	if sp := a.Session.Spending(); sp.Session < 0.0364 || sp.Session > 0.0366 {
+	if sp := a.Owner().Spending(); sp.Session < 0.0364 || sp.Session > 0.0366 {
 		t.Fatalf("spent %v, want $0.0365", sp.Session)
 	}
 }

@@ -64,7 +64,7 @@ func (a *App) announcePendingHooks() {
 		}
 	}
 	if len(names) > 0 {
-		a.Session.Publish(protocol.NoticeEvent{Text: fmt.Sprintf("%d hook(s) wait for your approval and block what they guard until then: %s. Review them with `shiro hooks list`, then run `shiro hooks approve NAME`.", len(names), strings.Join(names, ", "))})
+		a.owner.Publish(protocol.NoticeEvent{Text: fmt.Sprintf("%d hook(s) wait for your approval and block what they guard until then: %s. Review them with `shiro hooks list`, then run `shiro hooks approve NAME`.", len(names), strings.Join(names, ", "))})
 	}
 }
 
@@ -147,7 +147,7 @@ func (h hookObserver) Ended(ctx context.Context, t agent.TurnEnd) agent.Ending {
 // publishNotice shows text as a notice once the session runs.
 func (a *App) publishNotice(text string) {
 	if a.Session != nil {
-		a.Session.Publish(protocol.NoticeEvent{Text: text})
+		a.owner.Publish(protocol.NoticeEvent{Text: text})
 	}
 }
 

@@ -27,7 +27,7 @@ func (h host) ListModels(ctx context.Context) ([]string, string, error) {
 }
 
 func (h host) CacheLines() []string {
-	return prompt.NewCacheReport(h.a.Session.Usage(), h.a.Prompt.Stats()).Lines()
+	return prompt.NewCacheReport(h.a.owner.Usage(), h.a.Prompt.Stats()).Lines()
 }
 
 func (h host) Tasks() []protocol.Task { return h.a.Notebook.Tasks() }

@@ -14,7 +14,7 @@ import (
 // config turned it off. A provider handed in through Options is a script
 // (the demo, the inspections) with no answer for a learning call, so it
 // gets none. The learner reaches the session only once it runs, after a
-// turn, by which time a.Session is set.
+// turn, by which time a.owner is set.
 func (a *App) openLearner(ctx context.Context, opts Options, resumed int) *learn.Learner {
 	s := opts.Settings
 	if !s.AutoLearn || opts.Provider != nil {
@@ -24,13 +24,13 @@ func (a *App) openLearner(ctx context.Context, opts Options, resumed int) *learn
 		Complete: func(ctx context.Context, system, prompt string) (string, error) {
 			// subagentModel, on the session's provider and key; "" is the
 			// session's own model.
-			return a.Session.CompleteOn(ctx, s.SubagentModel, system, prompt)
+			return a.owner.CompleteOn(ctx, s.SubagentModel, system, prompt)
 		},
-		History:      func() []llm.Message { return a.Session.History() },
+		History:      func() []llm.Message { return a.owner.History() },
 		Memory:       a.Memory,
-		CeilingShare: func() float64 { return ceilingShare(a.Session.Spending(), s.MaxSpendUSD, s.MaxSpendPerTurn) },
+		CeilingShare: func() float64 { return ceilingShare(a.owner.Spending(), s.MaxSpendUSD, s.MaxSpendPerTurn) },
 		Redact:       a.redactForLearning,
-		Notify:       func(text string) { a.Session.Publish(protocol.NoticeEvent{Text: text}) },
+		Notify:       func(text string) { a.owner.Publish(protocol.NoticeEvent{Text: text}) },
 		Inline:       !opts.Attended,
 		Resumed:      resumed,
 	}

@@ -114,9 +114,9 @@ func (a *App) mcpTurn(ctx context.Context, setup agent.TurnSetup) agent.TurnSetu
 		names = append(names, p.Name+" "+p.Usage())
 	}
 	// Only the session's turn runner calls this, one turn at a time.
-	if sig := strings.Join(names, "\n"); sig != a.mcpPrompts && a.Session != nil {
+	if sig := strings.Join(names, "\n"); sig != a.mcpPrompts && a.owner != nil {
 		a.mcpPrompts = sig
-		if c := a.Session.Config().Commands; c != nil {
+		if c := a.owner.Config().Commands; c != nil {
 			a.publish(protocol.CommandsEvent{Commands: c.List()})
 		}
 	}
@@ -137,8 +137,8 @@ func (a *App) registryWith(extra []tool.Tool) (*tool.Registry, error) {
 // currentTools is the registry the session offers from now: with the MCP
 // tools once the servers have started.
 func (a *App) currentTools() *tool.Registry {
-	if a.Session != nil {
-		return a.Session.Tools()
+	if a.owner != nil {
+		return a.owner.Tools()
 	}
 	return a.Tools
 }
@@ -155,14 +155,14 @@ func (a *App) announceMCP() {
 	}
 	if a.opts.Attended {
 		review := commands.MCPReview(a.MCP)
-		a.Session.Publish(protocol.CommandResultEvent{Command: "mcp", Output: review.Output, Choices: review.Choices})
+		a.owner.Publish(protocol.CommandResultEvent{Command: "mcp", Output: review.Output, Choices: review.Choices})
 		return
 	}
 	names := make([]string, len(pending))
 	for i, p := range pending {
 		names[i] = p.Name
 	}
-	a.Session.Publish(protocol.NoticeEvent{Text: fmt.Sprintf(
+	a.owner.Publish(protocol.NoticeEvent{Text: fmt.Sprintf(
 		"mcp: project server(s) %s from %s not started: not approved (review and approve with `shiro mcp approve NAME`)",
 		strings.Join(names, ", "), pending[0].Source)})
 }

@@ -124,7 +124,7 @@ func TestMCPToolsMeetTheGate(t *testing.T) {
 	if !strings.Contains(requestText(t, s.srv, 1), "echo: hi") {
 		t.Error("the result did not reach the model")
 	}
-	if a.Session.Tools() == a.Tools {
+	if a.Owner().Tools() == a.Tools {
 		t.Error("the session still offers the registry it started with")
 	}
 }

@@ -18,7 +18,7 @@ func TestToolSchemaBytes(t *testing.T) {
 	perSet := map[tool.Set]int{}
 	count := map[tool.Set]int{}
 	total := 0
-	for _, t := range a.Session.ActiveTools() {
+	for _, t := range a.Owner().ActiveTools() {
 		info := t.Info()
 		n := len(info.Name) + len(info.Description) + len(info.Schema)
 		perSet[info.Set] += n
@@ -37,7 +37,7 @@ func TestToolSchemaBytes(t *testing.T) {
 		}
 		t.Logf("%-10s %2d tools %6d bytes", name, count[tool.Set(s)], perSet[tool.Set(s)])
 	}
-	t.Logf("total      %2d tools %6d bytes", len(a.Session.ActiveTools()), total)
+	t.Logf("total      %2d tools %6d bytes", len(a.Owner().ActiveTools()), total)
 	if total > 20000 {
 		t.Fatalf("the default tools cost %d bytes per request; keep descriptions and schemas short", total)
 	}

@@ -153,7 +153,7 @@ func (k *sessionKeeper) Recorded(ctx context.Context, r agent.Record) error {
 func (k *sessionKeeper) keepTasks(next func([]protocol.Task)) func([]protocol.Task) {
 	return func(list []protocol.Task) {
 		next(list)
-		s := k.a.Session
+		s := k.a.owner
 		if s == nil {
 			return
 		}
@@ -174,7 +174,7 @@ func (k *sessionKeeper) Resume(ctx context.Context, id string) (store.Session, e
 	if err != nil {
 		return store.Session{}, err
 	}
-	if err := k.a.Session.Resume(id, snap.History); err != nil {
+	if err := k.a.owner.Resume(id, snap.History); err != nil {
 		return store.Session{}, err
 	}
 	if err := k.a.Notebook.Replace(snap.Tasks); err != nil {

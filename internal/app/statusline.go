@@ -130,7 +130,7 @@ func (a *App) StatusLine() func(ctx context.Context, linesAdded, linesRemoved in
 
 // statusInput is the session's state as the command reads it.
 func (a *App) statusInput(started time.Time) statusline.Input {
-	s := a.Session
+	s := a.owner
 	used, window := s.ContextUse()
 	percent := 0
 	if window > 0 {
@@ -203,6 +203,6 @@ func (a *App) announceStatusLine() {
 		return
 	}
 	if review := commands.StatusLineReview(host{a}); len(review.Choices) > 0 {
-		a.Session.Publish(protocol.CommandResultEvent{Command: "statusline", Output: review.Output, Choices: review.Choices})
+		a.owner.Publish(protocol.CommandResultEvent{Command: "statusline", Output: review.Output, Choices: review.Choices})
 	}
 }

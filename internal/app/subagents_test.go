@@ -124,11 +124,11 @@ func TestExploreUsesSubagentModel(t *testing.T) {
 	if !slices.Equal(models, []string{"main-model", "small-model", "main-model"}) {
 		t.Fatalf("models on the wire = %v", models)
 	}
-	sub := a.Session.SubagentUsage()
+	sub := a.Owner().SubagentUsage()
 	if len(sub) != 1 || sub[0].Model != "small-model" || sub[0].Usage.InputTokens != 50 {
 		t.Fatalf("subagent usage = %+v", sub)
 	}
-	if u := a.Session.Usage(); u.InputTokens != 20 {
+	if u := a.Owner().Usage(); u.InputTokens != 20 {
 		t.Fatalf("main usage = %+v", u)
 	}
 }

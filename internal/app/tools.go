@@ -87,7 +87,7 @@ func (a *App) ruled(name string) bool {
 // publish sends an event into the session once it exists; what happens
 // before (nothing should) is dropped.
 func (a *App) publish(e protocol.Event) {
-	if s := a.Session; s != nil {
+	if s := a.owner; s != nil {
 		s.Publish(e)
 	}
 }

@@ -137,7 +137,7 @@ func (a *App) announceSetup() {
 	if err != nil {
 		return
 	}
-	a.Session.Publish(protocol.CommandResultEvent{Command: "provider", Line: "/provider",
+	a.owner.Publish(protocol.CommandResultEvent{Command: "provider", Line: "/provider",
 		Output: "No API key is set up yet. " + out.Output, Choices: out.Choices})
 }
 
@@ -165,7 +165,7 @@ func (h host) CommandSources() []commands.CommandSource {
 // says of itself: it runs programs, its subjects are command lines, and
 // its input needs exactly a "command".
 func (h host) ShellTool() string {
-	reg := h.a.Session.Tools()
+	reg := h.a.owner.Tools()
 	for _, name := range reg.Names() {
 		t, _ := reg.Get(name)
 		info := t.Info()
@@ -183,7 +183,7 @@ func (h host) ShellTool() string {
 }
 
 func (h host) Complete(ctx context.Context, system, text string) (string, error) {
-	return h.a.Session.Complete(ctx, system, text)
+	return h.a.owner.Complete(ctx, system, text)
 }
 
 func (h host) Notes() commands.Notes {
@@ -204,8 +204,8 @@ func (h host) Context() commands.ContextReport {
 		}
 	}
 	r.ReadOnly = a.Env.ReadOnlyRoots()
-	variant := a.Session.Variant()
-	stable, volatile := a.Prompt.Prompt(a.Session.ActiveTools(), variant.Appendix)
+	variant := a.owner.Variant()
+	stable, volatile := a.Prompt.Prompt(a.owner.ActiveTools(), variant.Appendix)
 	r.StableBytes, r.VolatileBytes = len(stable), len(volatile)
 	ext := a.ext.Load()
 	named := []commands.PromptPart{

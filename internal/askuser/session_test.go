@@ -85,7 +85,7 @@ func (d defaultRules) Check(q permission.Query) permission.Result { return d.r.C
 func (defaultRules) Grant(permission.Query) []string              { return nil }
 func (defaultRules) GrantPreview(permission.Query) []string       { return nil }
 
-func startSession(t *testing.T, attended bool, responses ...replay.Response) (*agent.Session, *wire) {
+func startSession(t *testing.T, attended bool, responses ...replay.Response) (*agent.Owner, *wire) {
 	t.Helper()
 	reg, err := tool.NewRegistry(askuser.New())
 	if err != nil {

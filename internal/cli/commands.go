@@ -79,7 +79,7 @@ func newExplainCommand(stdio IO) *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("%s: %w (its schema: %s)", args[0], err, t.Info().Schema)
 				}
-				e := a.Session.Gate().Explain(cmd.Context(), t, "explain", call)
+				e := a.Owner().Gate().Explain(cmd.Context(), t, "explain", call)
 				if asJSON {
 					// A reason quoting a command line keeps its `>` and `&`.
 					enc := json.NewEncoder(stdio.Out)

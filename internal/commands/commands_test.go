@@ -22,7 +22,7 @@ import (
 // fakeHost is a Host over a real session; the parts a test does not set
 // say so.
 type fakeHost struct {
-	session   *agent.Session
+	session   *agent.Owner
 	reg       *tool.Registry
 	models    []string
 	jobs      *fakeJobs
@@ -31,12 +31,12 @@ type fakeHost struct {
 	scaffolds int
 }
 
-func (h *fakeHost) Session() *agent.Session { return h.session }
+func (h *fakeHost) Session() *agent.Owner { return h.session }
 
 // conversationOf is the session a fake host was given, as the
 // conversation the set runs in (none when it has none).
 func conversationOf(h commands.Host) commands.Conversation {
-	if s, ok := h.(interface{ Session() *agent.Session }); ok && s.Session() != nil {
+	if s, ok := h.(interface{ Session() *agent.Owner }); ok && s.Session() != nil {
 		return s.Session()
 	}
 	return nil

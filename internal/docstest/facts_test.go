@@ -97,7 +97,7 @@ func sessionTools(t *testing.T, slash map[string]bool) (map[string]*tool.Info, m
 			t.Fatal(err)
 		}
 		var active []*tool.Info
-		for _, tl := range a.Session.ActiveTools() {
+		for _, tl := range a.Owner().ActiveTools() {
 			active = append(active, tl.Info())
 		}
 		if attended {

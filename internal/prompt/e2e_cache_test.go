@@ -91,7 +91,7 @@ func TestStableBlockIsByteIdenticalAcrossTenSteps(t *testing.T) {
 		t.Fatalf("last tail:\n%s", tails[len(tails)-1])
 	}
 	// The history stores no tail: it would be cached and then stale.
-	for _, m := range a.Session.History() {
+	for _, m := range a.Owner().History() {
 		if strings.Contains(m.PlainText(), "Your task list") {
 			t.Fatal("the volatile tail was stored in the history")
 		}
@@ -107,7 +107,7 @@ func TestStableBlockIsByteIdenticalAcrossTenSteps(t *testing.T) {
 	// Every step changed the task list: every step re-rendered the
 	// volatile part, and only that. /cost says so, with the hit ratio of
 	// the simulated counters.
-	report := prompt.NewCacheReport(a.Session.Usage(), a.Prompt.Stats())
+	report := prompt.NewCacheReport(a.Owner().Usage(), a.Prompt.Stats())
 	if report.HitRatio != srv.sim.ratio(0) || report.Memo.StableRenders != 1 || report.Memo.VolatileRenders != steps {
 		t.Fatalf("cache report = %+v\n%s", report, strings.Join(report.Lines(), "\n"))
 	}
@@ -131,14 +131,14 @@ func measurePlacement(t testing.TB, n int, placement agent.VolatilePlacement) *c
 	a := openApp(t, srv.URL, "anthropic", repoRoot(t), nil)
 	seedMemory(t, a.Memory)
 	// The same pieces app.Open assembled, with only the placement changed.
-	cfg := a.Session.Config()
+	cfg := a.Owner().Config()
 	cfg.VolatilePlacement = placement
 	s, err := agent.Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { closeSession(s) })
-	runTurn(t, s, "work through the plan")
+	t.Cleanup(func() { closeSession(s.Door()) })
+	runTurn(t, s.Door(), "work through the plan")
 	if got := len(srv.upstream.ModelCalls()); got != n {
 		t.Fatalf("%d model calls, want %d", got, n)
 	}
@@ -293,7 +293,7 @@ func TestOpenAIRequestHasCacheKeyAndNoMarkers(t *testing.T) {
 		t.Fatal("cacheSystemPrefix must default off for the OpenAI protocol")
 	}
 	runTurn(t, a.Session, "hi")
-	id := a.Session.Config().SessionID
+	id := a.Owner().Config().SessionID
 	for i, c := range srv.ModelCalls() {
 		if strings.Contains(string(c.Body), "cache_control") {
 			t.Fatalf("request %d carries cache_control", i)
@@ -345,8 +345,8 @@ func BenchmarkPrompt(b *testing.B) {
 	if err := a.Notebook.Replace([]protocol.Task{{Content: "read the code", Status: notebook.Done}, {Content: "write the test", Status: notebook.InProgress}}); err != nil {
 		b.Fatal(err)
 	}
-	active := a.Session.ActiveTools()
-	appendix := a.Session.Variant().Appendix
+	active := a.Owner().ActiveTools()
+	appendix := a.Owner().Variant().Appendix
 	a.Prompt.Prompt(active, appendix)
 	b.Run("memo-hit", func(b *testing.B) {
 		b.ReportAllocs()

@@ -61,7 +61,7 @@ func TestRequestToolsAndPromptToolsAgree(t *testing.T) {
 				t.Fatalf("request tools %v\nprompt tools  %v", reqNames, got)
 			}
 			var active []string
-			for _, tool := range a.Session.ActiveTools() {
+			for _, tool := range a.Owner().ActiveTools() {
 				active = append(active, tool.Info().Name)
 			}
 			if !slices.Equal(active, reqNames) {

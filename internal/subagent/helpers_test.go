@@ -84,7 +84,7 @@ type setup struct {
 // approval requests in order and keeps them.
 type parent struct {
 	root     string
-	session  *agent.Session
+	session  *agent.Owner
 	registry *tool.Registry
 	observer *summaryObserver
 	shellRun *atomic.Int32

@@ -96,7 +96,7 @@ func TestInitOffersTheScaffold(t *testing.T) {
 	for _, scaffold := range []bool{true, false} {
 		t.Run(map[bool]string{true: "yes", false: "no"}[scaffold], func(t *testing.T) {
 			a := startAgent(t, agentOpts{cassette: "init.jsonl", commands: initCommands})
-			d := startDriver(t, a.Session, Options{})
+			d := startDriver(t, a.Owner, Options{})
 			d.submit("/init")
 			d.waitText("Also create the project workflow files?", "› yes, create them", "  no, only AGENTS.md")
 			if !scaffold {
@@ -127,7 +127,7 @@ func TestTurnStartNoticesShow(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "turn.jsonl", beforeTurn: func(context.Context) agent.TurnSetup {
 		return agent.TurnSetup{Notices: []string{"reloaded extensions: skill sql-review"}}
 	}})
-	d := startDriver(t, a.Session, Options{})
+	d := startDriver(t, a.Owner, Options{})
 	d.submit("review the migrations")
 	frame := d.waitDone(1)
 	notice, prompt := strings.Index(frame, "· reloaded extensions: skill sql-review"), strings.Index(frame, "› review the migrations")

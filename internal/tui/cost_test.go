@@ -34,7 +34,7 @@ func dollarPerMillion(_, _ string, u llm.Usage) (float64, bool) {
 func TestStatusLineShowsTheSessionsDollars(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "side.jsonl", spend: agent.Spend{Cost: dollarPerMillion},
 		commands: func(r *sessionRef) agent.Commander { return mergeCommand{r} }})
-	d := startDriver(t, a.Session, Options{})
+	d := startDriver(t, a.Owner, Options{})
 	d.submit("hello")
 	d.waitText("I am shiro", "↑5.2k ↓40 · cache 58% · $0.0052")
 	d.submit("/merge")
@@ -46,7 +46,7 @@ func TestStatusLineShowsTheSessionsDollars(t *testing.T) {
 func TestFarewellShowsTheSessionsDollars(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "side.jsonl", spend: agent.Spend{Cost: dollarPerMillion},
 		commands: func(r *sessionRef) agent.Commander { return mergeCommand{r} }})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	p := runProgram(t, tp, Options{})
 	p.typeKeys(t, "hello\r")
 	tp.waitSeen(t, "done", 1)

@@ -105,7 +105,7 @@ func TestCtrlCStopsTheRunningCallByID(t *testing.T) {
 func TestCtrlCStopsTheForegroundCommand(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "foreground.jsonl", ask: []string{"bash"},
 		tools: func(string) []tool.Tool { return []tool.Tool{blockingBash()} }})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	d := startDriver(t, tp, Options{})
 	d.submit("run it")
 	d.waitText("bash wants to run", "$ echo started; sleep 300")
@@ -125,7 +125,7 @@ func TestCtrlCStopsTheForegroundCommand(t *testing.T) {
 	if strings.Contains(frame, "· interrupted") || d.quitted() {
 		t.Fatalf("ctrl-c ended the turn or quit:\n%s", frame)
 	}
-	if r := toolResult(t, a.Session, "f1"); !r.IsError || !strings.Contains(r.Output, "interrupted") {
+	if r := toolResult(t, a.Owner, "f1"); !r.IsError || !strings.Contains(r.Output, "interrupted") {
 		t.Fatalf("the model was sent %+v", r)
 	}
 	ops := tp.submitted()

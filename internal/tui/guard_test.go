@@ -95,7 +95,7 @@ func TestTypingAheadNeverAnswersAQuestion(t *testing.T) {
 func TestProgramTypingAheadDoesNotApprove(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "write.jsonl", ask: []string{"write_file"},
 		tools: func(work string) []tool.Tool { return []tool.Tool{writeTool(work)} }})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	p := runProgram(t, tp, Options{})
 	p.typeKeys(t, "make the note\r")
 	// No pause from here on: the prompt opens while these keys arrive.

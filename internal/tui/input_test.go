@@ -147,7 +147,7 @@ func TestHistoryWalksThroughSlashCommands(t *testing.T) {
 // /copy puts the last answer on the clipboard with OSC 52.
 func TestCopySendsTheLastAnswerWithOSC52(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "turn.jsonl"})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	p := runProgram(t, tp, Options{})
 	p.typeKeys(t, "/copy\r")
 	p.screen.waitText(t, "nothing to copy yet")

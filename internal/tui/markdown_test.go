@@ -34,7 +34,7 @@ func TestGoCodeBlockKeepsItsTabIndentation(t *testing.T) {
 	answer := "Like this:\n\n```go\nfunc f(ok bool) {\n\tif ok {\n\t\treturn\n\t}\n}\n```\n"
 	p := newGatedProvider([]llm.StreamPart{llm.TextDelta{Text: answer}, finish(10, 5)})
 	a := startAgent(t, agentOpts{provider: p})
-	d := startDriver(t, a.Session, Options{})
+	d := startDriver(t, a.Owner, Options{})
 	d.submit("show me")
 	frame := d.waitDone(1)
 	for _, c := range []struct {
@@ -57,7 +57,7 @@ func TestStreamingCodeKeepsItsTabIndentation(t *testing.T) {
 		llm.TextDelta{Text: "```go\nfunc f() {\n\treturn\n"}, gate{}, llm.TextDelta{Text: "}\n```\n"}, finish(10, 5),
 	})
 	a := startAgent(t, agentOpts{provider: p})
-	d := startDriver(t, a.Session, Options{})
+	d := startDriver(t, a.Owner, Options{})
 	d.submit("go")
 	frame := d.waitText("func f() {", "working")
 	if got := indentOf(frame, "func f() {", "return"); got != tabWidth {

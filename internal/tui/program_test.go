@@ -142,7 +142,7 @@ func (p *program) wait(t *testing.T) (Result, error) {
 // ctrl-c arrived: Run reads the session's events to the end.
 func TestProgramRunsAPromptAndQuits(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "turn.jsonl"})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	p := runProgram(t, tp, Options{})
 	p.typeKeys(t, "hello\r")
 	tp.waitSeen(t, "done", 1)
@@ -170,7 +170,7 @@ func TestProgramRunsAPromptAndQuits(t *testing.T) {
 func TestProgramApprovalYWritesTheFile(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "write.jsonl", ask: []string{"write_file"},
 		tools: func(work string) []tool.Tool { return []tool.Tool{writeTool(work)} }})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	p := runProgram(t, tp, Options{})
 	p.typeKeys(t, "make the note\r")
 	p.screen.waitText(t, "write_file wants to run", "+shiro")

@@ -19,7 +19,7 @@ import (
 func askTurn(t *testing.T, cassette, question string) (*testAgent, *driver, string) {
 	t.Helper()
 	a := startAgent(t, agentOpts{cassette: cassette, tools: func(string) []tool.Tool { return []tool.Tool{askTool()} }})
-	d := startDriver(t, a.Session, Options{})
+	d := startDriver(t, a.Owner, Options{})
 	d.submit("go")
 	frame := d.waitText(question, "waiting for you")
 	return a, d, frame
@@ -44,7 +44,7 @@ func TestAskShowsTheQuestionUnderItsCallAndEnterChooses(t *testing.T) {
 			t.Errorf("frame lacks %q:\n%s", want, frame)
 		}
 	}
-	if r := toolResult(t, a.Session, "q1"); r.IsError || r.Output != "Redis" {
+	if r := toolResult(t, a.Owner, "q1"); r.IsError || r.Output != "Redis" {
 		t.Fatalf("the model was sent %+v", r)
 	}
 }
@@ -62,7 +62,7 @@ func TestAskTypedAnswer(t *testing.T) {
 	if !strings.Contains(frame, "⎿ Postgres, we run it already") {
 		t.Fatalf("the answer is not under the call:\n%s", frame)
 	}
-	if r := toolResult(t, a.Session, "q1"); r.Output != "Postgres, we run it already" {
+	if r := toolResult(t, a.Owner, "q1"); r.Output != "Postgres, we run it already" {
 		t.Fatalf("the model was sent %+v", r)
 	}
 }
@@ -75,7 +75,7 @@ func TestAskEscDismisses(t *testing.T) {
 	if !strings.Contains(frame, "Noted, I will go with that.") || strings.Contains(frame, "· interrupted") {
 		t.Fatalf("esc at a question aborted the turn:\n%s", frame)
 	}
-	if r := toolResult(t, a.Session, "q1"); r.Output != dismissedResult {
+	if r := toolResult(t, a.Owner, "q1"); r.Output != dismissedResult {
 		t.Fatalf("the model was sent %+v", r)
 	}
 }
@@ -103,7 +103,7 @@ func TestAskMultipleChoice(t *testing.T) {
 	if !strings.Contains(frame, "⎿ go vet\n    go test -race") || !strings.Contains(frame, "I will set those up.") {
 		t.Fatalf("after the answer:\n%s", frame)
 	}
-	if r := toolResult(t, a.Session, "q2"); r.Output != "go vet\ngo test -race" {
+	if r := toolResult(t, a.Owner, "q2"); r.Output != "go vet\ngo test -race" {
 		t.Fatalf("the model was sent %+v", r)
 	}
 }

@@ -81,7 +81,7 @@ func TestASandboxRefusalIsAllowedForTheProjectAndRunsAgain(t *testing.T) {
 		[]llm.StreamPart{llm.TextDelta{Text: "Tests pass."}, finish(10, 5)},
 	)
 	a := startAgent(t, agentOpts{provider: p, widen: w, tools: func(string) []tool.Tool { return []tool.Tool{cacheTool(w, cache)} }})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	d := startDriver(t, tp, Options{})
 	d.submit("run the tests")
 	d.waitText("the sandbox refused bash writing ~/.cache/go-build", "p for this project")

@@ -43,11 +43,11 @@ type agentOpts struct {
 
 // sessionRef lets scripted commands reach the session they were built
 // for, which exists only once Start returns.
-type sessionRef struct{ s *agent.Session }
+type sessionRef struct{ s *agent.Owner }
 
 // testAgent is a running session and its workspace.
 type testAgent struct {
-	*agent.Session
+	*agent.Owner
 	work string
 }
 
@@ -92,7 +92,7 @@ func startAgent(t *testing.T, o agentOpts) *testAgent {
 		t.Fatal(err)
 	}
 	ref.s = s
-	return &testAgent{Session: s, work: work}
+	return &testAgent{Owner: s, work: work}
 }
 
 // setupHook is a session's Setup hook alone.
@@ -326,7 +326,7 @@ func sessionCommands(ref *sessionRef) agent.Commander {
 }
 
 // toolResult is the result the model was sent for call id.
-func toolResult(t *testing.T, s *agent.Session, id string) llm.ToolResult {
+func toolResult(t *testing.T, s *agent.Owner, id string) llm.ToolResult {
 	t.Helper()
 	for _, msg := range s.History() {
 		for _, p := range msg.Parts {

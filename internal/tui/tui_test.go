@@ -42,7 +42,7 @@ func userTurns(a *testAgent) []string {
 // tokens of the turn's DoneEvent.
 func TestPromptRunsATurnAndRendersMarkdown(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "turn.jsonl"})
-	d := startDriver(t, a.Session, Options{})
+	d := startDriver(t, a.Owner, Options{})
 	d.waitText("shiro · replay · replay", "Ask shiro")
 	d.submit("hello there")
 	frame := d.waitDone(1)
@@ -67,7 +67,7 @@ func TestStreamingTextIsRawUntilTheBlockEnds(t *testing.T) {
 		llm.TextDelta{Text: "Some **bold"}, gate{}, llm.TextDelta{Text: " words** here."}, finish(10, 5),
 	})
 	a := startAgent(t, agentOpts{provider: p})
-	d := startDriver(t, a.Session, Options{})
+	d := startDriver(t, a.Owner, Options{})
 	d.submit("go")
 	d.waitText("Some **bold", "working")
 	p.release <- struct{}{}
@@ -90,7 +90,7 @@ func writeFileApproval(t *testing.T) (*testAgent, *tap, *driver, string) {
 	if err := os.WriteFile(target, []byte("hello\nworld\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	d := startDriver(t, tp, Options{})
 	d.submit("change the note")
 	d.waitText("write_file wants to run", "-world", "+shiro")
@@ -164,7 +164,7 @@ func TestApprovalAGrantsForTheSession(t *testing.T) {
 	)
 	a := startAgent(t, agentOpts{provider: p, ask: []string{"write_file"},
 		tools: func(work string) []tool.Tool { return []tool.Tool{writeTool(work)} }})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	d := startDriver(t, tp, Options{})
 	d.submit("write one")
 	d.waitText("write_file wants to run")
@@ -186,7 +186,7 @@ func TestApprovalAGrantsForTheSession(t *testing.T) {
 func TestApprovalPreviewForANewFile(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "write.jsonl", ask: []string{"write_file"},
 		tools: func(work string) []tool.Tool { return []tool.Tool{writeTool(work)} }})
-	d := startDriver(t, a.Session, Options{})
+	d := startDriver(t, a.Owner, Options{})
 	d.submit("write it")
 	d.waitText("new file notes/hello.txt", "--- /dev/null", "@@ -0,0 +1,2 @@", "+hello", "+shiro")
 	d.press("esc")
@@ -207,7 +207,7 @@ func TestEscAbortsTheTurnAndClearsTheQueue(t *testing.T) {
 		[]llm.StreamPart{llm.TextDelta{Text: "Second answer."}, finish(10, 5)},
 	)
 	a := startAgent(t, agentOpts{provider: p})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	d := startDriver(t, tp, Options{})
 	d.submit("first")
 	d.waitText("Thinking hard", "working")
@@ -242,7 +242,7 @@ func TestQueuedInputReplaysInOrder(t *testing.T) {
 		[]llm.StreamPart{llm.TextDelta{Text: "three"}, finish(10, 5)},
 	)
 	a := startAgent(t, agentOpts{provider: p, commands: sessionCommands})
-	d := startDriver(t, a.Session, Options{})
+	d := startDriver(t, a.Owner, Options{})
 	d.submit("first")
 	d.waitText("one", "working")
 	d.submit("second")
@@ -383,7 +383,7 @@ func TestRefusedInputIsShown(t *testing.T) {
 // quits.
 func TestAgentThinkAndExit(t *testing.T) {
 	a := startAgent(t, agentOpts{cassette: "turn.jsonl", commands: sessionCommands})
-	tp := newTap(a.Session)
+	tp := newTap(a.Owner)
 	d := startDriver(t, tp, Options{})
 	d.submit("/agent plan")
 	d.waitText("agent is plan from the next turn", "agent plan · think high")
