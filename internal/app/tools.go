@@ -10,6 +10,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/askuser"
+	"github.com/shiro-neko/shiro/internal/commands"
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/permission"
 	"github.com/shiro-neko/shiro/internal/prompt"
@@ -134,7 +135,47 @@ func (a *App) taskTool(opts Options) tool.Tool {
 		ApprovalChannel: opts.Attended,
 		Overview:        overview,
 		Platform:        platform(),
+		ProviderFor:     a.agentProvider,
 	})
+}
+
+// agentProvider resolves an agent file's model that names a provider,
+// "openai:gpt-5-mini", to that provider, built from its key in the
+// environment (and its address from OPENAI_BASE_URL and the like, the
+// variables the providers' own SDKs read), and the model's own id. A
+// model that names no provider, Ollama's "llama3:8b" among them, or the
+// session's own provider, runs on the session's provider.
+func (a *App) agentProvider(model string) (llm.Provider, string, error) {
+	id, bare, ok := strings.Cut(model, ":")
+	preset, err := llm.PresetByID(id)
+	if !ok || err != nil || preset.Protocol == llm.ProtocolReplay {
+		return nil, model, nil
+	}
+	if preset.ID == a.settings().Preset.ID {
+		return nil, bare, nil
+	}
+	getenv := a.Loaded.getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	base := preset.BaseURL
+	if preset.EnvKey != "" {
+		if u := getenv(strings.TrimSuffix(preset.EnvKey, "_API_KEY") + "_BASE_URL"); u != "" {
+			base = strings.TrimRight(u, "/")
+		}
+	}
+	if base == "" {
+		return nil, "", fmt.Errorf("model %q: provider %s has no address of its own, so an agent cannot name it; name a preset such as openai or groq", model, preset.ID)
+	}
+	s := setup{a}.settingsFor(commands.Draft{Preset: preset, BaseURL: base, KeyVar: preset.EnvKey}, bare)
+	if s.NeedsKey() {
+		return nil, "", fmt.Errorf("model %q names provider %s, whose key is not set: export %s", model, preset.ID, preset.EnvKey)
+	}
+	p, err := BuildProvider(s, nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("model %q: %w", model, err)
+	}
+	return p, bare, nil
 }
 
 // reapBackground stops background commands an earlier shiro left running.

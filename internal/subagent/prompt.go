@@ -9,7 +9,7 @@ import (
 
 // common opens every subagent's prompt: who it works for and that its last
 // message is all that comes back.
-const common = `You are a %s subagent of shiro, a coding agent working in the user's terminal. The main agent has handed you one brief. You have your own context: you cannot see the main conversation and you cannot talk to the user. Your final message is the only thing the main agent receives, so it must stand on its own.
+const common = `You are the %s subagent of shiro, a coding agent working in the user's terminal. The main agent has handed you one brief. You have your own context: you cannot see the main conversation and you cannot talk to the user. Your final message is the only thing the main agent receives, so it must stand on its own.
 You have at most %d steps. Do not spend the last one on a tool call: finish with your report.`
 
 // kindPrompt is a kind's own instructions, which its variant carries as

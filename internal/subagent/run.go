@@ -137,10 +137,21 @@ func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind K
 		progress.emit(protocol.SubagentError, err.Error())
 		return outcome{err: err}
 	}
-	model := prof.model
+	provider, model := p.Provider, prof.model
+	if t.cfg.ProviderFor != nil {
+		other, id, err := t.cfg.ProviderFor(model)
+		if err != nil {
+			progress.emit(protocol.SubagentError, err.Error())
+			return outcome{err: err}
+		}
+		if other != nil {
+			provider = other
+		}
+		model = id
+	}
 	work := &workCatcher{}
 	child, err := agent.Start(ctx, agent.Config{
-		Provider:  p.Provider,
+		Provider:  provider,
 		Model:     model,
 		SessionID: p.SessionID + "/" + string(kind),
 		Cwd:       p.Cwd,

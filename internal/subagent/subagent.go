@@ -48,6 +48,11 @@ type Config struct {
 	// model id; ClaudeAliases for a provider that speaks Anthropic's API.
 	// Without one, an alias runs on the parent's model.
 	Aliases map[string]string
+	// ProviderFor resolves an agent's model that names another provider
+	// the person has configured ("openai:gpt-5-mini") to that provider and
+	// the model's own id. It returns a nil provider for a model of the
+	// parent's provider. Nil means every agent runs on the parent's.
+	ProviderFor func(model string) (llm.Provider, string, error)
 }
 
 // Tool is the task tool. Its prepared calls implement agent.Delegator: the
