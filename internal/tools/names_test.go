@@ -24,6 +24,7 @@ import (
 func notToolNames() map[string]string {
 	return map[string]string{
 		"internal/permission\x00ask":  "the decision ask",
+		"internal/hooks\x00ask":       "the decision ask, as a Claude Code hook's permissionDecision",
 		"internal/tool\x00ask":        "the decision ask, as an effect's default",
 		"internal/permission\x00bash": "the bash program, in the list of programs that run commands",
 		"internal/commands\x00bash":   "the /bash slash command",
