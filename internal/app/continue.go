@@ -9,17 +9,17 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// todoContinuer is the continueWhileTodos setting: a model that ends its
+// taskListContinuer is the continueWhileTodos setting: a model that ends its
 // turn while its task list still has tasks pending or in progress is sent
 // back to them, while the turn has been sent back fewer than limit times.
 // Blocked tasks do not count: they wait for the person.
-type todoContinuer struct {
+type taskListContinuer struct {
 	agent.NoHooks
 	nb    *notebook.Notebook
 	limit int
 }
 
-func (c todoContinuer) Ended(_ context.Context, e agent.TurnEnd) agent.Ending {
+func (c taskListContinuer) Ended(_ context.Context, e agent.TurnEnd) agent.Ending {
 	if !e.MayContinue || e.Continued >= c.limit {
 		return agent.Ending{}
 	}
@@ -36,10 +36,10 @@ func (c todoContinuer) Ended(_ context.Context, e agent.TurnEnd) agent.Ending {
 		len(open), open[0].Content, e.Continued+1, c.limit)}
 }
 
-// continuer is the todoContinuer for limit continuations; nil when off.
+// continuer is the taskListContinuer for limit continuations; nil when off.
 func (a *App) continuer(limit int) agent.TurnHooks {
 	if limit <= 0 {
 		return nil
 	}
-	return todoContinuer{nb: a.Notebook, limit: limit}
+	return taskListContinuer{nb: a.Notebook, limit: limit}
 }
