@@ -16,7 +16,8 @@ import (
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
 	testscript.Main(m, map[string]func(){
-		"shiro": func() { os.Exit(cli.Main(os.Args[1:])) },
+		"shiro":   func() { os.Exit(cli.Main(os.Args[1:])) },
+		"peakrss": peakRSSMain,
 	})
 }
 
