@@ -115,7 +115,7 @@ func TestHistoryOf200ConvertsToAlternatingRoles(t *testing.T) {
 			Role string `json:"role"`
 		} `json:"messages"`
 	}
-	if err := json.Unmarshal(raw, &body); err != nil {
+	if err := json.Unmarshal(raw.Bytes(), &body); err != nil {
 		t.Fatalf("the body is not JSON: %v", err)
 	}
 	// The history ends with the assistant's tool call, so the tail
@@ -274,13 +274,14 @@ func TestSealedHistoryEncodesTheSameBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != string(fresh) {
+		if !bytes.Equal(got.Bytes(), fresh.Bytes()) {
 			t.Fatalf("request %d from sealed messages differs from a fresh encoding", i)
 		}
 	}
 	bare := sealed
 	bare.Tail, bare.CacheMessages = "", false
-	got, _ := p.buildBody(&bare)
+	body, _ := p.buildBody(&bare)
+	got := body.Bytes()
 	_, messages, _ := strings.Cut(string(got), `"messages":`)
 	if strings.Contains(messages, "<tasks>") || strings.Contains(messages, "cache_control") {
 		t.Fatalf("the tail or a breakpoint of an earlier request stayed in the memo:\n%s", got[len(got)-300:])

@@ -83,7 +83,6 @@ type Config struct {
 type Provider struct {
 	client anthropic.Client
 	memo   staticMemo
-	bodies llm.BodyPool
 	// badConfig, when set, is returned by every call.
 	badConfig error
 }
@@ -205,11 +204,10 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.S
 	}
 }
 
-// attach is the per-call middleware that gives the request its body, in
-// a buffer that goes back to the pool once it has been sent.
-func (p *Provider) attach(body []byte) option.RequestOption {
+// attach is the per-call middleware that gives the request its body.
+func (p *Provider) attach(body *llm.Body) option.RequestOption {
 	return option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		p.bodies.Attach(req, body)
+		body.Attach(req)
 		return next(req)
 	})
 }

@@ -88,7 +88,7 @@ const ephemeral = `"cache_control":{"type":"ephemeral"},`
 // system prompt and tools from the provider's memo, then the history
 // from each message's memoised blocks. Only the cache breakpoints and the
 // tail are new bytes; nothing of the history is encoded again.
-func (p *Provider) buildBody(req *llm.Request) ([]byte, error) {
+func (p *Provider) buildBody(req *llm.Request) (*llm.Body, error) {
 	if req == nil {
 		return nil, errors.New("anthropic: nil request")
 	}
@@ -136,7 +136,7 @@ func (p *Provider) buildBody(req *llm.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return assemble(&p.bodies, head, system, tools, msgs, marks), nil
+	return assemble(head, system, tools, msgs, marks), nil
 }
 
 // wireMessages maps the history, merging consecutive messages of one role
@@ -199,49 +199,44 @@ func continues(history []llm.Message) bool {
 	return n > 0 && history[n-1].Role == llm.RoleAssistant && len(history[n-1].ToolCalls()) == 0
 }
 
-// assemble writes the body: the envelope's fields, then system, tools,
-// messages and stream. The buffer is sized first and comes from pool, so
-// the body costs one copy of each piece and, in the steady state, no
-// allocation.
-func assemble(pool *llm.BodyPool, head, system, tools []byte, msgs []wireMessage, marks []blockPos) []byte {
-	size := len(head) + len(system) + len(tools) + 64
-	for _, m := range msgs {
-		size += 40
-		for _, b := range m.blocks {
-			size += len(b.json) + 1
-		}
-	}
-	size += len(marks) * len(ephemeral)
-
-	body := pool.Get(size)
-	body = append(body, head[:len(head)-1]...) // without its closing brace
+// assemble lays out the body: the envelope's fields, then system, tools,
+// messages and stream. The encoded pieces are referenced, not copied; a
+// breakpoint's block is sent as its opening brace, the cache_control
+// field and the rest of the block.
+func assemble(head, system, tools []byte, msgs []wireMessage, marks []blockPos) *llm.Body {
+	var body llm.Body
+	body.Piece(head[:len(head)-1]) // without its closing brace
 	if len(system) > 2 {
-		body = append(append(body, `,"system":`...), system...)
+		body.Literal(`,"system":`)
+		body.Piece(system)
 	}
 	if len(tools) > 2 {
-		body = append(append(body, `,"tools":`...), tools...)
+		body.Literal(`,"tools":`)
+		body.Piece(tools)
 	}
-	body = append(body, `,"messages":[`...)
+	body.Literal(`,"messages":[`)
 	for i, m := range msgs {
 		if i > 0 {
-			body = append(body, ',')
+			body.Literal(",")
 		}
 		if m.user {
-			body = append(body, `{"role":"user","content":[`...)
+			body.Literal(`{"role":"user","content":[`)
 		} else {
-			body = append(body, `{"role":"assistant","content":[`...)
+			body.Literal(`{"role":"assistant","content":[`)
 		}
 		for j, b := range m.blocks {
 			if j > 0 {
-				body = append(body, ',')
+				body.Literal(",")
 			}
 			if isMarked(marks, i, j) {
-				body = append(append(append(body, '{'), ephemeral...), b.json[1:]...)
+				body.Literal("{" + ephemeral)
+				body.Piece(b.json[1:])
 			} else {
-				body = append(body, b.json...)
+				body.Piece(b.json)
 			}
 		}
-		body = append(body, "]}"...)
+		body.Literal("]}")
 	}
-	return append(body, `],"stream":true}`...)
+	body.Literal(`],"stream":true}`)
+	return &body
 }

@@ -13,7 +13,7 @@ import (
 // (which read it).
 func TestSealedHistoryEncodesTheSameBytes(t *testing.T) {
 	p := openai.New(openai.Config{APIKey: "k"})
-	for _, build := range []func(*llm.Request) ([]byte, error){p.ChatBody, p.ResponsesBody} {
+	for _, build := range []func(*llm.Request) (*llm.Body, error){p.ChatBody, p.ResponsesBody} {
 		req := longHistory()
 		fresh, err := build(req)
 		if err != nil {
@@ -26,13 +26,13 @@ func TestSealedHistoryEncodesTheSameBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(got) != string(fresh) {
+			if string(got.Bytes()) != string(fresh.Bytes()) {
 				t.Fatalf("request %d from sealed messages differs from a fresh encoding", i)
 			}
 		}
 		bare := sealed
 		bare.Tail = ""
-		if got, _ := build(&bare); strings.Contains(string(got), "task list") {
+		if got, _ := build(&bare); strings.Contains(string(got.Bytes()), "task list") {
 			t.Fatal("the tail of an earlier request stayed in the memo")
 		}
 	}

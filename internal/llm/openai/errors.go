@@ -28,10 +28,10 @@ const maxErrorMessage = 500
 
 // post sends a streaming request body to path and returns the response,
 // whose body is the event stream, or the failure in neutral form.
-func (p *Provider) post(ctx context.Context, path string, body []byte) (*http.Response, error) {
+func (p *Provider) post(ctx context.Context, path string, body *llm.Body) (*http.Response, error) {
 	var raw, seen *http.Response
 	attach := option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		p.bodies.Attach(req, body)
+		body.Attach(req)
 		return next(req)
 	})
 	if err := p.client.Post(ctx, path, nil, &raw, attach, option.WithResponseInto(&seen)); err != nil {

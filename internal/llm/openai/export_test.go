@@ -5,7 +5,7 @@ import (
 )
 
 // ChatBody exposes the chat completions request body to benchmarks.
-func (p *Provider) ChatBody(req *llm.Request) ([]byte, error) { return p.chatBody(req) }
+func (p *Provider) ChatBody(req *llm.Request) (*llm.Body, error) { return p.chatBody(req) }
 
 // ResponsesBody exposes the Responses API request body to benchmarks.
-func (p *Provider) ResponsesBody(req *llm.Request) ([]byte, error) { return p.responsesBody(req) }
+func (p *Provider) ResponsesBody(req *llm.Request) (*llm.Body, error) { return p.responsesBody(req) }

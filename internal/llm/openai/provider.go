@@ -100,7 +100,6 @@ type Provider struct {
 
 	chatMemo      staticMemo
 	responsesMemo staticMemo
-	bodies        llm.BodyPool
 }
 
 // staticMemo keeps the encodings of the last system prompt and tool list

@@ -32,7 +32,7 @@ const outputSchemaName = "final_answer"
 // The envelope's small fields come from the SDK's params; the system
 // message and the tools from the provider's memo; each history message
 // from its own memo. Nothing of the history is encoded again.
-func (p *Provider) chatBody(req *llm.Request) ([]byte, error) {
+func (p *Provider) chatBody(req *llm.Request) (*llm.Body, error) {
 	envelope := openai.ChatCompletionNewParams{
 		Model:         shared.ChatModel(req.Model),
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
@@ -82,7 +82,7 @@ func (p *Provider) chatBody(req *llm.Request) ([]byte, error) {
 		}
 		pieces = append(pieces, tail)
 	}
-	return assemble(&p.bodies, head, "messages", pieces, field{"tools", tools}), nil
+	return assemble(head, "messages", pieces, field{"tools", tools}), nil
 }
 
 // encodeSystemMessage is the one system message, or nothing when there
@@ -152,44 +152,42 @@ type field struct {
 	value []byte
 }
 
-// assemble writes a request body: head (the SDK's encoding of the
+// assemble lays out a request body: head (the SDK's encoding of the
 // envelope) without its closing brace, then the array field list made of
 // pieces (each a run of elements; empty ones are skipped), then the extra
-// fields that have a value, and stream. The buffer is sized first and
-// comes from pool, so the body costs one copy of each piece and, in the
-// steady state, no allocation.
-func assemble(pool *llm.BodyPool, head []byte, list string, pieces [][]byte, extra ...field) []byte {
-	size := len(head) + len(list) + 32
-	for _, p := range pieces {
-		size += len(p) + 1
-	}
-	for _, f := range extra {
-		size += len(f.name) + len(f.value) + 4
-	}
-	body := pool.Get(size)
-	body = append(body, head[:len(head)-1]...)
+// fields that have a value, and stream. The pieces are referenced, not
+// copied.
+func assemble(head []byte, list string, pieces [][]byte, extra ...field) *llm.Body {
+	var body llm.Body
+	body.Piece(head[:len(head)-1])
 	if len(head) > 2 {
-		body = append(body, ',')
+		body.Literal(",")
 	}
-	body = append(append(append(body, '"'), list...), `":[`...)
+	body.Literal(`"`)
+	body.Literal(list)
+	body.Literal(`":[`)
 	first := true
 	for _, p := range pieces {
 		if len(p) == 0 {
 			continue
 		}
 		if !first {
-			body = append(body, ',')
+			body.Literal(",")
 		}
 		first = false
-		body = append(body, p...)
+		body.Piece(p)
 	}
-	body = append(body, ']')
+	body.Literal("]")
 	for _, f := range extra {
 		if len(f.value) > 0 {
-			body = append(append(append(append(body, `,"`...), f.name...), `":`...), f.value...)
+			body.Literal(`,"`)
+			body.Literal(f.name)
+			body.Literal(`":`)
+			body.Piece(f.value)
 		}
 	}
-	return append(body, `,"stream":true}`...)
+	body.Literal(`,"stream":true}`)
+	return &body
 }
 
 // effort maps a thinking level to reasoning_effort, when the provider is

@@ -22,7 +22,7 @@ const responsesKey = "openai/responses"
 // reasoning.encrypted_content), so the model picks up its reasoning
 // instead of doing it again. The layout mirrors chat completions:
 // instructions, history, then the Tail as a last user item.
-func (p *Provider) responsesBody(req *llm.Request) ([]byte, error) {
+func (p *Provider) responsesBody(req *llm.Request) (*llm.Body, error) {
 	envelope := responses.ResponseNewParams{
 		Model: shared.ResponsesModel(req.Model),
 		Store: openai.Bool(false),
@@ -77,7 +77,7 @@ func (p *Provider) responsesBody(req *llm.Request) ([]byte, error) {
 		}
 		pieces = append(pieces, tail)
 	}
-	return assemble(&p.bodies, head, "input", pieces, field{"instructions", instructions}, field{"tools", tools}), nil
+	return assemble(head, "input", pieces, field{"instructions", instructions}, field{"tools", tools}), nil
 }
 
 // encodeInstructions is the system prompt as a JSON string; nothing when
