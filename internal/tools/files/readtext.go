@@ -120,7 +120,7 @@ func readText(env *workspace.Env, req readRequest, budget int) (string, error) {
 		return "", fmt.Errorf("read %s: %w", disp, err)
 	}
 	if rest == 0 {
-		return out.String(), nil
+		return exactString(&out), nil
 	}
 	total := last + rest
 	why := ""
@@ -128,7 +128,18 @@ func readText(env *workspace.Env, req readRequest, budget int) (string, error) {
 		why = "; the output limit was reached"
 	}
 	fmt.Fprintf(&out, "\n\n[showing lines %d-%d of %d%s. Continue with offset=%d.]", offset, last, total, why, last+1)
-	return out.String(), nil
+	return exactString(&out), nil
+}
+
+// exactString is what b built, in an array of its own length when b grew
+// well past it: the result stays in the history for the whole session,
+// and a builder that doubled its way there keeps up to as much again of
+// unused room (about 7 KB of every 33 KB read in the 50-step memory test).
+func exactString(b *strings.Builder) string {
+	if b.Cap()-b.Len() > b.Len()/8 {
+		return strings.Clone(b.String())
+	}
+	return b.String()
 }
 
 // renderLine formats one line as `N: text`, cutting it at readLineCut
