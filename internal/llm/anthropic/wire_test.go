@@ -2,7 +2,6 @@ package anthropic_test
 
 import (
 	"encoding/json"
-	"flag"
 	"path/filepath"
 	"testing"
 
@@ -10,12 +9,9 @@ import (
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
 )
 
-var updateWire = flag.Bool("update-wire", false, "rewrite testdata/wire.golden from the bodies sent")
-
 // The bodies of a short session go on the wire byte for byte as recorded
 // in testdata/wire.golden: system prompt, tools, breakpoints, thinking,
-// the tail, and a history whose messages are sealed after each request
-// as the agent seals them, so that later requests read the memo.
+// the tail, and a history that is sealed and grows between requests.
 func TestWholeBodiesOnTheWire(t *testing.T) {
 	srv, p := newProvider(t, llmtest.Reply{Text: "a"}, llmtest.Reply{Text: "b"}, llmtest.Reply{Text: "c"})
 	req := request(llm.UserText("read the parser"))
@@ -24,24 +20,5 @@ func TestWholeBodiesOnTheWire(t *testing.T) {
 	req.CacheMessages = true
 	req.Thinking = llm.ThinkLow
 	req.Tail = "<tasks>none</tasks>"
-	call := llm.ToolCall{ID: "t1", Name: "read", Input: json.RawMessage(`{"path":"p.go"}`)}
-	more := [][]llm.Message{
-		{{Role: llm.RoleAssistant, Parts: []llm.Part{llm.Text{Text: "reading"}, call}},
-			{Role: llm.RoleTool, Parts: []llm.Part{llm.ToolResult{CallID: "t1", Name: "read", Output: "package p\n\"quoted\" \u00e9\n"}}}},
-		{{Role: llm.RoleAssistant, Parts: []llm.Part{llm.Text{Text: "done"}}}, llm.UserText("thanks")},
-	}
-	for step := 0; step < 3; step++ {
-		llmtest.MustCollect(t, p, req)
-		if step < len(more) {
-			for i := range req.Messages {
-				req.Messages[i] = req.Messages[i].Sealed()
-			}
-			req.Messages = append(req.Messages, more[step]...)
-		}
-	}
-	var got []byte
-	for _, call := range srv.ModelCalls() {
-		got = append(append(got, call.Body...), '\n')
-	}
-	llmtest.Golden(t, filepath.Join("testdata", "wire.golden"), got, *updateWire)
+	llmtest.Golden(t, filepath.Join("testdata", "wire.golden"), llmtest.SealedSession(t, srv, p, req))
 }
