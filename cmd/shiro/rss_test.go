@@ -17,7 +17,9 @@ import (
 
 // TestFiftyStepSessionMemory runs a 50-step headless session of the real
 // binary against the loopback server and checks its peak RSS. The target is
-// 45 MB and is not met (docs/performance.md): this machine measures 48.4 MB.
+// 45 MB and is not met (docs/performance.md): this machine measures
+// 46.6-51.0 MB, best of three, depending on how the binary's page cache
+// was made (a fresh build or a copy, and the machine's load).
 // Most of the peak is the binary's own clean file pages, which is why
 // linking text/template (see TestBinaryKeepsDeadCodeElimination) cost
 // 14 MB here; the Go heap's pages are about 11 MB. How many of those file
@@ -25,9 +27,9 @@ import (
 // and the CI machine has read about 3 MB more than this one. (Figures
 // taken before peakRSSMain, up to 70 MB on a loaded machine, were partly
 // this test process's own size, which the kernel folds into a vforked
-// child's maxrss.) So the test fails at 56 MB: 7.6 MB above this machine's
-// figure, below what a real regression costs (the template engine back is
-// 14 MB more). Each step reads a file, so the history and the requests
+// child's maxrss.) So the test fails at 58 MB: 7 MB above this machine's
+// highest figure, below what a real regression costs (the template engine
+// back is 14 MB more). Each step reads a file, so the history and the requests
 // grow.
 func TestFiftyStepSessionMemory(t *testing.T) {
 	if testing.Short() {
@@ -54,8 +56,8 @@ func TestFiftyStepSessionMemory(t *testing.T) {
 		}
 	}
 	t.Logf("50-step session: peak RSS %.1f MB (best of 3)", float64(best)/1024)
-	if best > 56*1024 {
-		t.Fatalf("peak RSS %.1f MB; the target is 45 MB, and a regression shows past 56 MB", float64(best)/1024)
+	if best > 58*1024 {
+		t.Fatalf("peak RSS %.1f MB; the target is 45 MB, and a regression shows past 58 MB", float64(best)/1024)
 	}
 }
 
