@@ -66,26 +66,34 @@ func parseWith(p *syntax.Parser, src string) (*syntax.File, error) {
 	return f, nil
 }
 
-// wordLiteral writes the value of parts after quote removal and reports
-// whether they were all literal. quoted says the parts sit inside double
-// quotes, where a backslash escapes only a few characters.
-func wordLiteral(b *strings.Builder, parts []syntax.WordPart, quoted bool) bool {
+// unquote writes the text of parts after quote removal, q being the
+// quoting they sit in: literal text without the backslashes that quoting
+// honours, single-quoted text as it is, double-quoted parts in turn. Every
+// other part is an expansion, handed to expansion with its quoting; each
+// reading of a word (literalText, sketchWord, scope.appendParts) differs
+// only there. unquote stops and returns false as soon as expansion does.
+func unquote(b *strings.Builder, parts []syntax.WordPart, q quoting, expansion func(syntax.WordPart, quoting) bool) bool {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			if quoted {
+			switch q {
+			case inDouble:
 				b.WriteString(unescapeDouble(p.Value))
-			} else {
+			case inHeredoc:
+				b.WriteString(unescapeHeredoc(p.Value))
+			default:
 				b.WriteString(unescapeLit(p.Value))
 			}
 		case *syntax.SglQuoted:
 			b.WriteString(singleQuoted(p))
 		case *syntax.DblQuoted:
-			if !wordLiteral(b, p.Parts, true) {
+			if !unquote(b, p.Parts, inDouble, expansion) {
 				return false
 			}
 		default:
-			return false
+			if !expansion(p, q) {
+				return false
+			}
 		}
 	}
 	return true
