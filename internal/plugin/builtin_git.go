@@ -109,7 +109,7 @@ func NoForcePush() Plugin {
 						}
 					}
 					if force != "" {
-						return shellRefusal("no-force-push", g.Command.String(), force), nil
+						return shellguard.Refusal("no-force-push", g.Command.String(), force), nil
 					}
 				}
 			}
@@ -135,7 +135,7 @@ func NoGitConfig() Plugin {
 						continue
 					}
 					if why := gitConfigWrite(g.Args); why != "" {
-						return shellRefusal("no-git-config", g.Command.String(), why), nil
+						return shellguard.Refusal("no-git-config", g.Command.String(), why), nil
 					}
 				}
 			}
@@ -243,7 +243,7 @@ func NoMainCommit(run Runner) Plugin {
 						continue
 					}
 					if why := b.mainCommit(joinDir(dir, gitDir(g)), g); why != "" {
-						return shellRefusal("no-main-commit", cmd.String(), why), nil
+						return shellguard.Refusal("no-main-commit", cmd.String(), why), nil
 					}
 				}
 			}
