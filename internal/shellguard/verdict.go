@@ -19,7 +19,7 @@ func (v *Verdict) Refusal() string { return Refusal("guard", v.Command, v.Why) }
 // Refusal is the seed's message of a plugin that refuses a command: the
 // guard's, and every other shell plugin's.
 func Refusal(plugin, command, why string) string {
-	return "Blocked by the " + plugin + " plugin: refusing \"" + Shorten(command) + "\" (" + why +
+	return "Blocked by the " + plugin + " plugin: refusing \"" + shorten(command) + "\" (" + why +
 		"). Ask the user to run it themselves if it is really needed."
 }
 
@@ -31,7 +31,7 @@ type AnalysisError struct {
 }
 
 func (e *AnalysisError) Error() string {
-	return fmt.Sprintf("cannot analyse %q: %s", Shorten(e.Command), e.Why)
+	return fmt.Sprintf("cannot analyse %q: %s", shorten(e.Command), e.Why)
 }
 
 // Verdict is the refusal for the error, for callers that block on it.
@@ -45,7 +45,9 @@ const maxShown = 120
 // Shorten keeps what a refusal quotes (a command, a path) to one readable
 // line: its first line, at most maxShown characters, with an ellipsis when
 // cut.
-func Shorten(s string) string {
+func Shorten(s string) string { return shorten(s) }
+
+func shorten(s string) string {
 	s = strings.TrimSpace(s)
 	cut := false
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
