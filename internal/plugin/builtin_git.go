@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -159,11 +160,11 @@ func gitConfigWrite(args []string) string {
 			i = len(args)
 		case a == "--global" || a == "--system":
 			scope = a
-		case containsString([]string{"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "--edit", "-e"}, a):
+		case slices.Contains([]string{"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "--edit", "-e"}, a):
 			write = true
-		case containsString([]string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool"}, a):
+		case slices.Contains([]string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool"}, a):
 			return "" // a read
-		case a == "-f" || containsString([]string{"--file", "--blob", "--type", "--default", "--comment", "--value"}, a):
+		case a == "-f" || slices.Contains([]string{"--file", "--blob", "--type", "--default", "--comment", "--value"}, a):
 			i++ // the option's value
 		case strings.HasPrefix(a, "-"):
 		default:
@@ -351,7 +352,7 @@ func (b *branches) pushToMain(dir string, args []string) string {
 // switchedBranch reads the branch a checkout or switch moves to. ok is
 // false when it restores files instead (`git checkout -- a.go`).
 func switchedBranch(args []string) (string, bool) {
-	if containsString(args, "--") {
+	if slices.Contains(args, "--") {
 		return "", false
 	}
 	opts, ops := scanArgs(args, argSpec{short: "bBcC", long: []string{"orphan", "create", "force-create", "conflict"}})
