@@ -1,5 +1,3 @@
-// Package shellguard parses shell command lines with a real bash parser and
-// classifies the dangerous ones. It never looks at the raw string.
 package shellguard
 
 import (
