@@ -38,6 +38,11 @@ const (
 	whyPower     = "affects the whole machine"
 )
 
+// WhyForcePush is the reason of the CategoryGitPush findings that force a
+// push (--force, --mirror, +refspecs) rather than delete remote branches:
+// those the no-force-push plugin refuses.
+const WhyForcePush = whyForcePush
+
 // rule is the verdict of one program's own rule; the zero rule is none.
 type rule struct {
 	category, why string
