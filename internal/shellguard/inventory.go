@@ -50,7 +50,7 @@ func (inv *inventory) note(sc *scope, n syntax.Node) {
 }
 
 // literalText is a word's value after quote removal when it has no
-// expansion, as WordText gives it; a plain word costs nothing.
+// expansion; a plain word costs nothing.
 func literalText(w *syntax.Word) (string, bool) {
 	if len(w.Parts) == 1 {
 		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.Contains(l.Value, `\`) {

@@ -18,7 +18,7 @@ type Command struct {
 	// Via lists, outermost first, the wrappers and shells through which
 	// this command runs: ["sudo"] for the rm of `sudo rm x`, ["sh"] for the
 	// rm of `sh -c 'rm x'`, ["find"] for the rm of `find -exec rm {} ;`.
-	// Effective fills it; SimpleCommands leaves it empty.
+	// Analysis.Effective fills it; Analysis.Commands leaves it empty.
 	Via []string
 	// RunsCode says why the command, as written, runs code besides its
 	// own program: a command or script it is given (sudo, sh -c, find

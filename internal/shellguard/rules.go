@@ -7,7 +7,7 @@ import (
 
 // The categories of Verdict.Category. Every rule belongs to one, so a
 // plugin can act on part of the guard (no-force-push on CategoryGitPush,
-// no-net-pipe on CategoryPipeShell) through CheckAll.
+// no-net-pipe on CategoryPipeShell) through Analysis.Findings.
 const (
 	CategoryRm        = "rm"         // recursive or forced delete, find -delete
 	CategoryGitReset  = "git-reset"  // git reset --hard

@@ -33,7 +33,7 @@ func (a arg) node() syntax.Node {
 }
 
 // value is what Command.Args holds for the word: the value of a literal,
-// the source text of anything else (as SimpleCommands does).
+// the source text of anything else (as Analysis.Commands does).
 func (a arg) value() string {
 	if a.lit {
 		return a.text
