@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -68,7 +69,7 @@ func scanArgs(args []string, spec argSpec) (opts map[string][]string, ops []stri
 			return opts, append(ops, args[i+1:]...)
 		case strings.HasPrefix(a, "--"):
 			name, value, hasValue := strings.Cut(a[2:], "=")
-			if !hasValue && containsString(spec.long, name) && i+1 < len(args) {
+			if !hasValue && slices.Contains(spec.long, name) && i+1 < len(args) {
 				i++
 				value = args[i]
 			}
@@ -93,15 +94,6 @@ func scanArgs(args []string, spec argSpec) (opts map[string][]string, ops []stri
 		}
 	}
 	return opts, ops
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func optionValues(opts map[string][]string, names ...string) []string {

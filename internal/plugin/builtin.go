@@ -3,6 +3,7 @@ package plugin
 import (
 	"io"
 	"os"
+	"slices"
 	"time"
 )
 
@@ -108,7 +109,7 @@ func Resolve(names []string, deps BuiltinDeps) (enabled []Plugin, unknown []stri
 	}
 	for _, n := range names {
 		if !known[n] {
-			if !containsString(unknown, n) {
+			if !slices.Contains(unknown, n) {
 				unknown = append(unknown, n)
 			}
 			continue

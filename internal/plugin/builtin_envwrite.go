@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/shiro-neko/shiro/internal/shellguard"
 )
 
 // NoEnvWrite refuses putting secret values into the environment or into
@@ -24,7 +26,7 @@ func NoEnvWrite() Plugin {
 			for _, a := range c.shell() {
 				if f := a.File(); f != nil {
 					if shown, why := secretWrite(f); why != "" {
-						return shellRefusal("no-env-write", shown, why), nil
+						return shellguard.Refusal("no-env-write", shown, why), nil
 					}
 				}
 				for _, s := range a.Scripts() {
@@ -32,7 +34,7 @@ func NoEnvWrite() Plugin {
 						continue
 					}
 					if shown, why := secretWrite(s.File); why != "" {
-						return shellRefusal("no-env-write", shown, why), nil
+						return shellguard.Refusal("no-env-write", shown, why), nil
 					}
 				}
 			}

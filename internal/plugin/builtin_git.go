@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,52 +34,34 @@ func longOption(word, full string, min int) bool {
 	return len(name) >= min && strings.HasPrefix(full, name)
 }
 
-// pushArgs splits git push's words into the options that force, and the
-// operands (the remote, then the refspecs); dry reports --dry-run (-n),
-// which pushes nothing. Options' values are skipped: `-o -n` is no dry
-// run.
-func pushArgs(args []string) (force string, ops []string, dry bool) {
+// pushOperands are git push's operands (the remote, then the refspecs),
+// its options skipped with their values: `-o x`, `--repo x`.
+func pushOperands(args []string) []string {
+	var ops []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			return force, append(ops, args[i+1:]...), dry
+			return append(ops, args[i+1:]...)
 		case strings.HasPrefix(a, "--"):
-			for _, full := range []string{"--force", "--force-with-lease", "--force-if-includes"} {
-				if longOption(a, full, 5) && force == "" {
-					force = "a forced push rewrites remote history"
-				}
+			if strings.Contains(a, "=") {
+				continue
 			}
-			if longOption(a, "--mirror", 4) && force == "" {
-				force = "a mirror push overwrites every remote ref"
-			}
-			dry = dry || longOption(a, "--dry-run", 5)
-			if !strings.Contains(a, "=") {
-				for _, full := range []string{"--repo", "--receive-pack", "--exec", "--push-option"} {
-					if longOption(a, full, 3) {
-						i++ // its value (an ambiguous abbreviation makes git fail)
-						break
-					}
+			for _, full := range []string{"--repo", "--receive-pack", "--exec", "--push-option"} {
+				if longOption(a, full, 3) {
+					i++ // its value (an ambiguous abbreviation makes git fail)
+					break
 				}
 			}
 		case len(a) > 1 && a[0] == '-':
-			for j := 1; j < len(a); j++ {
-				if a[j] == 'f' && force == "" {
-					force = "a forced push rewrites remote history"
-				}
-				dry = dry || a[j] == 'n'
-				if a[j] == 'o' { // -o takes a value: the rest, or the next word
-					if j == len(a)-1 {
-						i++
-					}
-					break
-				}
+			if strings.IndexByte(a, 'o') == len(a)-1 {
+				i++ // -o's value, when the cluster does not hold it
 			}
 		default:
 			ops = append(ops, a)
 		}
 	}
-	return force, ops, dry
+	return ops
 }
 
 // NoForcePush refuses force pushes: --force, -f, --force-with-lease,
@@ -91,25 +74,12 @@ func NoForcePush() Plugin {
 		Appendix: "The no-force-push plugin refuses pushes that rewrite remote history (--force, -f, " +
 			"--force-with-lease, --mirror, +refspecs). If one seems needed, explain why and ask the user to run it.",
 		BeforeToolCall: func(_ context.Context, c Call) (string, error) {
+			// The guard's own reading of git push: one reading of which
+			// pushes force, wherever the push is wrapped or aliased.
 			for _, a := range c.shell() {
-				for _, g := range a.Git() {
-					if g.Subcommand != "push" {
-						continue
-					}
-					force, ops, dry := pushArgs(g.Args)
-					if dry {
-						continue // only says what would be pushed
-					}
-					if force == "" {
-						for _, op := range ops {
-							if strings.HasPrefix(op, "+") {
-								force = "a +refspec forces the push, rewriting remote history"
-								break
-							}
-						}
-					}
-					if force != "" {
-						return shellRefusal("no-force-push", g.Command.String(), force), nil
+				for _, v := range a.Findings() {
+					if v.Category == shellguard.CategoryGitPush && v.Why == shellguard.WhyForcePush {
+						return shellguard.Refusal("no-force-push", v.Command, v.Why), nil
 					}
 				}
 			}
@@ -135,7 +105,7 @@ func NoGitConfig() Plugin {
 						continue
 					}
 					if why := gitConfigWrite(g.Args); why != "" {
-						return shellRefusal("no-git-config", g.Command.String(), why), nil
+						return shellguard.Refusal("no-git-config", g.Command.String(), why), nil
 					}
 				}
 			}
@@ -159,11 +129,11 @@ func gitConfigWrite(args []string) string {
 			i = len(args)
 		case a == "--global" || a == "--system":
 			scope = a
-		case containsString([]string{"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "--edit", "-e"}, a):
+		case slices.Contains([]string{"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "--edit", "-e"}, a):
 			write = true
-		case containsString([]string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool"}, a):
+		case slices.Contains([]string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool"}, a):
 			return "" // a read
-		case a == "-f" || containsString([]string{"--file", "--blob", "--type", "--default", "--comment", "--value"}, a):
+		case a == "-f" || slices.Contains([]string{"--file", "--blob", "--type", "--default", "--comment", "--value"}, a):
 			i++ // the option's value
 		case strings.HasPrefix(a, "-"):
 		default:
@@ -243,7 +213,7 @@ func NoMainCommit(run Runner) Plugin {
 						continue
 					}
 					if why := b.mainCommit(joinDir(dir, gitDir(g)), g); why != "" {
-						return shellRefusal("no-main-commit", cmd.String(), why), nil
+						return shellguard.Refusal("no-main-commit", cmd.String(), why), nil
 					}
 				}
 			}
@@ -326,7 +296,7 @@ func (b *branches) pushToMain(dir string, args []string) string {
 			return "" // tags only, or a deletion (the guard's concern)
 		}
 	}
-	_, ops, _ := pushArgs(args)
+	ops := pushOperands(args)
 	if len(ops) <= 1 {
 		if br := b.current(dir); protectedBranch(br) {
 			return "pushes " + br + ", the current branch"
@@ -351,7 +321,7 @@ func (b *branches) pushToMain(dir string, args []string) string {
 // switchedBranch reads the branch a checkout or switch moves to. ok is
 // false when it restores files instead (`git checkout -- a.go`).
 func switchedBranch(args []string) (string, bool) {
-	if containsString(args, "--") {
+	if slices.Contains(args, "--") {
 		return "", false
 	}
 	opts, ops := scanArgs(args, argSpec{short: "bBcC", long: []string{"orphan", "create", "force-create", "conflict"}})

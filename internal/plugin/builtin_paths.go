@@ -215,7 +215,7 @@ func refuseSecretReads(reads []readFile) string {
 	for _, t := range reads {
 		if k, ok := adviseSecret(secrets.ClassifyName(t.abs)); ok {
 			return fmt.Sprintf("Blocked by the secrets plugin: refusing to read %q (%s) into the conversation or send it anywhere. Ask the user for what you need from it instead.",
-				shortSubject(t.shown), k.what)
+				shellguard.Shorten(t.shown), k.what)
 		}
 	}
 	return ""
@@ -261,7 +261,7 @@ func refuseTargets(targets []target, plugin string, classify func(target) (pathK
 	for _, t := range targets {
 		if k, ok := classify(t); ok {
 			return fmt.Sprintf("Blocked by the %s plugin: refusing to write %q (%s; %s). Ask the user to do it themselves if it is really needed.",
-				plugin, shortSubject(t.shown), k.what, k.advice)
+				plugin, shellguard.Shorten(t.shown), k.what, k.advice)
 		}
 	}
 	return ""
@@ -273,7 +273,7 @@ func refusePatterns(patterns []pattern, plugin string, protected []string, what 
 	for _, p := range patterns {
 		if couldReach(p.glob, protected) {
 			return fmt.Sprintf("Blocked by the %s plugin: refusing to write %q: where it leads is decided at run time, and it could be %s. Write to a path spelled out in the command, or ask the user.",
-				plugin, shortSubject(p.shown), what)
+				plugin, shellguard.Shorten(p.shown), what)
 		}
 	}
 	return ""
@@ -372,7 +372,7 @@ func ConfirmDelete() Plugin {
 			for _, p := range c.Writes {
 				if why := broadPath(p); why != "" {
 					return fmt.Sprintf("Blocked by the confirm-delete plugin: refusing %s on %q (%s). Name the files one by one, or ask the user to do it.",
-						c.Tool, shortSubject(p), why), nil
+						c.Tool, shellguard.Shorten(p), why), nil
 				}
 			}
 			return "", nil

@@ -45,12 +45,12 @@ func NoNetPipe() Plugin {
 			for _, a := range c.shell() {
 				for _, v := range a.Findings() {
 					if v.Category == shellguard.CategoryPipeShell {
-						return shellRefusal("no-net-pipe", v.Command, v.Why), nil
+						return shellguard.Refusal("no-net-pipe", v.Command, v.Why), nil
 					}
 				}
 				for _, cmd := range effective(a) {
 					if invokesExpression(cmd) {
-						return shellRefusal("no-net-pipe", cmd.String(), "runs a string as PowerShell code"), nil
+						return shellguard.Refusal("no-net-pipe", cmd.String(), "runs a string as PowerShell code"), nil
 					}
 				}
 			}
@@ -151,7 +151,7 @@ func NoRoot() Plugin {
 			for _, a := range c.shell() {
 				for _, cmd := range effective(a) {
 					if why := elevates(cmd); why != "" {
-						return shellRefusal("no-root", cmd.String(), why), nil
+						return shellguard.Refusal("no-root", cmd.String(), why), nil
 					}
 				}
 			}

@@ -89,7 +89,7 @@ func checkRules(name string, rules []compiledRule, c Call) string {
 
 func manifestRefusal(plugin, reason, tool, subject string) string {
 	return fmt.Sprintf("Blocked by the %s plugin: %s (refusing %s on %q). Ask the user to do it themselves if it is really needed.",
-		plugin, reason, tool, shortSubject(subject))
+		plugin, reason, tool, shellguard.Shorten(subject))
 }
 
 // toolListed matches a tool name against a rule's names, where * matches
@@ -210,23 +210,6 @@ func appendUnique(list []string, s string) []string {
 		return list
 	}
 	return append(list, s)
-}
-
-// shortSubject keeps a quoted path or command to one readable line.
-func shortSubject(s string) string {
-	const limit = 120
-	s = strings.TrimSpace(s)
-	cut := false
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s, cut = strings.TrimSpace(s[:i]), true
-	}
-	if r := []rune(s); len(r) > limit {
-		s, cut = string(r[:limit]), true
-	}
-	if cut {
-		s += " …"
-	}
-	return s
 }
 
 // appendix is the manifest's own appendix, or one written from its rules

@@ -44,9 +44,3 @@ func (c Call) paths(pl places) *callPaths {
 	}
 	return c.memo.paths
 }
-
-// shellRefusal is the refusal of a shell plugin for one command.
-func shellRefusal(plugin, command, why string) string {
-	return "Blocked by the " + plugin + " plugin: refusing \"" + shortSubject(command) + "\" (" + why +
-		"). Ask the user to run it themselves if it is really needed."
-}

@@ -164,8 +164,8 @@ func (a ShellAlias) AliasName() string      { return a.Name }
 func (a UnresolvedAlias) AliasName() string { return a.Name }
 
 // Analyze parses line once, with every script it hands to a shell, and
-// works out everything Check, CheckAll, Effective and SimpleCommands
-// report, in one pass whose time is bounded by the size of the line.
+// works out everything its methods report (Verdict, Findings, Effective,
+// Commands…), in one pass whose time is bounded by the size of the line.
 func Analyze(line string) *Analysis {
 	out, a := analyzeOnce(line, nil)
 	if a.stale() {
@@ -264,7 +264,7 @@ func (a *Analysis) ParseErr() error { return a.parseErr }
 // Commands returns every simple command of the line as written, including
 // those in pipelines, lists, subshells, substitutions, functions and
 // control flow, in source order, without unwrapping sudo or sh -c (see
-// SimpleCommands). Like Redirects and Assignments, it lacks what comes
+// Effective). Like Redirects and Assignments, it lacks what comes
 // after the limit in a line the analysis gave up on (see Stopped).
 func (a *Analysis) Commands() []Command { return a.line.commands }
 
@@ -277,8 +277,7 @@ func (a *Analysis) Assignments() []Assignment { return a.line.assignments }
 
 // Effective returns every simple command the line runs once wrappers,
 // nested shells, eval, find -exec, xargs and the like are unwrapped, or an
-// *AnalysisError when what runs is decided only at run time (see the
-// package function Effective).
+// *AnalysisError when what runs is decided only at run time.
 func (a *Analysis) Effective() ([]Command, error) {
 	if a.effectiveErr != nil {
 		return nil, a.effectiveErr
@@ -291,7 +290,7 @@ func (a *Analysis) Effective() ([]Command, error) {
 func (a *Analysis) Scripts() []Script { return a.scripts }
 
 // Findings returns every dangerous sub-command of the line in source
-// order, once each; nil when it is safe (see CheckAll).
+// order, once each; nil when it is safe.
 func (a *Analysis) Findings() []Verdict { return a.findings }
 
 // Verdict returns the guard's refusal, or nil when the line is safe to

@@ -50,7 +50,7 @@ func (inv *inventory) note(sc *scope, n syntax.Node) {
 }
 
 // literalText is a word's value after quote removal when it has no
-// expansion, as WordText gives it; a plain word costs nothing.
+// expansion; a plain word costs nothing.
 func literalText(w *syntax.Word) (string, bool) {
 	if len(w.Parts) == 1 {
 		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.Contains(l.Value, `\`) {
@@ -58,7 +58,7 @@ func literalText(w *syntax.Word) (string, bool) {
 		}
 	}
 	var b strings.Builder
-	if wordLiteral(&b, w.Parts, false) {
+	if unquote(&b, w.Parts, unquoted, func(syntax.WordPart, quoting) bool { return false }) {
 		return b.String(), true
 	}
 	return "", false
@@ -132,36 +132,19 @@ const maxSketched = 64
 // enough to read `"$HOME/.ssh/config"` as a path under .ssh.
 func sketchWord(sc *scope, w *syntax.Word) (string, bool) {
 	var b strings.Builder
-	lit := sketchParts(sc, &b, w.Parts, unquoted)
-	return b.String(), lit
-}
-
-func sketchParts(sc *scope, b *strings.Builder, parts []syntax.WordPart, q quoting) bool {
 	lit := true
-	for _, p := range parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			if q == inDouble {
-				b.WriteString(unescapeDouble(p.Value))
-			} else {
-				b.WriteString(unescapeLit(p.Value))
+	unquote(&b, w.Parts, unquoted, func(p syntax.WordPart, _ quoting) bool {
+		lit = false
+		src := sc.slice(p.Pos(), p.End())
+		if len(src) > maxSketched {
+			cut := maxSketched
+			for cut > 0 && !utf8.RuneStart(src[cut]) {
+				cut--
 			}
-		case *syntax.SglQuoted:
-			b.WriteString(singleQuoted(p))
-		case *syntax.DblQuoted:
-			lit = sketchParts(sc, b, p.Parts, inDouble) && lit
-		default:
-			lit = false
-			src := sc.slice(p.Pos(), p.End())
-			if len(src) > maxSketched {
-				cut := maxSketched
-				for cut > 0 && !utf8.RuneStart(src[cut]) {
-					cut--
-				}
-				src = src[:cut] + "…"
-			}
-			b.WriteString(src)
+			src = src[:cut] + "…"
 		}
-	}
-	return lit
+		b.WriteString(src)
+		return true
+	})
+	return b.String(), lit
 }

@@ -1,5 +1,3 @@
-// Package shellguard parses shell command lines with a real bash parser and
-// classifies the dangerous ones. It never looks at the raw string.
 package shellguard
 
 import (
@@ -20,7 +18,7 @@ type Command struct {
 	// Via lists, outermost first, the wrappers and shells through which
 	// this command runs: ["sudo"] for the rm of `sudo rm x`, ["sh"] for the
 	// rm of `sh -c 'rm x'`, ["find"] for the rm of `find -exec rm {} ;`.
-	// Effective fills it; SimpleCommands leaves it empty.
+	// Analysis.Effective fills it; Analysis.Commands leaves it empty.
 	Via []string
 	// RunsCode says why the command, as written, runs code besides its
 	// own program: a command or script it is given (sudo, sh -c, find
@@ -66,26 +64,34 @@ func parseWith(p *syntax.Parser, src string) (*syntax.File, error) {
 	return f, nil
 }
 
-// wordLiteral writes the value of parts after quote removal and reports
-// whether they were all literal. quoted says the parts sit inside double
-// quotes, where a backslash escapes only a few characters.
-func wordLiteral(b *strings.Builder, parts []syntax.WordPart, quoted bool) bool {
+// unquote writes the text of parts after quote removal, q being the
+// quoting they sit in: literal text without the backslashes that quoting
+// honours, single-quoted text as it is, double-quoted parts in turn. Every
+// other part is an expansion, handed to expansion with its quoting; each
+// reading of a word (literalText, sketchWord, scope.appendParts) differs
+// only there. unquote stops and returns false as soon as expansion does.
+func unquote(b *strings.Builder, parts []syntax.WordPart, q quoting, expansion func(syntax.WordPart, quoting) bool) bool {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			if quoted {
+			switch q {
+			case inDouble:
 				b.WriteString(unescapeDouble(p.Value))
-			} else {
+			case inHeredoc:
+				b.WriteString(unescapeHeredoc(p.Value))
+			default:
 				b.WriteString(unescapeLit(p.Value))
 			}
 		case *syntax.SglQuoted:
 			b.WriteString(singleQuoted(p))
 		case *syntax.DblQuoted:
-			if !wordLiteral(b, p.Parts, true) {
+			if !unquote(b, p.Parts, inDouble, expansion) {
 				return false
 			}
 		default:
-			return false
+			if !expansion(p, q) {
+				return false
+			}
 		}
 	}
 	return true

@@ -7,7 +7,7 @@ import (
 
 // The categories of Verdict.Category. Every rule belongs to one, so a
 // plugin can act on part of the guard (no-force-push on CategoryGitPush,
-// no-net-pipe on CategoryPipeShell) through CheckAll.
+// no-net-pipe on CategoryPipeShell) through Analysis.Findings.
 const (
 	CategoryRm        = "rm"         // recursive or forced delete, find -delete
 	CategoryGitReset  = "git-reset"  // git reset --hard
@@ -37,6 +37,11 @@ const (
 	whyChmod     = "makes files world-writable"
 	whyPower     = "affects the whole machine"
 )
+
+// WhyForcePush is the reason of the CategoryGitPush findings that force a
+// push (--force, --mirror, +refspecs) rather than delete remote branches:
+// those the no-force-push plugin refuses.
+const WhyForcePush = whyForcePush
 
 // rule is the verdict of one program's own rule; the zero rule is none.
 type rule struct {

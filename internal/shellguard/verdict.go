@@ -14,8 +14,12 @@ type Verdict struct {
 }
 
 // Refusal renders the seed's message for a verdict.
-func (v *Verdict) Refusal() string {
-	return "Blocked by the guard plugin: refusing \"" + shorten(v.Command) + "\" (" + v.Why +
+func (v *Verdict) Refusal() string { return Refusal("guard", v.Command, v.Why) }
+
+// Refusal is the seed's message of a plugin that refuses a command: the
+// guard's, and every other shell plugin's.
+func Refusal(plugin, command, why string) string {
+	return "Blocked by the " + plugin + " plugin: refusing \"" + shorten(command) + "\" (" + why +
 		"). Ask the user to run it themselves if it is really needed."
 }
 
@@ -38,8 +42,11 @@ func (e *AnalysisError) Verdict() *Verdict {
 // maxShown is how much of a command a refusal quotes.
 const maxShown = 120
 
-// shorten keeps a refusal to one readable line: the first line of the
-// command, at most maxShown characters, with an ellipsis when cut.
+// Shorten keeps what a refusal quotes (a command, a path) to one readable
+// line: its first line, at most maxShown characters, with an ellipsis when
+// cut.
+func Shorten(s string) string { return shorten(s) }
+
 func shorten(s string) string {
 	s = strings.TrimSpace(s)
 	cut := false

@@ -33,7 +33,7 @@ func (a arg) node() syntax.Node {
 }
 
 // value is what Command.Args holds for the word: the value of a literal,
-// the source text of anything else (as SimpleCommands does).
+// the source text of anything else (as Analysis.Commands does).
 func (a arg) value() string {
 	if a.lit {
 		return a.text
@@ -161,6 +161,11 @@ func (sc *scope) evalWord(w *syntax.Word) arg {
 		}
 	}
 	a := arg{lit: true, word: w}
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && hasGlob(l.Value) {
+			a.glob = true // only an unquoted literal's glob characters expand
+		}
+	}
 	var b strings.Builder
 	sc.appendParts(&b, w.Parts, unquoted, &a)
 	a.text = b.String()
@@ -174,40 +179,21 @@ func plainLit(s string) bool {
 }
 
 // appendParts writes the guard's text for parts (see arg.text) and clears
-// a.lit on any expansion.
+// a.lit on any expansion but a substitution that prints literal words.
 func (sc *scope) appendParts(b *strings.Builder, parts []syntax.WordPart, q quoting, a *arg) {
-	for _, p := range parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			switch q {
-			case unquoted:
-				if hasGlob(p.Value) {
-					a.glob = true
-				}
-				b.WriteString(unescapeLit(p.Value))
-			case inDouble:
-				b.WriteString(unescapeDouble(p.Value))
-			case inHeredoc:
-				b.WriteString(unescapeHeredoc(p.Value))
-			}
-		case *syntax.SglQuoted:
-			b.WriteString(singleQuoted(p))
-		case *syntax.DblQuoted:
-			sc.appendParts(b, p.Parts, inDouble, a)
-		case *syntax.CmdSubst:
-			// $(echo -rf) prints literal words: the word is as literal as
-			// they are (unless, unquoted, they would split it).
-			if v, ok := substValue(sc, p); ok && (q != unquoted || !strings.ContainsAny(v, " \t\n")) {
+	unquote(b, parts, q, func(p syntax.WordPart, q quoting) bool {
+		// $(echo -rf) prints literal words: the word is as literal as
+		// they are (unless, unquoted, they would split it).
+		if cs, ok := p.(*syntax.CmdSubst); ok {
+			if v, ok := substValue(sc, cs); ok && (q != unquoted || !strings.ContainsAny(v, " \t\n")) {
 				b.WriteString(v)
-				continue
+				return true
 			}
-			a.lit = false
-			b.WriteString(sc.slice(p.Pos(), p.End()))
-		default:
-			a.lit = false
-			b.WriteString(sc.slice(p.Pos(), p.End()))
 		}
-	}
+		a.lit = false
+		b.WriteString(sc.slice(p.Pos(), p.End()))
+		return true
+	})
 }
 
 // hasGlob reports an unescaped pathname-expansion metacharacter in an

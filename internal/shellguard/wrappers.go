@@ -45,32 +45,17 @@ func wrapperSpecFor(base string) (wrapperSpec, bool) {
 		return wrapperSpec{opts: optSpec{value: "aEPtO"}, attach: []string{"k"}}, true
 	case "firejail":
 		return wrapperSpec{shell: true}, true
-	case "valgrind":
-		return wrapperSpec{}, true
-	case "eatmydata":
-		return wrapperSpec{}, true
-	case "nocache":
-		return wrapperSpec{}, true
-	case "catchsegv":
-		return wrapperSpec{}, true
-	case "dbus-run-session":
-		return wrapperSpec{}, true
-	case "dbus-launch":
+	case "valgrind", "eatmydata", "nocache", "catchsegv", "dbus-run-session", "dbus-launch", "catatonit",
+		"tsocks", "arch", "pfexec", "with-contenv", "chronic", "ifne":
 		return wrapperSpec{}, true
 	case "tini":
 		return wrapperSpec{opts: optSpec{value: "glpwe"}}, true
 	case "dumb-init":
 		return wrapperSpec{opts: optSpec{value: "r"}}, true
-	case "catatonit":
-		return wrapperSpec{}, true
-	case "proxychains":
-		return wrapperSpec{opts: optSpec{value: "f"}}, true
-	case "proxychains4":
+	case "proxychains", "proxychains4":
 		return wrapperSpec{opts: optSpec{value: "f"}}, true
 	case "torsocks":
 		return wrapperSpec{opts: optSpec{value: "uapPi"}}, true
-	case "tsocks":
-		return wrapperSpec{}, true
 	case "xvfb-run":
 		return wrapperSpec{opts: optSpec{value: "nsfepw", long: []string{"server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait"}}}, true
 	case "numactl":
@@ -82,42 +67,18 @@ func wrapperSpecFor(base string) (wrapperSpec, bool) {
 		return wrapperSpec{opts: optSpec{value: "uUbeEnlLmdofpc"}}, true
 	case "softlimit":
 		return wrapperSpec{opts: optSpec{value: "mdsalfoprct"}}, true
-	case "setuidgid":
-		return wrapperSpec{skip: 1}, true
-	case "envuidgid":
-		return wrapperSpec{skip: 1}, true
-	case "envdir":
-		return wrapperSpec{skip: 1}, true
-	case "gosu":
-		return wrapperSpec{skip: 1}, true
-	case "su-exec":
+	case "setuidgid", "envuidgid", "envdir", "gosu", "su-exec", "s6-setuidgid", "s6-envdir", "lckdo":
 		return wrapperSpec{skip: 1}, true
 	case "aa-exec":
 		return wrapperSpec{opts: optSpec{value: "pn", long: []string{"profile", "namespace"}}}, true
 	case "sandbox-exec":
 		return wrapperSpec{opts: optSpec{value: "fpD"}}, true
-	case "arch":
-		return wrapperSpec{}, true
 	case "daemonize":
 		return wrapperSpec{opts: optSpec{value: "acEelopu"}}, true
 	case "systemd-inhibit":
 		return wrapperSpec{opts: optSpec{long: []string{"what", "who", "why", "mode"}}}, true
-	case "pfexec":
-		return wrapperSpec{}, true
 	case "gsudo":
 		return wrapperSpec{opts: optSpec{value: "udn"}}, true
-	case "with-contenv":
-		return wrapperSpec{}, true
-	case "s6-setuidgid":
-		return wrapperSpec{skip: 1}, true
-	case "s6-envdir":
-		return wrapperSpec{skip: 1}, true
-	case "chronic":
-		return wrapperSpec{}, true
-	case "ifne":
-		return wrapperSpec{}, true
-	case "lckdo":
-		return wrapperSpec{skip: 1}, true
 	case "systemd-cat":
 		return wrapperSpec{opts: optSpec{value: "tp", long: []string{"identifier", "priority", "stderr-priority", "level-prefix"}}}, true
 	case "newgrp":
