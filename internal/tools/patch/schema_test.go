@@ -1,36 +1,27 @@
 package patch
 
 import (
-	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
-const oldSchema = `{"type":"object","properties":{` +
-	`"patch":{"type":"string","description":"The whole patch, from *** Begin Patch to *** End Patch"}},` +
-	`"required":["patch"],"additionalProperties":false}`
+// TestSchemas holds apply_patch's schema to testdata/schemas.golden.json
+// (rewrite it with -update and review the diff).
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, Tools(nil), 0)
+}
 
-func TestSchemaAndInfo(t *testing.T) {
+func TestInfo(t *testing.T) {
 	ts := Tools(nil)
 	if len(ts) != 1 {
 		t.Fatalf("%d tools", len(ts))
 	}
 	info := ts[0].Info()
-	var got, want any
-	if err := json.Unmarshal(info.Schema, &got); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(oldSchema), &want); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("schema\n got %s\nwant %s", info.Schema, oldSchema)
-	}
 	if info.Name != "apply_patch" || info.Set != tool.SetEditPlus || info.Effect != tool.Writes ||
 		info.Kind != protocol.KindEdit || info.Subject != tool.PathSubject || info.Guidance == "" {
 		t.Errorf("info %+v", info)
