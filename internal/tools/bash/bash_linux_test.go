@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/shiro-neko/shiro/internal/proc/proctest"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
@@ -34,7 +35,7 @@ func TestBashStreamsOutputBeforeTheCommandEnds(t *testing.T) {
 	done := make(chan runResult, 1)
 	go func() {
 		out, err := invoke(context.Background(), plainBash(env),
-			jsonInput(t, map[string]any{"command": "echo ready; read line < gate; echo got $line"}), w.emit)
+			tooltest.Input(t, map[string]any{"command": "echo ready; read line < gate; echo got $line"}), w.emit)
 		done <- runResult{out, err}
 	}()
 	// The command cannot finish before the gate is opened below, so seeing
@@ -99,7 +100,7 @@ func TestBashResultCarriesTheStreamsBare(t *testing.T) {
 		{"printf 'a\\tb\\n\\n'; exit 3", tool.RunOutput{Exit: 3, Stdout: "a\tb\n"}},
 		{"true", tool.RunOutput{}},
 	} {
-		res, err := tooltest.Invoke(t.Context(), plainBash(env), jsonInput(t, map[string]any{"command": c.command}), tool.Runtime{CallID: "c1"})
+		res, err := tooltest.Invoke(t.Context(), plainBash(env), tooltest.Input(t, map[string]any{"command": c.command}), tool.Runtime{CallID: "c1"})
 		if err != nil {
 			t.Fatalf("%s: %v", c.command, err)
 		}
@@ -146,7 +147,7 @@ head -c %[1]d /dev/zero | tr '\0' E >&2
 wait`, size)
 	var streamed int
 	var mu sync.Mutex
-	out, err := invoke(context.Background(), plainBash(env), jsonInput(t, map[string]any{"command": command}), func(chunk string) {
+	out, err := invoke(context.Background(), plainBash(env), tooltest.Input(t, map[string]any{"command": command}), func(chunk string) {
 		mu.Lock()
 		streamed += len(chunk)
 		mu.Unlock()
@@ -223,8 +224,8 @@ func TestBashTimeoutKillsTheWholeGroup(t *testing.T) {
 	}
 	for _, f := range []string{"shell.pid", "child.pid"} {
 		pid := readPIDFile(t, filepath.Join(env.Root, f))
-		killOnCleanup(t, pid)
-		if !pidGone(t, pid) {
+		proctest.KillOnCleanup(t, pid)
+		if !proctest.Exited(t, pid, testDeadline) {
 			t.Errorf("%s (%d) still runs after the timeout", f, pid)
 		}
 	}
@@ -238,7 +239,7 @@ func TestBashCancelReturnsInterruptedAndKillsTheGroup(t *testing.T) {
 	done := make(chan runResult, 1)
 	go func() {
 		out, err := invoke(ctx, plainBash(env),
-			jsonInput(t, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started; wait"}), w.emit)
+			tooltest.Input(t, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started; wait"}), w.emit)
 		done <- runResult{out, err}
 	}()
 	w.waitFor(t, "started")
@@ -251,8 +252,8 @@ func TestBashCancelReturnsInterruptedAndKillsTheGroup(t *testing.T) {
 		t.Errorf("error text %q", r.err)
 	}
 	child := readPIDFile(t, filepath.Join(env.Root, "child.pid"))
-	killOnCleanup(t, child)
-	if !pidGone(t, child) {
+	proctest.KillOnCleanup(t, child)
+	if !proctest.Exited(t, child, testDeadline) {
 		t.Errorf("child %d survived the interrupt", child)
 	}
 }
@@ -266,7 +267,7 @@ func TestBashKillsWhatIgnoresSIGTERMAfterTheGrace(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		_, err := invoke(ctx, tl,
-			jsonInput(t, map[string]any{"command": "trap '' TERM; sleep 300 & echo $! > child.pid; echo started; wait"}), w.emit)
+			tooltest.Input(t, map[string]any{"command": "trap '' TERM; sleep 300 & echo $! > child.pid; echo started; wait"}), w.emit)
 		done <- err
 	}()
 	w.waitFor(t, "started")
@@ -275,8 +276,8 @@ func TestBashKillsWhatIgnoresSIGTERMAfterTheGrace(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	child := readPIDFile(t, filepath.Join(env.Root, "child.pid"))
-	killOnCleanup(t, child)
-	if !pidGone(t, child) {
+	proctest.KillOnCleanup(t, child)
+	if !proctest.Exited(t, child, testDeadline) {
 		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", child))
 		t.Errorf("child %d ignoring SIGTERM survived: %s", child, data)
 	}
@@ -295,8 +296,8 @@ func TestBashStopsLeftoversWhenTheShellExits(t *testing.T) {
 		t.Errorf("result %q, want %q", out, want)
 	}
 	child := readPIDFile(t, filepath.Join(env.Root, "child.pid"))
-	killOnCleanup(t, child)
-	if !pidGone(t, child) {
+	proctest.KillOnCleanup(t, child)
+	if !proctest.Exited(t, child, testDeadline) {
 		t.Errorf("leftover %d still runs", child)
 	}
 }
@@ -311,9 +312,9 @@ func TestBashDoesNotHangOnAnEscapedPipeHolder(t *testing.T) {
 	// group kill cannot reach it, yet it holds stdout. The shell waits on
 	// the fifo until the escape is done.
 	command := `setsid sh -c 'echo $$ > escaped.pid; echo > escaped; exec sleep 300' & read -r _ < escaped; echo bye`
-	out, err := invoke(context.Background(), tl, jsonInput(t, map[string]any{"command": command}), nil)
+	out, err := invoke(context.Background(), tl, tooltest.Input(t, map[string]any{"command": command}), nil)
 	escaped := readPIDFile(t, filepath.Join(env.Root, "escaped.pid"))
-	killOnCleanup(t, escaped)
+	proctest.KillOnCleanup(t, escaped)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +376,7 @@ func TestBashStreamsWholeRunes(t *testing.T) {
 	// itself ends on a rune boundary.
 	var mu sync.Mutex
 	var chunks []string
-	out, err := invoke(context.Background(), plainBash(env), jsonInput(t, map[string]any{"command": `yes 'é日本' | head -c 299997`}), func(c string) {
+	out, err := invoke(context.Background(), plainBash(env), tooltest.Input(t, map[string]any{"command": `yes 'é日本' | head -c 299997`}), func(c string) {
 		mu.Lock()
 		chunks = append(chunks, c)
 		mu.Unlock()

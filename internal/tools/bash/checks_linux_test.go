@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/shiro-neko/shiro/internal/proc/proctest"
 )
 
 // childPID waits for the first line the command prints: the pid of the
@@ -48,8 +50,8 @@ func TestRunChecksTimeoutKillsForkedChild(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 	pid := <-c.pid
-	killOnCleanup(t, pid)
-	if pid <= 0 || !pidGone(t, pid) {
+	proctest.KillOnCleanup(t, pid)
+	if pid <= 0 || !proctest.Exited(t, pid, testDeadline) {
 		t.Errorf("forked child %d is still running", pid)
 	}
 }
@@ -65,8 +67,8 @@ func TestRunChecksKillsChildThatIgnoresTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := <-c.pid
-	killOnCleanup(t, pid)
-	if gone := pidGone(t, pid); res.passed || !gone {
+	proctest.KillOnCleanup(t, pid)
+	if gone := proctest.Exited(t, pid, testDeadline); res.passed || !gone {
 		t.Errorf("result %+v; child %d gone: %v", res, pid, gone)
 	}
 }
@@ -87,8 +89,8 @@ func TestRunChecksInterrupt(t *testing.T) {
 		t.Fatalf("got %v, want ErrInterrupted", err)
 	}
 	pid := <-c.pid
-	killOnCleanup(t, pid)
-	if !pidGone(t, pid) {
+	proctest.KillOnCleanup(t, pid)
+	if !proctest.Exited(t, pid, testDeadline) {
 		t.Errorf("child %d survived the interrupt", pid)
 	}
 }
@@ -104,8 +106,8 @@ func TestRunChecksStopsLeftovers(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 	pid := <-c.pid
-	killOnCleanup(t, pid)
-	if !pidGone(t, pid) {
+	proctest.KillOnCleanup(t, pid)
+	if !proctest.Exited(t, pid, testDeadline) {
 		t.Errorf("leftover %d still running", pid)
 	}
 }

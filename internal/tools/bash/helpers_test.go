@@ -29,15 +29,6 @@ func testEnv(t testing.TB, files map[string]string) *workspace.Env {
 	return env
 }
 
-func jsonInput(t testing.TB, fields map[string]any) json.RawMessage {
-	t.Helper()
-	raw, err := json.Marshal(fields)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
-}
-
 // invoke prepares and runs one call of tl, relaying live output to emit
 // (which may be nil).
 func invoke(ctx context.Context, tl tool.Tool, input json.RawMessage, emit func(string)) (string, error) {
@@ -48,19 +39,7 @@ func invoke(ctx context.Context, tl tool.Tool, input json.RawMessage, emit func(
 // runTool runs tl once with the given input fields.
 func runTool(t testing.TB, tl tool.Tool, fields map[string]any) (string, error) {
 	t.Helper()
-	return invoke(context.Background(), tl, jsonInput(t, fields), nil)
-}
-
-// named returns the tool called name among ts.
-func named(t testing.TB, ts []tool.Tool, name string) tool.Tool {
-	t.Helper()
-	for _, tl := range ts {
-		if tl.Info().Name == name {
-			return tl
-		}
-	}
-	t.Fatalf("no tool %s", name)
-	return nil
+	return invoke(context.Background(), tl, tooltest.Input(t, fields), nil)
 }
 
 // chunkWaiter collects live output and lets a test wait for a substring.

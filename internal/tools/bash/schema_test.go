@@ -79,7 +79,7 @@ func TestPlans(t *testing.T) {
 		{"bash_stop", `{"handle":3}`, nil, nil, "3 npm run dev"},
 		{"run_checks", `{"target":"lint"}`, nil, nil, "lint"},
 	} {
-		p, err := named(t, ts, c.tool).Prepare([]byte(c.input))
+		p, err := tooltest.Named(t, ts, c.tool).Prepare([]byte(c.input))
 		if err != nil {
 			t.Errorf("%s %s: %v", c.tool, c.input, err)
 			continue

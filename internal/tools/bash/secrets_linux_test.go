@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/sandbox"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -193,7 +194,7 @@ func unconfined(t *testing.T, env *workspace.Env, command string) string {
 // directly, and none does in the result the model gets.
 func TestBashWithholdsSecretsFromGitHistory(t *testing.T) {
 	f := newSecretFixture(t)
-	bashT := named(t, Tools(f.env, nil), "bash")
+	bashT := tooltest.Named(t, Tools(f.env, nil), "bash")
 	commands := []string{
 		"git log -p --all",
 		"git log -p --all --reflog",
@@ -226,7 +227,7 @@ func TestBashWithholdsSecretsFromGitHistory(t *testing.T) {
 			if strings.Contains(c, "upstream") {
 				// Fetching changes the repository: each run from a fresh one.
 				f = newSecretFixture(t)
-				bashT = named(t, Tools(f.env, nil), "bash")
+				bashT = tooltest.Named(t, Tools(f.env, nil), "bash")
 			}
 			raw := unconfined(t, f.env, c)
 			runs := encodedRuns(raw)
@@ -234,7 +235,7 @@ func TestBashWithholdsSecretsFromGitHistory(t *testing.T) {
 				t.Fatalf("the command prints no secret even unconfined, so it proves nothing:\n%s", raw)
 			}
 			live := newChunkWaiter()
-			out, err := invoke(context.Background(), bashT, jsonInput(t, map[string]any{"command": c}), live.emit)
+			out, err := invoke(context.Background(), bashT, tooltest.Input(t, map[string]any{"command": c}), live.emit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -260,7 +261,7 @@ func TestBashWithholdsSecretsFromGitHistory(t *testing.T) {
 // repository did not have; printing it in the same command is caught.
 func TestBashWithholdsASecretFetchedByTheCommand(t *testing.T) {
 	f := newSecretFixture(t)
-	out, err := runTool(t, named(t, Tools(f.env, nil), "bash"), map[string]any{
+	out, err := runTool(t, tooltest.Named(t, Tools(f.env, nil), "bash"), map[string]any{
 		"command": "git fetch -q ./upstream main && git log -p FETCH_HEAD"})
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +274,7 @@ func TestBashWithholdsASecretFetchedByTheCommand(t *testing.T) {
 // Ordinary history still reads as before: only secret values go.
 func TestBashShowsOrdinaryHistory(t *testing.T) {
 	f := newSecretFixture(t)
-	out, err := runTool(t, named(t, Tools(f.env, nil), "bash"), map[string]any{"command": "git log -p -- app.go"})
+	out, err := runTool(t, tooltest.Named(t, Tools(f.env, nil), "bash"), map[string]any{"command": "git log -p -- app.go"})
 	if err != nil {
 		t.Fatal(err)
 	}

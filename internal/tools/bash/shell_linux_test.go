@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
@@ -131,11 +132,11 @@ func TestEveryCommandGoesThroughTheLauncher(t *testing.T) {
 	t.Cleanup(func() { _ = bg.StopAll(context.Background()) })
 	ts := Tools(env, bg)
 
-	out, err := runTool(t, named(t, ts, "bash"), map[string]any{"command": `echo "fg $SHIRO_LAUNCHED"`})
+	out, err := runTool(t, tooltest.Named(t, ts, "bash"), map[string]any{"command": `echo "fg $SHIRO_LAUNCHED"`})
 	if err != nil || out != "exit: 0\nstdout:\nfg via-launcher" {
 		t.Errorf("bash: %q, %v", out, err)
 	}
-	if _, err := runTool(t, named(t, ts, "bash"), map[string]any{"command": `echo "bg $SHIRO_LAUNCHED"`, "background": true}); err != nil {
+	if _, err := runTool(t, tooltest.Named(t, ts, "bash"), map[string]any{"command": `echo "bg $SHIRO_LAUNCHED"`, "background": true}); err != nil {
 		t.Fatal(err)
 	}
 	output.waitFor(t, "bg via-launcher\n")
@@ -189,7 +190,7 @@ func TestALauncherErrorStopsTheCommand(t *testing.T) {
 		{"bash", map[string]any{"command": "touch ran"}},
 		{"bash", map[string]any{"command": "touch ran", "background": true}},
 	} {
-		if _, err := runTool(t, named(t, ts, c.name), c.input); err == nil || !strings.Contains(err.Error(), "sandbox unavailable") {
+		if _, err := runTool(t, tooltest.Named(t, ts, c.name), c.input); err == nil || !strings.Contains(err.Error(), "sandbox unavailable") {
 			t.Errorf("%s %v: %v", c.name, c.input, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
@@ -27,8 +28,8 @@ func TestPreviewIsWhatRunWrites(t *testing.T) {
 		{"prepend_file", map[string]any{"path": "f.txt", "text": "top"}},
 	} {
 		t.Run(c.tool, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"f.txt": before})
-			p, err := toolNamed(t, env, c.tool).Prepare(marshal(t, c.input))
+			env := wstest.Env(t, map[string]string{"f.txt": before})
+			p, err := toolNamed(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,7 +41,7 @@ func TestPreviewIsWhatRunWrites(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			after := readFile(t, env, "f.txt")
+			after := tooltest.ReadFile(t, env.Root, "f.txt")
 			if after == before {
 				t.Fatal("nothing was written")
 			}
@@ -63,8 +64,8 @@ func TestRunRefusesAFileChangedSincePreview(t *testing.T) {
 		{"replace_lines", map[string]any{"path": "f.txt", "start": 2, "end": 2, "text": "2"}},
 	} {
 		t.Run(c.tool, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"f.txt": "one\ntwo\n"})
-			p, err := toolNamed(t, env, c.tool).Prepare(marshal(t, c.input))
+			env := wstest.Env(t, map[string]string{"f.txt": "one\ntwo\n"})
+			p, err := toolNamed(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +77,7 @@ func TestRunRefusesAFileChangedSincePreview(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "f.txt changed on disk") || !strings.Contains(err.Error(), "Read it again") {
 				t.Fatalf("err = %v", err)
 			}
-			if got := readFile(t, env, "f.txt"); got != "one\ntwo\nthree\n" {
+			if got := tooltest.ReadFile(t, env.Root, "f.txt"); got != "one\ntwo\nthree\n" {
 				t.Errorf("on disk %q", got)
 			}
 		})
@@ -84,7 +85,7 @@ func TestRunRefusesAFileChangedSincePreview(t *testing.T) {
 }
 
 func TestEditToolsRefuseFIFOs(t *testing.T) {
-	env := newEnv(t, nil)
+	env := wstest.Env(t, nil)
 	if err := mkfifo(filepath.Join(env.Root, "pipe")); err != nil {
 		t.Skip("cannot make a FIFO here:", err)
 	}

@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func TestFileInfo(t *testing.T) {
 	t.Parallel()
-	env := newEnv(t, map[string]string{"a.txt": "one\ntwo\nthree", "b.bin": "x\x00y", "dir/x": "", "empty": ""})
+	env := wstest.Env(t, map[string]string{"a.txt": "one\ntwo\nthree", "b.bin": "x\x00y", "dir/x": "", "empty": ""})
 	when := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	if err := os.Chtimes(filepath.Join(env.Root, "a.txt"), when, when); err != nil {
 		t.Fatal(err)
@@ -38,7 +40,7 @@ func TestFileInfo(t *testing.T) {
 	if msg := fail(t, env, "file_info", map[string]any{"path": "/etc/passwd"}); !strings.HasPrefix(msg, "path escapes workspace") {
 		t.Errorf("jail: %q", msg)
 	}
-	if msg := inputError(t, env, "file_info", map[string]any{"path": ""}); msg != "invalid arguments: path is required." {
+	if msg := refuse(t, env, "file_info", map[string]any{"path": ""}).Error(); msg != "invalid arguments: path is required." {
 		t.Errorf("empty path: %q", msg)
 	}
 }
@@ -54,7 +56,7 @@ func TestCountLines(t *testing.T) {
 		"bin.dat":    "\x00\n\n",
 		"sub/d.go":   "",
 	}
-	env := newEnv(t, files)
+	env := wstest.Env(t, files)
 	got := ok(t, env, "count_lines", nil)
 	want := "1\t.gitignore\n3\ta.go\n2\tb.go\n1\tc.txt\n0\tsub/d.go\n7\ttotal (5 files)\n[1 binary files skipped]"
 	if got != want {
@@ -81,7 +83,7 @@ func TestCountLines(t *testing.T) {
 	if msg := fail(t, env, "count_lines", map[string]any{"path": "nope"}); msg != "No such file or directory: nope" {
 		t.Errorf("missing: %q", msg)
 	}
-	if msg := inputError(t, env, "count_lines", map[string]any{"pattern": "[a-"}); msg != "invalid arguments: Invalid glob pattern: [a-" {
+	if msg := refuse(t, env, "count_lines", map[string]any{"pattern": "[a-"}).Error(); msg != "invalid arguments: Invalid glob pattern: [a-" {
 		t.Errorf("bad pattern: %q", msg)
 	}
 }
@@ -92,7 +94,7 @@ func TestCountLinesCapsFiles(t *testing.T) {
 	for i := range 510 {
 		files[fmt.Sprintf("f%03d.txt", i)] = "x\n"
 	}
-	env := newEnv(t, files)
+	env := wstest.Env(t, files)
 	got := ok(t, env, "count_lines", nil)
 	if !strings.HasSuffix(got, "500\ttotal (500 files)\n[stopped at 500 files; the total covers those; narrow path or pattern]") {
 		t.Errorf("tail: %q", got[len(got)-120:])
@@ -101,7 +103,7 @@ func TestCountLinesCapsFiles(t *testing.T) {
 
 func TestCountTokens(t *testing.T) {
 	t.Parallel()
-	env := newEnv(t, map[string]string{"a.txt": strings.Repeat("é", 10), "b.bin": "\x00"})
+	env := wstest.Env(t, map[string]string{"a.txt": strings.Repeat("é", 10), "b.bin": "\x00"})
 	if got := ok(t, env, "count_tokens", map[string]any{"text": "abcdefgh"}); got != "~2 tokens in the text (an estimate: 8 characters / 4; real tokenizers differ)" {
 		t.Errorf("text: %q", got)
 	}
@@ -109,7 +111,7 @@ func TestCountTokens(t *testing.T) {
 		t.Errorf("file: %q", got)
 	}
 	for _, in := range []map[string]any{{}, {"path": "a.txt", "text": "x"}} {
-		if msg := inputError(t, env, "count_tokens", in); msg != "invalid arguments: give either path or text." {
+		if msg := refuse(t, env, "count_tokens", in).Error(); msg != "invalid arguments: give either path or text." {
 			t.Errorf("%v: %q", in, msg)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 const pkgJSON = `{
@@ -20,7 +22,7 @@ const pkgJSON = `{
 
 func TestJSONQuery(t *testing.T) {
 	t.Parallel()
-	env := newEnv(t, map[string]string{"package.json": pkgJSON, "bad.json": "{\n  \"a\": 1,\n}\n", "list.json": "[1, [2, 3]]"})
+	env := wstest.Env(t, map[string]string{"package.json": pkgJSON, "bad.json": "{\n  \"a\": 1,\n}\n", "list.json": "[1, [2, 3]]"})
 	cases := map[string]string{
 		"scripts.test":   `scripts.test = "vitest"`,
 		"scripts":        "scripts = {\n  \"test\": \"vitest\",\n  \"build\": \"tsc\"\n}",
@@ -71,7 +73,7 @@ func TestJSONQuery(t *testing.T) {
 		msg := ""
 		if strings.HasPrefix(want, "query ") {
 			// A query that does not parse is refused before the call runs.
-			msg = strings.TrimPrefix(inputError(t, env, "json_query", map[string]any{"path": "package.json", "query": q}), "invalid arguments: ")
+			msg = strings.TrimPrefix(refuse(t, env, "json_query", map[string]any{"path": "package.json", "query": q}).Error(), "invalid arguments: ")
 		} else {
 			msg = fail(t, env, "json_query", map[string]any{"path": "package.json", "query": q})
 		}
@@ -99,7 +101,7 @@ func TestJSONQueryListsTwelveKeys(t *testing.T) {
 		b.WriteString(`"k` + string(rune('a'+i)) + `":1`)
 	}
 	b.WriteString("}")
-	env := newEnv(t, map[string]string{"k.json": b.String()})
+	env := wstest.Env(t, map[string]string{"k.json": b.String()})
 	msg := fail(t, env, "json_query", map[string]any{"path": "k.json", "query": "zz"})
 	want := `the top level has no key "zz". Keys there: ka, kb, kc, kd, ke, kf, kg, kh, ki, kj, kk, kl (and 8 more).`
 	if msg != want {

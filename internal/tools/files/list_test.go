@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
@@ -34,7 +35,7 @@ func TestListDir(t *testing.T) {
 		t.Errorf("got %q", out)
 	}
 	out = ok(t, env, "list_dir", map[string]any{"path": "sub", "depth": 1, "includeIgnored": true})
-	contains(t, out, "  gen/ …\n", "  anchored.txt (27B)\n", "  app.log (22B)\n", "  local.txt (24B)")
+	tooltest.Contains(t, out, "  gen/ …\n", "  anchored.txt (27B)\n", "  app.log (22B)\n", "  local.txt (24B)")
 	if strings.Contains(out, "node_modules") {
 		t.Error("node_modules is never listed")
 	}
@@ -55,8 +56,8 @@ func TestListDir(t *testing.T) {
 			t.Errorf("%v: got %q", c.in, msg)
 		}
 	}
-	contains(t, inputError(t, env, "list_dir", map[string]any{"depth": 0}), "depth", "1", "0")
-	contains(t, inputError(t, env, "list_dir", map[string]any{"depth": 7}), "depth", "6", "7")
+	tooltest.Contains(t, refuse(t, env, "list_dir", map[string]any{"depth": 0}).Error(), "depth", "1", "0")
+	tooltest.Contains(t, refuse(t, env, "list_dir", map[string]any{"depth": 7}).Error(), "depth", "6", "7")
 }
 
 func TestListDirEntryCapKeepsShallowLevelsWhole(t *testing.T) {
@@ -66,14 +67,14 @@ func TestListDirEntryCapKeepsShallowLevelsWhole(t *testing.T) {
 			files[fmt.Sprintf("d%d/f%03d.txt", i, j)] = "x"
 		}
 	}
-	env := newEnv(t, files)
+	env := wstest.Env(t, files)
 	out := ok(t, env, "list_dir", map[string]any{"depth": 2})
 	for i := range 5 {
-		contains(t, out, fmt.Sprintf("  d%d/", i))
+		tooltest.Contains(t, out, fmt.Sprintf("  d%d/", i))
 	}
 	if n := strings.Count(out, ".txt"); n != listMaxEntries-5 {
 		t.Errorf("%d files listed, want %d", n, listMaxEntries-5)
 	}
-	contains(t, out, "[stopped at 300 entries; list a subdirectory or use a smaller depth to see the rest]")
-	contains(t, out, "  d3/ …") // d3 was not opened
+	tooltest.Contains(t, out, "[stopped at 300 entries; list a subdirectory or use a smaller depth to see the rest]")
+	tooltest.Contains(t, out, "  d3/ …") // d3 was not opened
 }

@@ -12,7 +12,7 @@ import (
 )
 
 func TestMoveFile(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.sh": "#!/bin/sh\necho a\n"})
+	env := wstest.Env(t, map[string]string{"a.sh": "#!/bin/sh\necho a\n"})
 	if err := os.Chmod(filepath.Join(env.Root, "a.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +20,7 @@ func TestMoveFile(t *testing.T) {
 	if out != "Moved a.sh -> bin/tools/b.sh" {
 		t.Errorf("result %q", out)
 	}
-	if got := readFile(t, env, "bin/tools/b.sh"); got != "#!/bin/sh\necho a\n" {
+	if got := tooltest.ReadFile(t, env.Root, "bin/tools/b.sh"); got != "#!/bin/sh\necho a\n" {
 		t.Errorf("content %q", got)
 	}
 	if fi, err := os.Stat(filepath.Join(env.Root, "bin/tools/b.sh")); err != nil || fi.Mode().Perm() != 0o755 {
@@ -49,7 +49,7 @@ func TestMoveFileRefusals(t *testing.T) {
 		{"missing argument", "a.txt", "", "invalid arguments: move_file needs both from and to"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "dir/": ""})
+			env := wstest.Env(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "dir/": ""})
 			if err := os.Symlink("a.txt", filepath.Join(env.Root, "link")); err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +57,7 @@ func TestMoveFileRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			before, beforeOut := tooltest.Snapshot(t, env.Root), tooltest.Snapshot(t, outside)
-			contains(t, fail(t, env, "move_file", map[string]string{"from": c.from, "to": c.to}), c.want)
+			tooltest.Contains(t, fail(t, env, "move_file", map[string]string{"from": c.from, "to": c.to}), c.want)
 			tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root))
 			tooltest.SameTree(t, beforeOut, tooltest.Snapshot(t, outside))
 		})
@@ -67,7 +67,7 @@ func TestMoveFileRefusals(t *testing.T) {
 func TestDeleteFile(t *testing.T) {
 	outside := t.TempDir()
 	wstest.Write(t, outside, map[string]string{"o.txt": "outside\n"})
-	env := newEnv(t, map[string]string{"d/x.txt": "12345", "dir/": ""})
+	env := wstest.Env(t, map[string]string{"d/x.txt": "12345", "dir/": ""})
 	if err := os.Symlink(outside, filepath.Join(env.Root, "out")); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestDeleteFile(t *testing.T) {
 		{"../x", "path escapes workspace: ../x"},
 		{"", "path is required"},
 	} {
-		contains(t, fail(t, env, "delete_file", map[string]string{"path": c.path}), c.want)
+		tooltest.Contains(t, fail(t, env, "delete_file", map[string]string{"path": c.path}), c.want)
 	}
 	if out := ok(t, env, "delete_file", map[string]string{"path": "./d/x.txt"}); out != "Deleted d/x.txt (5 bytes)" {
 		t.Errorf("result %q", out)
@@ -99,7 +99,7 @@ func TestDeleteFile(t *testing.T) {
 // The previews of a move and a delete are what Run reports, and they show
 // the change of the files.
 func TestMoveAndDeletePreviews(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "one\ntwo\n", "gone.txt": "bye\n", "bin": "\x00\x01"})
+	env := wstest.Env(t, map[string]string{"a.txt": "one\ntwo\n", "gone.txt": "bye\n", "bin": "\x00\x01"})
 	for _, c := range []struct {
 		tool  string
 		input map[string]string
@@ -109,7 +109,7 @@ func TestMoveAndDeletePreviews(t *testing.T) {
 		{"delete_file", map[string]string{"path": "gone.txt"}, tool.FileDiff("gone.txt", "bye\n", "").Unified},
 		{"delete_file", map[string]string{"path": "bin"}, "--- a/bin\n+++ /dev/null\n"},
 	} {
-		p, err := toolNamed(t, env, c.tool).Prepare(marshal(t, c.input))
+		p, err := toolNamed(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func TestMoveAndDeletePreviews(t *testing.T) {
 			t.Errorf("%s: preview %+v, result %+v, want unified %q", c.tool, preview, res.Diff, c.want)
 		}
 	}
-	if got := readFile(t, env, "sub/b.txt"); got != "one\ntwo\n" {
+	if got := tooltest.ReadFile(t, env.Root, "sub/b.txt"); got != "one\ntwo\n" {
 		t.Errorf("moved file %q", got)
 	}
 	wstest.Unchanged(t, env.Root, map[string]string{"sub/": "", "sub/b.txt": "one\ntwo\n"})
@@ -145,8 +145,8 @@ func TestMoveAndDeleteRefuseChangesSincePreview(t *testing.T) {
 		{"deleted file changed", "delete_file", map[string]string{"path": "a.txt"}, map[string]string{"a.txt": "edited\n"}, "a.txt changed on disk"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"a.txt": "a\n"})
-			p, err := toolNamed(t, env, c.tool).Prepare(marshal(t, c.input))
+			env := wstest.Env(t, map[string]string{"a.txt": "a\n"})
+			p, err := toolNamed(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/picture"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func pngFile(t *testing.T, w, h int) string {
@@ -28,7 +29,7 @@ func pngFile(t *testing.T, w, h int) string {
 // names a picture and sends the model to read_file.
 func TestReadFileReturnsPictures(t *testing.T) {
 	small, large := pngFile(t, 40, 30), pngFile(t, 2400, 1200)
-	env := newEnv(t, map[string]string{"shot.png": small, "big.png": large, "fake.png": "just text"})
+	env := wstest.Env(t, map[string]string{"shot.png": small, "big.png": large, "fake.png": "just text"})
 	res, err := call(t, env, "read_file", map[string]any{"path": "shot.png"})
 	if err != nil {
 		t.Fatal(err)

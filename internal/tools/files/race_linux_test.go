@@ -17,7 +17,7 @@ func TestWritersStayInTheJailWhileADirectoryIsSwapped(t *testing.T) {
 	outside := t.TempDir()
 	canary := map[string]string{"w.txt": "canary", "m0.txt": "canary"}
 	wstest.Write(t, outside, canary)
-	env := newEnv(t, map[string]string{"d/m0.txt": "moving\n"})
+	env := wstest.Env(t, map[string]string{"d/m0.txt": "moving\n"})
 	sw := wstest.SwapDirWithSymlink(t, filepath.Join(env.Root, "d"), outside)
 	done := map[string]int{}
 	for i := range 200 {
@@ -43,7 +43,7 @@ func TestWritersStayInTheJailWhileADirectoryIsSwapped(t *testing.T) {
 func TestReadFileReadsThroughTheRoot(t *testing.T) {
 	outside := t.TempDir()
 	wstest.Write(t, outside, map[string]string{"f.txt": "outside secret\n"})
-	env := newEnv(t, map[string]string{"d/f.txt": "inside\n"})
+	env := wstest.Env(t, map[string]string{"d/f.txt": "inside\n"})
 	sw := wstest.SwapDirWithSymlink(t, filepath.Join(env.Root, "d"), outside)
 	for range 200 {
 		sw.During(func() {

@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func TestReadFile(t *testing.T) {
-	env := newEnv(t, map[string]string{
+	env := wstest.Env(t, map[string]string{
 		"a.txt":     "alpha\nbeta\r\ngamma",
 		"many.txt":  numbered(1, 2500),
 		"empty.txt": "",
@@ -25,7 +26,7 @@ func TestReadFile(t *testing.T) {
 	}
 
 	out := ok(t, env, "read_file", map[string]any{"path": "many.txt"})
-	contains(t, out, "1: line 1\n", "2000: line 2000\n\n[showing lines 1-2000 of 2500. Continue with offset=2001.]")
+	tooltest.Contains(t, out, "1: line 1\n", "2000: line 2000\n\n[showing lines 1-2000 of 2500. Continue with offset=2001.]")
 	out = ok(t, env, "read_file", map[string]any{"path": "many.txt", "offset": 2001})
 	if !strings.HasPrefix(out, "2001: line 2001\n") || !strings.HasSuffix(out, "2500: line 2500") {
 		t.Errorf("offset 2001: %q...%q", out[:30], out[len(out)-30:])
@@ -69,18 +70,18 @@ func TestReadFile(t *testing.T) {
 		{map[string]any{}, []string{"missing", "path"}},
 		{map[string]any{"path": ""}, []string{"path is required"}},
 	} {
-		contains(t, inputError(t, env, "read_file", c.in), c.words...)
+		tooltest.Contains(t, refuse(t, env, "read_file", c.in).Error(), c.words...)
 	}
 }
 
 func TestReadFileStopsAtOutputBudget(t *testing.T) {
 	line := strings.Repeat("z", 100)
-	env := newEnv(t, map[string]string{"wide.txt": strings.Repeat(line+"\n", 1000)})
+	env := wstest.Env(t, map[string]string{"wide.txt": strings.Repeat(line+"\n", 1000)})
 	out := ok(t, env, "read_file", map[string]any{"path": "wide.txt"})
 	if len(out) > tool.ResultCap {
 		t.Fatalf("output %d chars exceeds the cap", len(out))
 	}
-	contains(t, out, "of 1000; the output limit was reached. Continue with offset=")
+	tooltest.Contains(t, out, "of 1000; the output limit was reached. Continue with offset=")
 	if strings.Contains(out, "truncated") {
 		t.Error("read_file should stop on a line boundary, not be cut by Cap")
 	}
@@ -89,7 +90,7 @@ func TestReadFileStopsAtOutputBudget(t *testing.T) {
 func TestReadFileRefusesSymlinkOutside(t *testing.T) {
 	outside := t.TempDir()
 	wstest.Write(t, outside, map[string]string{"secret.txt": "top secret"})
-	env := newEnv(t, nil)
+	env := wstest.Env(t, nil)
 	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(env.Root, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestReadFileRefusesSymlinkOutside(t *testing.T) {
 }
 
 func TestReadManyFiles(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "A\n", "b.txt": "B1\nB2\nB3\n", "bin": "\x00"})
+	env := wstest.Env(t, map[string]string{"a.txt": "A\n", "b.txt": "B1\nB2\nB3\n", "bin": "\x00"})
 	out := ok(t, env, "read_many_files", map[string]any{"files": []map[string]any{
 		{"path": "b.txt", "offset": 2, "limit": 1},
 		{"path": "missing.txt"},
@@ -116,13 +117,13 @@ func TestReadManyFiles(t *testing.T) {
 	if out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
-	contains(t, inputError(t, env, "read_many_files", map[string]any{"files": []map[string]any{}}), "files", "0", "1")
+	tooltest.Contains(t, refuse(t, env, "read_many_files", map[string]any{"files": []map[string]any{}}).Error(), "files", "0", "1")
 	many := make([]map[string]any, 21)
 	for i := range many {
 		many[i] = map[string]any{"path": "a.txt"}
 	}
-	contains(t, inputError(t, env, "read_many_files", map[string]any{"files": many}), "files", "21", "20")
-	contains(t, inputError(t, env, "read_many_files", map[string]any{"files": []map[string]any{{"path": "a.txt", "offset": 0}}}), "offset")
+	tooltest.Contains(t, refuse(t, env, "read_many_files", map[string]any{"files": many}).Error(), "files", "21", "20")
+	tooltest.Contains(t, refuse(t, env, "read_many_files", map[string]any{"files": []map[string]any{{"path": "a.txt", "offset": 0}}}).Error(), "offset")
 }
 
 func TestReadManyFilesSharesTheCap(t *testing.T) {
@@ -134,13 +135,13 @@ func TestReadManyFilesSharesTheCap(t *testing.T) {
 		files[name] = big
 		req = append(req, map[string]any{"path": name})
 	}
-	env := newEnv(t, files)
+	env := wstest.Env(t, files)
 	out := ok(t, env, "read_many_files", map[string]any{"files": req})
 	if len(out) > tool.ResultCap {
 		t.Fatalf("%d chars", len(out))
 	}
 	for i := range 4 {
-		contains(t, out, fmt.Sprintf("===== f%d.txt =====\n1: line 1\n", i))
+		tooltest.Contains(t, out, fmt.Sprintf("===== f%d.txt =====\n1: line 1\n", i))
 	}
 	if c := strings.Count(out, "the output limit was reached"); c != 4 {
 		t.Errorf("%d of 4 blocks have a continue hint", c)

@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func TestWriteFile(t *testing.T) {
-	env := newEnv(t, map[string]string{"old.txt": "one\ntwo\n", "d/": ""})
+	env := wstest.Env(t, map[string]string{"old.txt": "one\ntwo\n", "d/": ""})
 	out := ok(t, env, "write_file", map[string]any{"path": "new/deep/f.txt", "content": "héllo\n"})
 	if out != "Wrote 6 chars to new/deep/f.txt (new file)" {
 		t.Errorf("got %q", out)
 	}
-	if got := readFile(t, env, "new/deep/f.txt"); got != "héllo\n" {
+	if got := tooltest.ReadFile(t, env.Root, "new/deep/f.txt"); got != "héllo\n" {
 		t.Errorf("on disk %q", got)
 	}
 	if err := os.Chmod(filepath.Join(env.Root, "old.txt"), 0o750); err != nil {
@@ -35,33 +36,33 @@ func TestWriteFile(t *testing.T) {
 	if msg := fail(t, env, "write_file", map[string]any{"path": "d", "content": "x"}); msg != "d is a directory; give a file path." {
 		t.Errorf("got %q", msg)
 	}
-	contains(t, inputError(t, env, "write_file", map[string]any{"path": "x.txt"}), "missing", "content")
-	if msg := inputError(t, env, "write_file", map[string]any{"path": "", "content": "x"}); msg != "invalid arguments: write_file needs both path and content" {
+	tooltest.Contains(t, refuse(t, env, "write_file", map[string]any{"path": "x.txt"}).Error(), "missing", "content")
+	if msg := refuse(t, env, "write_file", map[string]any{"path": "", "content": "x"}).Error(); msg != "invalid arguments: write_file needs both path and content" {
 		t.Errorf("got %q", msg)
 	}
 	// Empty content is a valid file.
 	ok(t, env, "write_file", map[string]any{"path": "empty.txt", "content": ""})
-	if got := readFile(t, env, "empty.txt"); got != "" {
+	if got := tooltest.ReadFile(t, env.Root, "empty.txt"); got != "" {
 		t.Errorf("got %q", got)
 	}
 	wstest.NoTempFiles(t, env.Root)
 }
 
 func TestWriteFileKeepsCRLF(t *testing.T) {
-	env := newEnv(t, map[string]string{"w.txt": "a\r\nb\r\n"})
+	env := wstest.Env(t, map[string]string{"w.txt": "a\r\nb\r\n"})
 	out := ok(t, env, "write_file", map[string]any{"path": "w.txt", "content": "x\ny\nz\n"})
-	contains(t, out, "kept the file's CRLF line endings")
-	if got := readFile(t, env, "w.txt"); got != "x\r\ny\r\nz\r\n" {
+	tooltest.Contains(t, out, "kept the file's CRLF line endings")
+	if got := tooltest.ReadFile(t, env.Root, "w.txt"); got != "x\r\ny\r\nz\r\n" {
 		t.Errorf("on disk %q", got)
 	}
 }
 
 func TestWriteFileWarnsOnCollapsedRewrite(t *testing.T) {
 	lines := numbered(1, 40)
-	env := newEnv(t, map[string]string{"c.txt": lines})
+	env := wstest.Env(t, map[string]string{"c.txt": lines})
 	collapsed := strings.ReplaceAll(lines, "\n", " ")
 	out := ok(t, env, "write_file", map[string]any{"path": "c.txt", "content": collapsed})
-	contains(t, out, "Warning: c.txt went from 40 lines to 1 at about the same size")
+	tooltest.Contains(t, out, "Warning: c.txt went from 40 lines to 1 at about the same size")
 	// A real shrink is not flagged.
 	out = ok(t, env, "write_file", map[string]any{"path": "c.txt", "content": "short\n"})
 	if strings.Contains(out, "Warning") {
@@ -71,7 +72,7 @@ func TestWriteFileWarnsOnCollapsedRewrite(t *testing.T) {
 
 func TestWriteFileJail(t *testing.T) {
 	outside := t.TempDir()
-	env := newEnv(t, nil)
+	env := wstest.Env(t, nil)
 	if err := os.Symlink(outside, filepath.Join(env.Root, "out")); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestWriteFileJail(t *testing.T) {
 }
 
 func TestFileToolsRefuseFIFOs(t *testing.T) {
-	env := newEnv(t, nil)
+	env := wstest.Env(t, nil)
 	if err := mkfifo(filepath.Join(env.Root, "pipe")); err != nil {
 		t.Skip("cannot make a FIFO here:", err)
 	}
@@ -121,11 +122,11 @@ func TestFileToolsRefuseFIFOs(t *testing.T) {
 func TestWriteFilePreviewIsWhatRunWrites(t *testing.T) {
 	for name, before := range map[string]string{"existing": "a\r\nb\r\n", "new": ""} {
 		t.Run(name, func(t *testing.T) {
-			env := newEnv(t, nil)
+			env := wstest.Env(t, nil)
 			if before != "" {
 				wstest.Write(t, env.Root, map[string]string{"w.txt": before})
 			}
-			p, err := toolNamed(t, env, "write_file").Prepare(marshal(t, map[string]any{"path": "w.txt", "content": "x\ny\n"}))
+			p, err := toolNamed(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "w.txt", "content": "x\ny\n"}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +138,7 @@ func TestWriteFilePreviewIsWhatRunWrites(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			onDisk := tool.FileDiff("w.txt", before, readFile(t, env, "w.txt"))
+			onDisk := tool.FileDiff("w.txt", before, tooltest.ReadFile(t, env.Root, "w.txt"))
 			if *preview != *onDisk || *res.Diff != *onDisk {
 				t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, res.Diff, onDisk)
 			}
@@ -147,8 +148,8 @@ func TestWriteFilePreviewIsWhatRunWrites(t *testing.T) {
 
 // A file that changes between the preview and the run is not written.
 func TestWriteFileRefusesAFileChangedSincePreview(t *testing.T) {
-	env := newEnv(t, map[string]string{"w.txt": "old\n"})
-	p, err := toolNamed(t, env, "write_file").Prepare(marshal(t, map[string]any{"path": "w.txt", "content": "mine\n"}))
+	env := wstest.Env(t, map[string]string{"w.txt": "old\n"})
+	p, err := toolNamed(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "w.txt", "content": "mine\n"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,11 +161,11 @@ func TestWriteFileRefusesAFileChangedSincePreview(t *testing.T) {
 	if err == nil || err.Error() != "w.txt changed on disk after this change was computed, so nothing was written. Read it again and redo the change." {
 		t.Fatalf("err = %v", err)
 	}
-	if got := readFile(t, env, "w.txt"); got != "someone else's\n" {
+	if got := tooltest.ReadFile(t, env.Root, "w.txt"); got != "someone else's\n" {
 		t.Errorf("on disk %q", got)
 	}
 	// A new file that someone else created meanwhile is not replaced.
-	p, _ = toolNamed(t, env, "write_file").Prepare(marshal(t, map[string]any{"path": "n.txt", "content": "mine\n"}))
+	p, _ = toolNamed(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "n.txt", "content": "mine\n"}))
 	if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestWriteFileRefusesAFileChangedSincePreview(t *testing.T) {
 	if _, err := p.Run(t.Context(), tool.Runtime{}); err == nil || !strings.Contains(err.Error(), "changed on disk") {
 		t.Fatalf("err = %v", err)
 	}
-	if got := readFile(t, env, "n.txt"); got != "theirs\n" {
+	if got := tooltest.ReadFile(t, env.Root, "n.txt"); got != "theirs\n" {
 		t.Errorf("on disk %q", got)
 	}
 }
