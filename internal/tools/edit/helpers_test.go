@@ -5,13 +5,6 @@ import (
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
-// The family's calls go through the shared kit (tool/tooltest), bound to
-// the package's tools by name.
-var (
-	family    = tooltest.Family[*workspace.Env](Tools)
-	toolNamed = family.Named
-	call      = family.Call
-	ok        = family.Ok
-	fail      = family.Fail
-	refuse    = family.Refuse
-)
+// family finds the package's tools by name and runs their calls through
+// the shared kit (tool/tooltest).
+var family = tooltest.Family[*workspace.Env](Tools)

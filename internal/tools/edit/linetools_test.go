@@ -13,15 +13,15 @@ import (
 func TestInsertLines(t *testing.T) {
 	t.Parallel()
 	env := wstest.Env(t, map[string]string{"a.txt": "one\ntwo\nthree\n"})
-	got := ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 2, "text": "new A\nnew B"})
+	got := family.Ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 2, "text": "new A\nnew B"})
 	if got != "Inserted 2 lines before line 2 in a.txt (now 5 lines).\n1: one\n2: new A\n3: new B\n4: two" {
 		t.Errorf("result: %q", got)
 	}
 	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "one\nnew A\nnew B\ntwo\nthree\n" {
 		t.Errorf("file: %q", s)
 	}
-	ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 6, "text": "last\n"})
-	ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 1, "text": "\n"})
+	family.Ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 6, "text": "last\n"})
+	family.Ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 1, "text": "\n"})
 	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "\none\nnew A\nnew B\ntwo\nthree\nlast\n" {
 		t.Errorf("file: %q", s)
 	}
@@ -32,7 +32,7 @@ func TestInsertLines(t *testing.T) {
 		{map[string]any{"path": "a.txt", "line": 9, "text": "x"}, "line must be from 1 to 8 (8 appends; a.txt has 7 lines); got 9"},
 		{map[string]any{"path": "nope.txt", "line": 1, "text": "x"}, "No such file: nope.txt"},
 	} {
-		if msg := fail(t, env, "insert_lines", c.in); msg != c.want {
+		if msg := family.Fail(t, env, "insert_lines", c.in); msg != c.want {
 			t.Errorf("%v: %q, want %q", c.in, msg, c.want)
 		}
 	}
@@ -47,25 +47,25 @@ func TestInsertLines(t *testing.T) {
 		{map[string]any{"path": "a.txt", "line": 1, "text": ""}, []string{`invalid arguments: text is empty; to add a blank line, pass "\n".`}},
 		{map[string]any{"path": "", "line": 1, "text": "x"}, []string{"invalid arguments: path is required."}},
 	} {
-		tooltest.Contains(t, refuse(t, env, "insert_lines", c.in).Error(), c.words...)
+		tooltest.Contains(t, family.Refuse(t, env, "insert_lines", c.in).Error(), c.words...)
 	}
 }
 
 func TestDeleteAndReplaceLines(t *testing.T) {
 	t.Parallel()
 	env := wstest.Env(t, map[string]string{"a.txt": "1\n2\n3\n4\n5\n"})
-	got := ok(t, env, "delete_lines", map[string]any{"path": "a.txt", "start": 2, "end": 3})
+	got := family.Ok(t, env, "delete_lines", map[string]any{"path": "a.txt", "start": 2, "end": 3})
 	if got != "Deleted lines 2-3 in a.txt (now 3 lines).\n1: 1\n2: 4" {
 		t.Errorf("delete result: %q", got)
 	}
-	got = ok(t, env, "replace_lines", map[string]any{"path": "a.txt", "start": 3, "end": 3, "text": "five\nsix\n"})
+	got = family.Ok(t, env, "replace_lines", map[string]any{"path": "a.txt", "start": 3, "end": 3, "text": "five\nsix\n"})
 	if got != "Replaced lines 3-3 with 2 lines in a.txt (now 4 lines).\n2: 4\n3: five\n4: six" {
 		t.Errorf("replace result: %q", got)
 	}
 	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "1\n4\nfive\nsix\n" {
 		t.Errorf("file: %q", s)
 	}
-	ok(t, env, "replace_lines", map[string]any{"path": "a.txt", "start": 1, "end": 4, "text": "all new"})
+	family.Ok(t, env, "replace_lines", map[string]any{"path": "a.txt", "start": 1, "end": 4, "text": "all new"})
 	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "all new\n" {
 		t.Errorf("replace all: %q", s)
 	}
@@ -78,7 +78,7 @@ func TestDeleteAndReplaceLines(t *testing.T) {
 		{"delete_lines", map[string]any{"path": "a.txt", "start": 1, "end": 2}, "start and end must satisfy 1 <= start <= end <= 1 (a.txt has 1 lines); got start 1, end 2"},
 		{"replace_lines", map[string]any{"path": "a.txt", "start": 2, "end": 1, "text": "x"}, "start and end must satisfy 1 <= start <= end <= 1 (a.txt has 1 lines); got start 2, end 1"},
 	} {
-		if msg := fail(t, env, c.tool, c.in); msg != c.want {
+		if msg := family.Fail(t, env, c.tool, c.in); msg != c.want {
 			t.Errorf("%s %v: %q, want %q", c.tool, c.in, msg, c.want)
 		}
 	}
@@ -91,14 +91,14 @@ func TestDeleteAndReplaceLines(t *testing.T) {
 		{"delete_lines", map[string]any{"path": "a.txt", "start": 1}, []string{"missing", "end"}},
 		{"replace_lines", map[string]any{"path": "a.txt", "start": 1, "end": 1, "text": ""}, []string{`invalid arguments: text is empty; to add a blank line, pass "\n".`}},
 	} {
-		tooltest.Contains(t, refuse(t, env, c.tool, c.in).Error(), c.words...)
+		tooltest.Contains(t, family.Refuse(t, env, c.tool, c.in).Error(), c.words...)
 	}
 }
 
 func TestAppendPrepend(t *testing.T) {
 	t.Parallel()
 	env := wstest.Env(t, map[string]string{"a.txt": "middle", "empty.txt": ""})
-	got := ok(t, env, "append_file", map[string]any{"path": "a.txt", "text": "end\n"})
+	got := family.Ok(t, env, "append_file", map[string]any{"path": "a.txt", "text": "end\n"})
 	if got != "Appended 1 line in a.txt (now 2 lines).\n1: middle\n2: end" {
 		t.Errorf("append: %q", got)
 	}
@@ -106,15 +106,15 @@ func TestAppendPrepend(t *testing.T) {
 	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "middle\nend" {
 		t.Errorf("after append: %q", s)
 	}
-	ok(t, env, "prepend_file", map[string]any{"path": "a.txt", "text": "#!/bin/sh\n# top"})
+	family.Ok(t, env, "prepend_file", map[string]any{"path": "a.txt", "text": "#!/bin/sh\n# top"})
 	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "#!/bin/sh\n# top\nmiddle\nend" {
 		t.Errorf("after prepend: %q", s)
 	}
-	ok(t, env, "append_file", map[string]any{"path": "empty.txt", "text": "first"})
+	family.Ok(t, env, "append_file", map[string]any{"path": "empty.txt", "text": "first"})
 	if s := tooltest.ReadFile(t, env.Root, "empty.txt"); s != "first\n" {
 		t.Errorf("empty file: %q", s)
 	}
-	if msg := fail(t, env, "append_file", map[string]any{"path": "new.txt", "text": "x"}); msg != "No such file: new.txt" {
+	if msg := family.Fail(t, env, "append_file", map[string]any{"path": "new.txt", "text": "x"}); msg != "No such file: new.txt" {
 		t.Errorf("missing file: %q", msg)
 	}
 	if _, err := os.Stat(filepath.Join(env.Root, "new.txt")); err == nil {
@@ -144,7 +144,7 @@ func TestLineToolsKeepLineEndings(t *testing.T) {
 		{"replace_lines", map[string]any{"path": "mixed.txt", "start": 1, "end": 1, "text": "A"}, "A\r\nb\nc\r\nnew\r\nd\r\n"},
 	}
 	for _, s := range steps {
-		ok(t, env, s.tool, s.in)
+		family.Ok(t, env, s.tool, s.in)
 		path := s.in["path"].(string)
 		if got := tooltest.ReadFile(t, env.Root, path); got != s.want {
 			t.Errorf("%s %v:\n got %q\nwant %q", s.tool, s.in, got, s.want)
@@ -170,12 +170,12 @@ func TestLineToolsAreAtomic(t *testing.T) {
 		{"delete_lines", map[string]any{"path": "a.sh", "start": 1, "end": 3}},
 		{"replace_lines", map[string]any{"path": "a.sh", "start": 3, "end": 4, "text": "x"}},
 	} {
-		fail(t, env, c.tool, c.in)
+		family.Fail(t, env, c.tool, c.in)
 		if got := tooltest.ReadFile(t, env.Root, "a.sh"); got != orig {
 			t.Fatalf("%s changed the file: %q", c.tool, got)
 		}
 	}
-	tooltest.Contains(t, refuse(t, env, "replace_lines", map[string]any{"path": "a.sh", "start": 1, "end": 1, "text": 5}).Error(), "text")
+	tooltest.Contains(t, family.Refuse(t, env, "replace_lines", map[string]any{"path": "a.sh", "start": 1, "end": 1, "text": 5}).Error(), "text")
 	if got := tooltest.ReadFile(t, env.Root, "a.sh"); got != orig {
 		t.Fatalf("a refused call changed the file: %q", got)
 	}
@@ -183,7 +183,7 @@ func TestLineToolsAreAtomic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok(t, env, "replace_lines", map[string]any{"path": "a.sh", "start": 2, "end": 2, "text": "those"})
+	family.Ok(t, env, "replace_lines", map[string]any{"path": "a.sh", "start": 2, "end": 2, "text": "those"})
 	after, err := os.Stat(p)
 	if err != nil {
 		t.Fatal(err)
@@ -222,11 +222,11 @@ func TestLineToolsJail(t *testing.T) {
 			if tool == "insert_lines" {
 				in["line"] = 1
 			}
-			if msg := fail(t, env, tool, in); !strings.HasPrefix(msg, "path escapes workspace") {
+			if msg := family.Fail(t, env, tool, in); !strings.HasPrefix(msg, "path escapes workspace") {
 				t.Errorf("%s %s: %q", tool, p, msg)
 			}
 		}
-		if msg := fail(t, env, "delete_lines", map[string]any{"path": p, "start": 1, "end": 1}); !strings.HasPrefix(msg, "path escapes workspace") {
+		if msg := family.Fail(t, env, "delete_lines", map[string]any{"path": p, "start": 1, "end": 1}); !strings.HasPrefix(msg, "path escapes workspace") {
 			t.Errorf("delete_lines %s: %q", p, msg)
 		}
 	}

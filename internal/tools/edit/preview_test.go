@@ -29,7 +29,7 @@ func TestPreviewIsWhatRunWrites(t *testing.T) {
 	} {
 		t.Run(c.tool, func(t *testing.T) {
 			env := wstest.Env(t, map[string]string{"f.txt": before})
-			p, err := toolNamed(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
+			p, err := family.Named(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestRunRefusesAFileChangedSincePreview(t *testing.T) {
 	} {
 		t.Run(c.tool, func(t *testing.T) {
 			env := wstest.Env(t, map[string]string{"f.txt": "one\ntwo\n"})
-			p, err := toolNamed(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
+			p, err := family.Named(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +97,7 @@ func TestEditToolsRefuseFIFOs(t *testing.T) {
 		{"multi_edit", map[string]any{"path": "pipe", "edits": []map[string]any{{"oldString": "a", "newString": "b"}}}},
 		{"append_file", map[string]any{"path": "pipe", "text": "x"}},
 	} {
-		if msg := fail(t, env, c.tool, c.in); !strings.Contains(msg, "pipe is not a regular file") {
+		if msg := family.Fail(t, env, c.tool, c.in); !strings.Contains(msg, "pipe is not a regular file") {
 			t.Errorf("%s: got %q", c.tool, msg)
 		}
 	}

@@ -23,17 +23,17 @@ func TestEditsStayInTheJailWhileADirectoryIsSwapped(t *testing.T) {
 	for i := range 200 {
 		sw.During(func() {
 			cur := tooltest.ReadFileIfAny(env.Root, "d/e.txt")
-			if _, err := call(t, env, "edit_file", map[string]any{"path": "d/e.txt", "oldString": cur, "newString": fmt.Sprintf("count: %d\n", i+1)}); err == nil {
+			if _, err := family.Call(t, env, "edit_file", map[string]any{"path": "d/e.txt", "oldString": cur, "newString": fmt.Sprintf("count: %d\n", i+1)}); err == nil {
 				landed["edit_file"]++
 			}
 		})
 		sw.During(func() {
-			if _, err := call(t, env, "append_file", map[string]any{"path": "d/e.txt", "text": "more"}); err == nil {
+			if _, err := family.Call(t, env, "append_file", map[string]any{"path": "d/e.txt", "text": "more"}); err == nil {
 				landed["append_file"]++
 			}
 		})
 		sw.During(func() {
-			if _, err := call(t, env, "delete_lines", map[string]any{"path": "d/e.txt", "start": 2, "end": 2}); err == nil {
+			if _, err := family.Call(t, env, "delete_lines", map[string]any{"path": "d/e.txt", "start": 2, "end": 2}); err == nil {
 				landed["delete_lines"]++
 			}
 		})

@@ -16,7 +16,7 @@ func TestMoveFile(t *testing.T) {
 	if err := os.Chmod(filepath.Join(env.Root, "a.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out := ok(t, env, "move_file", map[string]string{"from": "a.sh", "to": "bin/tools/b.sh"})
+	out := family.Ok(t, env, "move_file", map[string]string{"from": "a.sh", "to": "bin/tools/b.sh"})
 	if out != "Moved a.sh -> bin/tools/b.sh" {
 		t.Errorf("result %q", out)
 	}
@@ -57,7 +57,7 @@ func TestMoveFileRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			before, beforeOut := tooltest.Snapshot(t, env.Root), tooltest.Snapshot(t, outside)
-			tooltest.Contains(t, fail(t, env, "move_file", map[string]string{"from": c.from, "to": c.to}), c.want)
+			tooltest.Contains(t, family.Fail(t, env, "move_file", map[string]string{"from": c.from, "to": c.to}), c.want)
 			tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root))
 			tooltest.SameTree(t, beforeOut, tooltest.Snapshot(t, outside))
 		})
@@ -83,9 +83,9 @@ func TestDeleteFile(t *testing.T) {
 		{"../x", "path escapes workspace: ../x"},
 		{"", "path is required"},
 	} {
-		tooltest.Contains(t, fail(t, env, "delete_file", map[string]string{"path": c.path}), c.want)
+		tooltest.Contains(t, family.Fail(t, env, "delete_file", map[string]string{"path": c.path}), c.want)
 	}
-	if out := ok(t, env, "delete_file", map[string]string{"path": "./d/x.txt"}); out != "Deleted d/x.txt (5 bytes)" {
+	if out := family.Ok(t, env, "delete_file", map[string]string{"path": "./d/x.txt"}); out != "Deleted d/x.txt (5 bytes)" {
 		t.Errorf("result %q", out)
 	}
 	if _, err := os.Lstat(filepath.Join(env.Root, "d/x.txt")); !os.IsNotExist(err) {
@@ -109,7 +109,7 @@ func TestMoveAndDeletePreviews(t *testing.T) {
 		{"delete_file", map[string]string{"path": "gone.txt"}, tool.FileDiff("gone.txt", "bye\n", "").Unified},
 		{"delete_file", map[string]string{"path": "bin"}, "--- a/bin\n+++ /dev/null\n"},
 	} {
-		p, err := toolNamed(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
+		p, err := family.Named(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestMoveAndDeleteRefuseChangesSincePreview(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env := wstest.Env(t, map[string]string{"a.txt": "a\n"})
-			p, err := toolNamed(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
+			p, err := family.Named(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,12 +22,12 @@ func TestWritersStayInTheJailWhileADirectoryIsSwapped(t *testing.T) {
 	done := map[string]int{}
 	for i := range 200 {
 		sw.During(func() {
-			if _, err := call(t, env, "write_file", map[string]any{"path": "d/w.txt", "content": fmt.Sprint(i)}); err == nil {
+			if _, err := family.Call(t, env, "write_file", map[string]any{"path": "d/w.txt", "content": fmt.Sprint(i)}); err == nil {
 				done["write_file"]++
 			}
 		})
 		sw.During(func() {
-			if _, err := call(t, env, "move_file", map[string]any{"from": fmt.Sprintf("d/m%d.txt", i%2), "to": fmt.Sprintf("d/m%d.txt", (i+1)%2)}); err == nil {
+			if _, err := family.Call(t, env, "move_file", map[string]any{"from": fmt.Sprintf("d/m%d.txt", i%2), "to": fmt.Sprintf("d/m%d.txt", (i+1)%2)}); err == nil {
 				done["move_file"]++
 			}
 		})
@@ -47,7 +47,7 @@ func TestReadFileReadsThroughTheRoot(t *testing.T) {
 	sw := wstest.SwapDirWithSymlink(t, filepath.Join(env.Root, "d"), outside)
 	for range 200 {
 		sw.During(func() {
-			res, err := call(t, env, "read_file", map[string]any{"path": "d/f.txt"})
+			res, err := family.Call(t, env, "read_file", map[string]any{"path": "d/f.txt"})
 			if err == nil && strings.Contains(res.Output, "outside secret") {
 				t.Error("read_file read a file outside the workspace")
 			}

@@ -21,27 +21,27 @@ func TestReadFile(t *testing.T) {
 		"dir/x.txt": "x",
 		"long.txt":  strings.Repeat("y", 2500) + "\nshort\n",
 	})
-	if got := ok(t, env, "read_file", map[string]any{"path": "a.txt"}); got != "1: alpha\n2: beta\n3: gamma" {
+	if got := family.Ok(t, env, "read_file", map[string]any{"path": "a.txt"}); got != "1: alpha\n2: beta\n3: gamma" {
 		t.Errorf("got %q", got)
 	}
 
-	out := ok(t, env, "read_file", map[string]any{"path": "many.txt"})
+	out := family.Ok(t, env, "read_file", map[string]any{"path": "many.txt"})
 	tooltest.Contains(t, out, "1: line 1\n", "2000: line 2000\n\n[showing lines 1-2000 of 2500. Continue with offset=2001.]")
-	out = ok(t, env, "read_file", map[string]any{"path": "many.txt", "offset": 2001})
+	out = family.Ok(t, env, "read_file", map[string]any{"path": "many.txt", "offset": 2001})
 	if !strings.HasPrefix(out, "2001: line 2001\n") || !strings.HasSuffix(out, "2500: line 2500") {
 		t.Errorf("offset 2001: %q...%q", out[:30], out[len(out)-30:])
 	}
-	out = ok(t, env, "read_file", map[string]any{"path": "many.txt", "offset": 10, "limit": 3})
+	out = family.Ok(t, env, "read_file", map[string]any{"path": "many.txt", "offset": 10, "limit": 3})
 	if want := "10: line 10\n11: line 11\n12: line 12\n\n[showing lines 10-12 of 2500. Continue with offset=13.]"; out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
 
-	out = ok(t, env, "read_file", map[string]any{"path": "long.txt"})
+	out = family.Ok(t, env, "read_file", map[string]any{"path": "long.txt"})
 	if want := "1: " + strings.Repeat("y", 2000) + " … [line cut at 2000 of 2500 chars]\n2: short"; out != want {
 		t.Errorf("long line: got %q", out[len(out)-80:])
 	}
 
-	if got := ok(t, env, "read_file", map[string]any{"path": "empty.txt"}); got != "empty.txt is empty." {
+	if got := family.Ok(t, env, "read_file", map[string]any{"path": "empty.txt"}); got != "empty.txt is empty." {
 		t.Errorf("got %q", got)
 	}
 	for _, c := range []struct {
@@ -55,7 +55,7 @@ func TestReadFile(t *testing.T) {
 		{map[string]any{"path": "../outside.txt"}, "path escapes workspace"},
 		{map[string]any{"path": "/etc/hostname"}, "path escapes workspace"},
 	} {
-		if msg := fail(t, env, "read_file", c.in); !strings.HasPrefix(msg, c.want) {
+		if msg := family.Fail(t, env, "read_file", c.in); !strings.HasPrefix(msg, c.want) {
 			t.Errorf("%v: got %q, want prefix %q", c.in, msg, c.want)
 		}
 	}
@@ -70,14 +70,14 @@ func TestReadFile(t *testing.T) {
 		{map[string]any{}, []string{"missing", "path"}},
 		{map[string]any{"path": ""}, []string{"path is required"}},
 	} {
-		tooltest.Contains(t, refuse(t, env, "read_file", c.in).Error(), c.words...)
+		tooltest.Contains(t, family.Refuse(t, env, "read_file", c.in).Error(), c.words...)
 	}
 }
 
 func TestReadFileStopsAtOutputBudget(t *testing.T) {
 	line := strings.Repeat("z", 100)
 	env := wstest.Env(t, map[string]string{"wide.txt": strings.Repeat(line+"\n", 1000)})
-	out := ok(t, env, "read_file", map[string]any{"path": "wide.txt"})
+	out := family.Ok(t, env, "read_file", map[string]any{"path": "wide.txt"})
 	if len(out) > tool.ResultCap {
 		t.Fatalf("output %d chars exceeds the cap", len(out))
 	}
@@ -94,7 +94,7 @@ func TestReadFileRefusesSymlinkOutside(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(env.Root, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	msg := fail(t, env, "read_file", map[string]any{"path": "link.txt"})
+	msg := family.Fail(t, env, "read_file", map[string]any{"path": "link.txt"})
 	if strings.Contains(msg, "top secret") || !strings.Contains(msg, "escapes workspace") {
 		t.Errorf("got %q", msg)
 	}
@@ -102,7 +102,7 @@ func TestReadFileRefusesSymlinkOutside(t *testing.T) {
 
 func TestReadManyFiles(t *testing.T) {
 	env := wstest.Env(t, map[string]string{"a.txt": "A\n", "b.txt": "B1\nB2\nB3\n", "bin": "\x00"})
-	out := ok(t, env, "read_many_files", map[string]any{"files": []map[string]any{
+	out := family.Ok(t, env, "read_many_files", map[string]any{"files": []map[string]any{
 		{"path": "b.txt", "offset": 2, "limit": 1},
 		{"path": "missing.txt"},
 		{"path": "a.txt"},
@@ -117,13 +117,13 @@ func TestReadManyFiles(t *testing.T) {
 	if out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
-	tooltest.Contains(t, refuse(t, env, "read_many_files", map[string]any{"files": []map[string]any{}}).Error(), "files", "0", "1")
+	tooltest.Contains(t, family.Refuse(t, env, "read_many_files", map[string]any{"files": []map[string]any{}}).Error(), "files", "0", "1")
 	many := make([]map[string]any, 21)
 	for i := range many {
 		many[i] = map[string]any{"path": "a.txt"}
 	}
-	tooltest.Contains(t, refuse(t, env, "read_many_files", map[string]any{"files": many}).Error(), "files", "21", "20")
-	tooltest.Contains(t, refuse(t, env, "read_many_files", map[string]any{"files": []map[string]any{{"path": "a.txt", "offset": 0}}}).Error(), "offset")
+	tooltest.Contains(t, family.Refuse(t, env, "read_many_files", map[string]any{"files": many}).Error(), "files", "21", "20")
+	tooltest.Contains(t, family.Refuse(t, env, "read_many_files", map[string]any{"files": []map[string]any{{"path": "a.txt", "offset": 0}}}).Error(), "offset")
 }
 
 func TestReadManyFilesSharesTheCap(t *testing.T) {
@@ -136,7 +136,7 @@ func TestReadManyFilesSharesTheCap(t *testing.T) {
 		req = append(req, map[string]any{"path": name})
 	}
 	env := wstest.Env(t, files)
-	out := ok(t, env, "read_many_files", map[string]any{"files": req})
+	out := family.Ok(t, env, "read_many_files", map[string]any{"files": req})
 	if len(out) > tool.ResultCap {
 		t.Fatalf("%d chars", len(out))
 	}

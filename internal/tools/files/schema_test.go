@@ -98,7 +98,7 @@ func TestPlans(t *testing.T) {
 		{"json_query", `{"path":"package.json","query":"scripts.test"}`, []string{"package.json"}, nil, "package.json scripts.test"},
 		{"json_query", `{"path":"p.json","query":""}`, []string{"p.json"}, nil, "p.json ."},
 	} {
-		p, err := toolNamed(t, env, c.tool).Prepare([]byte(c.input))
+		p, err := family.Named(t, env, c.tool).Prepare([]byte(c.input))
 		if err != nil {
 			t.Errorf("%s %s: %v", c.tool, c.input, err)
 			continue

@@ -13,7 +13,7 @@ import (
 
 func TestWriteFile(t *testing.T) {
 	env := wstest.Env(t, map[string]string{"old.txt": "one\ntwo\n", "d/": ""})
-	out := ok(t, env, "write_file", map[string]any{"path": "new/deep/f.txt", "content": "héllo\n"})
+	out := family.Ok(t, env, "write_file", map[string]any{"path": "new/deep/f.txt", "content": "héllo\n"})
 	if out != "Wrote 6 chars to new/deep/f.txt (new file)" {
 		t.Errorf("got %q", out)
 	}
@@ -23,25 +23,25 @@ func TestWriteFile(t *testing.T) {
 	if err := os.Chmod(filepath.Join(env.Root, "old.txt"), 0o750); err != nil {
 		t.Fatal(err)
 	}
-	if out := ok(t, env, "write_file", map[string]any{"path": "old.txt", "content": "three\n"}); out != "Wrote 6 chars to old.txt" {
+	if out := family.Ok(t, env, "write_file", map[string]any{"path": "old.txt", "content": "three\n"}); out != "Wrote 6 chars to old.txt" {
 		t.Errorf("got %q", out)
 	}
 	fi, _ := os.Stat(filepath.Join(env.Root, "old.txt"))
 	if fi.Mode().Perm() != 0o750 {
 		t.Errorf("mode %v, want the old file's 0750", fi.Mode().Perm())
 	}
-	if out := ok(t, env, "write_file", map[string]any{"path": "old.txt", "content": "three\n"}); out != "old.txt already has this content; nothing was written." {
+	if out := family.Ok(t, env, "write_file", map[string]any{"path": "old.txt", "content": "three\n"}); out != "old.txt already has this content; nothing was written." {
 		t.Errorf("got %q", out)
 	}
-	if msg := fail(t, env, "write_file", map[string]any{"path": "d", "content": "x"}); msg != "d is a directory; give a file path." {
+	if msg := family.Fail(t, env, "write_file", map[string]any{"path": "d", "content": "x"}); msg != "d is a directory; give a file path." {
 		t.Errorf("got %q", msg)
 	}
-	tooltest.Contains(t, refuse(t, env, "write_file", map[string]any{"path": "x.txt"}).Error(), "missing", "content")
-	if msg := refuse(t, env, "write_file", map[string]any{"path": "", "content": "x"}).Error(); msg != "invalid arguments: write_file needs both path and content" {
+	tooltest.Contains(t, family.Refuse(t, env, "write_file", map[string]any{"path": "x.txt"}).Error(), "missing", "content")
+	if msg := family.Refuse(t, env, "write_file", map[string]any{"path": "", "content": "x"}).Error(); msg != "invalid arguments: write_file needs both path and content" {
 		t.Errorf("got %q", msg)
 	}
 	// Empty content is a valid file.
-	ok(t, env, "write_file", map[string]any{"path": "empty.txt", "content": ""})
+	family.Ok(t, env, "write_file", map[string]any{"path": "empty.txt", "content": ""})
 	if got := tooltest.ReadFile(t, env.Root, "empty.txt"); got != "" {
 		t.Errorf("got %q", got)
 	}
@@ -50,7 +50,7 @@ func TestWriteFile(t *testing.T) {
 
 func TestWriteFileKeepsCRLF(t *testing.T) {
 	env := wstest.Env(t, map[string]string{"w.txt": "a\r\nb\r\n"})
-	out := ok(t, env, "write_file", map[string]any{"path": "w.txt", "content": "x\ny\nz\n"})
+	out := family.Ok(t, env, "write_file", map[string]any{"path": "w.txt", "content": "x\ny\nz\n"})
 	tooltest.Contains(t, out, "kept the file's CRLF line endings")
 	if got := tooltest.ReadFile(t, env.Root, "w.txt"); got != "x\r\ny\r\nz\r\n" {
 		t.Errorf("on disk %q", got)
@@ -61,10 +61,10 @@ func TestWriteFileWarnsOnCollapsedRewrite(t *testing.T) {
 	lines := numbered(1, 40)
 	env := wstest.Env(t, map[string]string{"c.txt": lines})
 	collapsed := strings.ReplaceAll(lines, "\n", " ")
-	out := ok(t, env, "write_file", map[string]any{"path": "c.txt", "content": collapsed})
+	out := family.Ok(t, env, "write_file", map[string]any{"path": "c.txt", "content": collapsed})
 	tooltest.Contains(t, out, "Warning: c.txt went from 40 lines to 1 at about the same size")
 	// A real shrink is not flagged.
-	out = ok(t, env, "write_file", map[string]any{"path": "c.txt", "content": "short\n"})
+	out = family.Ok(t, env, "write_file", map[string]any{"path": "c.txt", "content": "short\n"})
 	if strings.Contains(out, "Warning") {
 		t.Errorf("unexpected warning: %s", out)
 	}
@@ -80,7 +80,7 @@ func TestWriteFileJail(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"../escape.txt", filepath.Join(outside, "abs.txt"), "out/via-link.txt", "dangling", "a/../../escape2.txt"} {
-		msg := fail(t, env, "write_file", map[string]any{"path": p, "content": "pwned"})
+		msg := family.Fail(t, env, "write_file", map[string]any{"path": p, "content": "pwned"})
 		if !strings.Contains(msg, "escapes workspace") && !strings.Contains(msg, "dangling symlink") {
 			t.Errorf("%s: got %q", p, msg)
 		}
@@ -108,11 +108,11 @@ func TestFileToolsRefuseFIFOs(t *testing.T) {
 		{"count_tokens", map[string]any{"path": "pipe"}},
 		{"json_query", map[string]any{"path": "pipe", "query": "a"}},
 	} {
-		if msg := fail(t, env, c.tool, c.in); !strings.Contains(msg, "pipe is not a regular file") {
+		if msg := family.Fail(t, env, c.tool, c.in); !strings.Contains(msg, "pipe is not a regular file") {
 			t.Errorf("%s: got %q", c.tool, msg)
 		}
 	}
-	if msg := fail(t, env, "count_lines", map[string]any{"path": "pipe"}); !strings.Contains(msg, "pipe is not a regular file") {
+	if msg := family.Fail(t, env, "count_lines", map[string]any{"path": "pipe"}); !strings.Contains(msg, "pipe is not a regular file") {
 		t.Errorf("count_lines: got %q", msg)
 	}
 }
@@ -126,7 +126,7 @@ func TestWriteFilePreviewIsWhatRunWrites(t *testing.T) {
 			if before != "" {
 				wstest.Write(t, env.Root, map[string]string{"w.txt": before})
 			}
-			p, err := toolNamed(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "w.txt", "content": "x\ny\n"}))
+			p, err := family.Named(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "w.txt", "content": "x\ny\n"}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,7 +149,7 @@ func TestWriteFilePreviewIsWhatRunWrites(t *testing.T) {
 // A file that changes between the preview and the run is not written.
 func TestWriteFileRefusesAFileChangedSincePreview(t *testing.T) {
 	env := wstest.Env(t, map[string]string{"w.txt": "old\n"})
-	p, err := toolNamed(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "w.txt", "content": "mine\n"}))
+	p, err := family.Named(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "w.txt", "content": "mine\n"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestWriteFileRefusesAFileChangedSincePreview(t *testing.T) {
 		t.Errorf("on disk %q", got)
 	}
 	// A new file that someone else created meanwhile is not replaced.
-	p, _ = toolNamed(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "n.txt", "content": "mine\n"}))
+	p, _ = family.Named(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "n.txt", "content": "mine\n"}))
 	if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func TestPlans(t *testing.T) {
 		{"recent_files", ``, tool.Plan{}},
 	}
 	for _, c := range cases {
-		p, err := toolNamed(t, env, c.tool).Prepare(json.RawMessage(c.input))
+		p, err := family.Named(t, env, c.tool).Prepare(json.RawMessage(c.input))
 		if err != nil {
 			t.Errorf("%s %s: %v", c.tool, c.input, err)
 			continue
@@ -94,7 +94,7 @@ func TestPlans(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("x", 200)
-	p, err := toolNamed(t, env, "grep").Prepare(json.RawMessage(`{"pattern":"` + long + `"}`))
+	p, err := family.Named(t, env, "grep").Prepare(json.RawMessage(`{"pattern":"` + long + `"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestStrictInput(t *testing.T) {
 		"find_files":   `{}`,
 		"recent_files": `{"limit":"5"}`,
 	} {
-		if _, err := toolNamed(t, env, name).Prepare(json.RawMessage(input)); err == nil {
+		if _, err := family.Named(t, env, name).Prepare(json.RawMessage(input)); err == nil {
 			t.Errorf("%s %s was accepted", name, input)
 		}
 	}
