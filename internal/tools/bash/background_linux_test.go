@@ -20,6 +20,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // change is one Hooks.Change call.
@@ -45,7 +46,7 @@ type bgHarness struct {
 
 func newBgHarness(t *testing.T) *bgHarness {
 	t.Helper()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	h := &bgHarness{
 		env:     env,
 		journal: filepath.Join(t.TempDir(), "state", "backgrounds.json"),
@@ -418,7 +419,7 @@ func TestBackgroundEventsFrameTheOutput(t *testing.T) {
 			}
 		},
 	})
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	env.Shell = "sh"
 	if _, err := runTool(t, Tools(env, bg)[0], map[string]any{"command": "echo at once", "background": true}); err != nil {
 		t.Fatal(err)

@@ -20,13 +20,14 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // plainBash is the bash tool over env, without background commands.
 func plainBash(env *workspace.Env) tool.Tool { return Tools(env, nil)[0] }
 
 func TestBashStreamsOutputBeforeTheCommandEnds(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	fifo := filepath.Join(env.Root, "gate")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
@@ -67,7 +68,7 @@ func TestBashStreamsOutputBeforeTheCommandEnds(t *testing.T) {
 }
 
 func TestBashResultFormat(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	cases := []struct{ command, want string }{
 		{"true", "exit: 0"},
 		{"echo out; echo err >&2", "exit: 0\nstdout:\nout\nstderr:\nerr"},
@@ -91,7 +92,7 @@ func TestBashResultFormat(t *testing.T) {
 // The result also carries the streams bare, for a caller that wants the
 // output alone (a custom command's !`cmd`).
 func TestBashResultCarriesTheStreamsBare(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	for _, c := range []struct {
 		command string
 		want    tool.RunOutput
@@ -112,7 +113,7 @@ func TestBashResultCarriesTheStreamsBare(t *testing.T) {
 
 // Tools without a workspace of their own work in the Background's.
 func TestToolsFallBackOnTheBackgroundsWorkspace(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	bg := NewBackground("", env, Hooks{})
 	t.Cleanup(func() { _ = bg.StopAll(context.Background()) })
 	ts := Tools(nil, bg)
@@ -137,7 +138,7 @@ func TestToolsFallBackOnTheBackgroundsWorkspace(t *testing.T) {
 }
 
 func TestBashDrainsBothPipesWithoutDeadlock(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	const size = 5_000_000
 	// stderr is filled first while nobody would read it if the pipes were
 	// read one after the other; then both run at once.
@@ -188,7 +189,7 @@ wait`, size)
 }
 
 func TestBashCapKeepsHeadAndTail(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	out, err := runTool(t, plainBash(env), map[string]any{"command": "seq 1 200000"})
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +209,7 @@ func TestBashCapKeepsHeadAndTail(t *testing.T) {
 }
 
 func TestBashTimeoutKillsTheWholeGroup(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	// sh starts in a millisecond where bash may take longer on a loaded
 	// machine; the timer must not fire before the pid files are written.
 	env.Shell = "sh"
@@ -232,7 +233,7 @@ func TestBashTimeoutKillsTheWholeGroup(t *testing.T) {
 }
 
 func TestBashCancelReturnsInterruptedAndKillsTheGroup(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	w := newChunkWaiter()
@@ -259,7 +260,7 @@ func TestBashCancelReturnsInterruptedAndKillsTheGroup(t *testing.T) {
 }
 
 func TestBashKillsWhatIgnoresSIGTERMAfterTheGrace(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	tl := bashTool(env, nil, killTiming{grace: 100 * time.Millisecond, drain: 100 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -284,7 +285,7 @@ func TestBashKillsWhatIgnoresSIGTERMAfterTheGrace(t *testing.T) {
 }
 
 func TestBashStopsLeftoversWhenTheShellExits(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	// The leftover holds stdout open; without the group kill the call
 	// would wait for it for 300 seconds.
 	out, err := runTool(t, plainBash(env), map[string]any{"command": "sleep 300 & echo $! > child.pid; echo bye"})
@@ -303,7 +304,7 @@ func TestBashStopsLeftoversWhenTheShellExits(t *testing.T) {
 }
 
 func TestBashDoesNotHangOnAnEscapedPipeHolder(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	tl := bashTool(env, nil, killTiming{grace: time.Second, drain: 100 * time.Millisecond})
 	if err := syscall.Mkfifo(filepath.Join(env.Root, "escaped"), 0o600); err != nil {
 		t.Fatal(err)
@@ -324,7 +325,7 @@ func TestBashDoesNotHangOnAnEscapedPipeHolder(t *testing.T) {
 }
 
 func TestBashRunsInItsOwnSessionWithoutATerminal(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	out, err := runTool(t, plainBash(env), map[string]any{
 		"command": `read -r pid comm state ppid pgrp session rest < /proc/$$/stat; echo "$$ $pgrp $session"; read -r line; echo "stdin rc=$?"`,
 	})
@@ -344,7 +345,7 @@ func TestBashRunsInItsOwnSessionWithoutATerminal(t *testing.T) {
 }
 
 func TestBashEnvironmentIsScrubbedAndNonInteractive(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	env.ShellEnv = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + env.Root,
@@ -371,7 +372,7 @@ func TestBashEnvironmentIsScrubbedAndNonInteractive(t *testing.T) {
 }
 
 func TestBashStreamsWholeRunes(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	// 33,333 lines of 9 bytes: the pipe splits them anywhere, the stream
 	// itself ends on a rune boundary.
 	var mu sync.Mutex
@@ -395,7 +396,7 @@ func TestBashStreamsWholeRunes(t *testing.T) {
 }
 
 func TestBashInputErrors(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	tl := plainBash(env)
 	for _, c := range []struct {
 		input map[string]any
@@ -418,7 +419,7 @@ func TestBashInputErrors(t *testing.T) {
 }
 
 func BenchmarkBashTrue(b *testing.B) {
-	env := testEnv(b, nil)
+	env := wstest.Isolated(b, nil)
 	env.Shell = "sh" // measure shiro's overhead, not the shell's start-up
 	tl := plainBash(env)
 	input := json.RawMessage(`{"command":"true"}`)
@@ -432,7 +433,7 @@ func BenchmarkBashTrue(b *testing.B) {
 // BenchmarkBashTrueWithBash measures a command the way it normally runs,
 // with bash, now that no login files are read.
 func BenchmarkBashTrueWithBash(b *testing.B) {
-	env := testEnv(b, nil)
+	env := wstest.Isolated(b, nil)
 	tl := plainBash(env)
 	input := json.RawMessage(`{"command":"true"}`)
 	for b.Loop() {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shiro-neko/shiro/internal/proc/proctest"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // childPID waits for the first line the command prints: the pid of the
@@ -40,7 +41,7 @@ func (c *childPID) emit(s string) {
 
 func TestRunChecksTimeoutKillsForkedChild(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	c := newChildPID()
 	res, err := runCheck(context.Background(), env, defaultKillTiming(), check{command: "sleep 300 & echo $!; wait", source: "test"}, 300*time.Millisecond, c.emit)
 	if err != nil {
@@ -58,7 +59,7 @@ func TestRunChecksTimeoutKillsForkedChild(t *testing.T) {
 
 func TestRunChecksKillsChildThatIgnoresTERM(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	timing := defaultKillTiming()
 	timing.grace = 100 * time.Millisecond
 	c := newChildPID()
@@ -75,7 +76,7 @@ func TestRunChecksKillsChildThatIgnoresTERM(t *testing.T) {
 
 func TestRunChecksInterrupt(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": "test:\n\t@sleep 300 & echo $$!; wait\n"})
+	env := wstest.Isolated(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": "test:\n\t@sleep 300 & echo $$!; wait\n"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := newChildPID()
@@ -99,7 +100,7 @@ func TestRunChecksInterrupt(t *testing.T) {
 // hang the tool: the group is killed when the shell exits.
 func TestRunChecksStopsLeftovers(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	c := newChildPID()
 	res, err := runCheck(context.Background(), env, defaultKillTiming(), check{command: "sleep 300 & echo $!"}, time.Minute, c.emit)
 	if err != nil || !res.passed {
@@ -118,7 +119,7 @@ func TestRunChecksStopsLeftovers(t *testing.T) {
 // session.
 func TestRunChecksRunInASessionOfTheirOwn(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	res, err := runCheck(context.Background(), env, defaultKillTiming(), check{
 		command: `read -r pid comm state ppid pgrp session rest < /proc/$$/stat; echo "$$ $pgrp $session"; ( : </dev/tty ) 2>/dev/null && echo tty || echo no-tty`,
 	}, time.Minute, func(string) {})
@@ -141,7 +142,7 @@ func TestRunChecksRunInASessionOfTheirOwn(t *testing.T) {
 // which a JSON event turns into U+FFFD halves.
 func TestRunChecksStreamsWholeRunes(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	var chunks []string // one stream, so one goroutine appends
 	res, err := runCheck(context.Background(), env, defaultKillTiming(), check{command: `yes 'é日本' | head -c 299997`}, time.Minute,
 		func(s string) { chunks = append(chunks, s) })

@@ -3,7 +3,6 @@ package bash
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -11,23 +10,11 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
-	"github.com/shiro-neko/shiro/internal/workspace"
-	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // testDeadline bounds every wait in these tests; they never sleep to let
 // something happen, they wait for it and fail after this long.
 const testDeadline = 20 * time.Second
-
-// testEnv makes a workspace with files whose commands get a fresh HOME, so
-// that nothing of the machine's user (login files, git config) reaches
-// them.
-func testEnv(t testing.TB, files map[string]string) *workspace.Env {
-	t.Helper()
-	env := wstest.Env(t, files)
-	env.ShellEnv = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	return env
-}
 
 // invoke prepares and runs one call of tl, relaying live output to emit
 // (which may be nil).

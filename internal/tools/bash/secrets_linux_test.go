@@ -13,6 +13,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/sandbox"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // TestMain lets this test binary be the sandbox's helper: the sandbox
@@ -53,8 +54,7 @@ func newSecretFixture(t *testing.T) *secretFixture {
 		t.Skip("git is not installed")
 	}
 	dir := t.TempDir()
-	gitEnv := append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	gitEnv := wstest.CleanEnviron(t, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 	git := func(at string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", args...)

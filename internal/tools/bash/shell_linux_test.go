@@ -35,7 +35,7 @@ func TestCommandsReadNoLoginOrRcFiles(t *testing.T) {
 	home := t.TempDir()
 	wstest.Write(t, home, loginFiles())
 	path := t.TempDir() + ":" + os.Getenv("PATH")
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	env.ShellEnv = []string{"PATH=" + path, "HOME=" + home, "SSH_CLIENT=192.0.2.1 50000 22"}
 	command := `echo "PATH=$PATH"; shopt -q login_shell && echo login || echo not-login; echo "SHLVL=$SHLVL"`
 	out, err := runTool(t, plainBash(env), map[string]any{"command": command})
@@ -121,7 +121,7 @@ func (l *recordingLauncher) launched() []proc.Exec {
 // Every command of bash, of background jobs and of run_checks goes
 // through the workspace's Launcher, as the command it describes.
 func TestEveryCommandGoesThroughTheLauncher(t *testing.T) {
-	env := testEnv(t, map[string]string{
+	env := wstest.Isolated(t, map[string]string{
 		"AGENTS.md": "Run `make test`.",
 		"Makefile":  "test:\n\t@echo \"check $$SHIRO_LAUNCHED\"\n",
 	})
@@ -179,7 +179,7 @@ func TestEveryCommandGoesThroughTheLauncher(t *testing.T) {
 }
 
 func TestALauncherErrorStopsTheCommand(t *testing.T) {
-	env := testEnv(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": "test:\n\ttouch ran\n"})
+	env := wstest.Isolated(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": "test:\n\ttouch ran\n"})
 	env.Launcher = &recordingLauncher{err: errors.New("sandbox unavailable")}
 	bg := NewBackground("", nil, Hooks{})
 	ts := Tools(env, bg)

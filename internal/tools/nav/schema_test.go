@@ -83,7 +83,7 @@ func TestPlans(t *testing.T) {
 		{"env_info", ``, tool.Plan{}},
 		{"env_info", `{}`, tool.Plan{}},
 	} {
-		p, err := toolNamed(t, env, c.tool).Prepare(json.RawMessage(c.input))
+		p, err := family.Named(t, env, c.tool).Prepare(json.RawMessage(c.input))
 		if err != nil {
 			t.Errorf("%s %s: %v", c.tool, c.input, err)
 			continue
@@ -95,7 +95,7 @@ func TestPlans(t *testing.T) {
 			t.Errorf("%s changes no file but offers a preview", c.tool)
 		}
 	}
-	if _, err := toolNamed(t, env, "env_info").Prepare(json.RawMessage(`{"verbose":true}`)); err == nil {
+	if _, err := family.Named(t, env, "env_info").Prepare(json.RawMessage(`{"verbose":true}`)); err == nil {
 		t.Error("env_info accepted a member it does not have")
 	}
 }
