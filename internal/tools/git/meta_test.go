@@ -84,7 +84,7 @@ func TestPlan(t *testing.T) {
 		{"git_blame", `{"path":"a.go","endLine":2}`, tool.Plan{Subjects: []string{"a.go"}, Title: "a.go:1-2"}},
 		{"git_diff", `{"path":"a\nb\tc"}`, tool.Plan{Subjects: []string{"a\nb\tc"}, Title: "a b c"}},
 	} {
-		p, err := findTool(t, ts, c.tool).Prepare(json.RawMessage(c.input))
+		p, err := tooltest.Named(t, ts, c.tool).Prepare(json.RawMessage(c.input))
 		if err != nil {
 			t.Errorf("%s %s: %v", c.tool, c.input, err)
 			continue

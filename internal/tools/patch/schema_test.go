@@ -31,8 +31,8 @@ func TestInfo(t *testing.T) {
 // What Preview shows is what Run writes: for a one-file patch the diff of
 // the bytes on disk; for several files, one diff with a section each.
 func TestPreviewIsWhatRunWrites(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "one\r\ntwo\r\n"})
-	p, err := applyPatchTool(env, nil).Prepare(marshal(t, map[string]string{"patch": envelope("*** Update File: a.txt\n@@\n one\n-two\n+2")}))
+	env := wstest.Env(t, map[string]string{"a.txt": "one\r\ntwo\r\n"})
+	p, err := applyPatchTool(env, nil).Prepare(tooltest.Input(t, map[string]string{"patch": envelope("*** Update File: a.txt\n@@\n one\n-two\n+2")}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,13 +44,13 @@ func TestPreviewIsWhatRunWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	onDisk := tool.FileDiff("a.txt", "one\r\ntwo\r\n", readFile(t, env, "a.txt"))
+	onDisk := tool.FileDiff("a.txt", "one\r\ntwo\r\n", tooltest.ReadFile(t, env.Root, "a.txt"))
 	if *preview != *onDisk || *res.Diff != *onDisk {
 		t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, res.Diff, onDisk)
 	}
 
-	env = newEnv(t, map[string]string{"b.txt": "b\n", "gone.txt": "bye\n", "mv.txt": "m\n"})
-	p, err = applyPatchTool(env, nil).Prepare(marshal(t, map[string]string{"patch": envelope(
+	env = wstest.Env(t, map[string]string{"b.txt": "b\n", "gone.txt": "bye\n", "mv.txt": "m\n"})
+	p, err = applyPatchTool(env, nil).Prepare(tooltest.Input(t, map[string]string{"patch": envelope(
 		"*** Add File: new.txt\n+n",
 		"*** Update File: b.txt\n@@\n-b\n+B",
 		"*** Delete File: gone.txt",
@@ -90,8 +90,8 @@ func TestRunRefusesFilesChangedSincePreview(t *testing.T) {
 		{"added file appeared", map[string]string{"n.txt": "theirs\n"}, "n.txt"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"u.txt": "u\n", "d.txt": "d\n"})
-			p, err := applyPatchTool(env, nil).Prepare(marshal(t, map[string]string{"patch": envelope(
+			env := wstest.Env(t, map[string]string{"u.txt": "u\n", "d.txt": "d\n"})
+			p, err := applyPatchTool(env, nil).Prepare(tooltest.Input(t, map[string]string{"patch": envelope(
 				"*** Update File: u.txt\n@@\n-u\n+U",
 				"*** Delete File: d.txt",
 				"*** Add File: n.txt\n+mine",
