@@ -31,7 +31,11 @@ func Named(t testing.TB, tools []tool.Tool, name string) tool.Tool {
 			return tl
 		}
 	}
-	t.Fatalf("no tool %s", name)
+	names := make([]string, 0, len(tools))
+	for _, tl := range tools {
+		names = append(names, tl.Info().Name)
+	}
+	t.Fatalf("no tool %s among %v", name, names)
 	return nil
 }
 
