@@ -2,7 +2,6 @@ package search
 
 import (
 	"encoding/json"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -81,17 +80,7 @@ func TestPlans(t *testing.T) {
 		{"recent_files", ``, tool.Plan{}},
 	}
 	for _, c := range cases {
-		p, err := family.Named(t, env, c.tool).Prepare(json.RawMessage(c.input))
-		if err != nil {
-			t.Errorf("%s %s: %v", c.tool, c.input, err)
-			continue
-		}
-		if got := p.Plan(); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s %s: plan %+v, want %+v", c.tool, c.input, got, c.want)
-		}
-		if _, ok := p.(tool.Previewer); ok {
-			t.Errorf("%s changes no file but offers a preview", c.tool)
-		}
+		tooltest.Plan(t, family.Named(t, env, c.tool), c.input, c.want)
 	}
 	long := strings.Repeat("x", 200)
 	p, err := family.Named(t, env, "grep").Prepare(json.RawMessage(`{"pattern":"` + long + `"}`))
