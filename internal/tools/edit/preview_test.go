@@ -29,25 +29,14 @@ func TestPreviewIsWhatRunWrites(t *testing.T) {
 	} {
 		t.Run(c.tool, func(t *testing.T) {
 			env := wstest.Env(t, map[string]string{"f.txt": before})
-			p, err := family.Named(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
-			if err != nil {
-				t.Fatal(err)
-			}
-			preview, err := p.(tool.Previewer).Preview(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := p.Run(t.Context(), tool.Runtime{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			preview, ran := tooltest.PreviewAndRun(t, family.Named(t, env, c.tool), c.input)
 			after := tooltest.ReadFile(t, env.Root, "f.txt")
 			if after == before {
 				t.Fatal("nothing was written")
 			}
 			onDisk := tool.FileDiff("f.txt", before, after)
-			if *preview != *onDisk || *res.Diff != *onDisk {
-				t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, res.Diff, onDisk)
+			if *preview != *onDisk || *ran != *onDisk {
+				t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, ran, onDisk)
 			}
 		})
 	}
@@ -65,15 +54,9 @@ func TestRunRefusesAFileChangedSincePreview(t *testing.T) {
 	} {
 		t.Run(c.tool, func(t *testing.T) {
 			env := wstest.Env(t, map[string]string{"f.txt": "one\ntwo\n"})
-			p, err := family.Named(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			p, _ := tooltest.Previewed(t, family.Named(t, env, c.tool), c.input)
 			wstest.Write(t, env.Root, map[string]string{"f.txt": "one\ntwo\nthree\n"})
-			_, err = p.Run(t.Context(), tool.Runtime{})
+			_, err := p.Run(t.Context(), tool.Runtime{})
 			if err == nil || !strings.Contains(err.Error(), "f.txt changed on disk") || !strings.Contains(err.Error(), "Read it again") {
 				t.Fatalf("err = %v", err)
 			}

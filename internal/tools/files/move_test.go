@@ -109,20 +109,9 @@ func TestMoveAndDeletePreviews(t *testing.T) {
 		{"delete_file", map[string]string{"path": "gone.txt"}, tool.FileDiff("gone.txt", "bye\n", "").Unified},
 		{"delete_file", map[string]string{"path": "bin"}, "--- a/bin\n+++ /dev/null\n"},
 	} {
-		p, err := family.Named(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
-		if err != nil {
-			t.Fatal(err)
-		}
-		preview, err := p.(tool.Previewer).Preview(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := p.Run(t.Context(), tool.Runtime{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if preview.Unified != c.want || *preview != *res.Diff {
-			t.Errorf("%s: preview %+v, result %+v, want unified %q", c.tool, preview, res.Diff, c.want)
+		preview, ran := tooltest.PreviewAndRun(t, family.Named(t, env, c.tool), c.input)
+		if preview.Unified != c.want || *preview != *ran {
+			t.Errorf("%s: preview %+v, result %+v, want unified %q", c.tool, preview, ran, c.want)
 		}
 	}
 	if got := tooltest.ReadFile(t, env.Root, "sub/b.txt"); got != "one\ntwo\n" {
@@ -146,13 +135,7 @@ func TestMoveAndDeleteRefuseChangesSincePreview(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env := wstest.Env(t, map[string]string{"a.txt": "a\n"})
-			p, err := family.Named(t, env, c.tool).Prepare(tooltest.Input(t, c.input))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			p, _ := tooltest.Previewed(t, family.Named(t, env, c.tool), c.input)
 			wstest.Write(t, env.Root, c.meanwhile)
 			want := map[string]string{"a.txt": "a\n"}
 			for k, v := range c.meanwhile {

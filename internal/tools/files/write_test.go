@@ -126,21 +126,10 @@ func TestWriteFilePreviewIsWhatRunWrites(t *testing.T) {
 			if before != "" {
 				wstest.Write(t, env.Root, map[string]string{"w.txt": before})
 			}
-			p, err := family.Named(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "w.txt", "content": "x\ny\n"}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			preview, err := p.(tool.Previewer).Preview(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := p.Run(t.Context(), tool.Runtime{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			preview, ran := tooltest.PreviewAndRun(t, family.Named(t, env, "write_file"), map[string]any{"path": "w.txt", "content": "x\ny\n"})
 			onDisk := tool.FileDiff("w.txt", before, tooltest.ReadFile(t, env.Root, "w.txt"))
-			if *preview != *onDisk || *res.Diff != *onDisk {
-				t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, res.Diff, onDisk)
+			if *preview != *onDisk || *ran != *onDisk {
+				t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, ran, onDisk)
 			}
 		})
 	}
@@ -149,15 +138,9 @@ func TestWriteFilePreviewIsWhatRunWrites(t *testing.T) {
 // A file that changes between the preview and the run is not written.
 func TestWriteFileRefusesAFileChangedSincePreview(t *testing.T) {
 	env := wstest.Env(t, map[string]string{"w.txt": "old\n"})
-	p, err := family.Named(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "w.txt", "content": "mine\n"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	p, _ := tooltest.Previewed(t, family.Named(t, env, "write_file"), map[string]any{"path": "w.txt", "content": "mine\n"})
 	wstest.Write(t, env.Root, map[string]string{"w.txt": "someone else's\n"})
-	_, err = p.Run(t.Context(), tool.Runtime{})
+	_, err := p.Run(t.Context(), tool.Runtime{})
 	if err == nil || err.Error() != "w.txt changed on disk after this change was computed, so nothing was written. Read it again and redo the change." {
 		t.Fatalf("err = %v", err)
 	}
@@ -165,10 +148,7 @@ func TestWriteFileRefusesAFileChangedSincePreview(t *testing.T) {
 		t.Errorf("on disk %q", got)
 	}
 	// A new file that someone else created meanwhile is not replaced.
-	p, _ = family.Named(t, env, "write_file").Prepare(tooltest.Input(t, map[string]any{"path": "n.txt", "content": "mine\n"}))
-	if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	p, _ = tooltest.Previewed(t, family.Named(t, env, "write_file"), map[string]any{"path": "n.txt", "content": "mine\n"})
 	wstest.Write(t, env.Root, map[string]string{"n.txt": "theirs\n"})
 	if _, err := p.Run(t.Context(), tool.Runtime{}); err == nil || !strings.Contains(err.Error(), "changed on disk") {
 		t.Fatalf("err = %v", err)

@@ -32,47 +32,25 @@ func TestInfo(t *testing.T) {
 // the bytes on disk; for several files, one diff with a section each.
 func TestPreviewIsWhatRunWrites(t *testing.T) {
 	env := wstest.Env(t, map[string]string{"a.txt": "one\r\ntwo\r\n"})
-	p, err := applyPatchTool(env, nil).Prepare(tooltest.Input(t, map[string]string{"patch": envelope("*** Update File: a.txt\n@@\n one\n-two\n+2")}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	preview, err := p.(tool.Previewer).Preview(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.Run(t.Context(), tool.Runtime{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	preview, ran := tooltest.PreviewAndRun(t, applyPatchTool(env, nil), map[string]string{"patch": envelope("*** Update File: a.txt\n@@\n one\n-two\n+2")})
 	onDisk := tool.FileDiff("a.txt", "one\r\ntwo\r\n", tooltest.ReadFile(t, env.Root, "a.txt"))
-	if *preview != *onDisk || *res.Diff != *onDisk {
-		t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, res.Diff, onDisk)
+	if *preview != *onDisk || *ran != *onDisk {
+		t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, ran, onDisk)
 	}
 
 	env = wstest.Env(t, map[string]string{"b.txt": "b\n", "gone.txt": "bye\n", "mv.txt": "m\n"})
-	p, err = applyPatchTool(env, nil).Prepare(tooltest.Input(t, map[string]string{"patch": envelope(
+	preview, ran = tooltest.PreviewAndRun(t, applyPatchTool(env, nil), map[string]string{"patch": envelope(
 		"*** Add File: new.txt\n+n",
 		"*** Update File: b.txt\n@@\n-b\n+B",
 		"*** Delete File: gone.txt",
 		"*** Update File: mv.txt\n*** Move to: moved.txt",
-	)}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	preview, err = p.(tool.Previewer).Preview(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err = p.Run(t.Context(), tool.Runtime{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	)})
 	want := tool.FileDiff("new.txt", "", "n\n").Unified +
 		tool.FileDiff("b.txt", "b\n", "B\n").Unified +
 		tool.FileDiff("gone.txt", "bye\n", "").Unified +
 		"--- a/mv.txt\n+++ b/moved.txt\n"
-	if preview.Unified != want || !preview.Truncated || preview.Path != "new.txt" || *preview != *res.Diff {
-		t.Errorf("preview %+v\nresult %+v\nwant unified %q", preview, res.Diff, want)
+	if preview.Unified != want || !preview.Truncated || preview.Path != "new.txt" || *preview != *ran {
+		t.Errorf("preview %+v\nresult %+v\nwant unified %q", preview, ran, want)
 	}
 	wstest.Unchanged(t, env.Root, map[string]string{"new.txt": "n\n", "b.txt": "B\n", "moved.txt": "m\n"})
 }
@@ -91,23 +69,17 @@ func TestRunRefusesFilesChangedSincePreview(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env := wstest.Env(t, map[string]string{"u.txt": "u\n", "d.txt": "d\n"})
-			p, err := applyPatchTool(env, nil).Prepare(tooltest.Input(t, map[string]string{"patch": envelope(
+			p, _ := tooltest.Previewed(t, applyPatchTool(env, nil), map[string]string{"patch": envelope(
 				"*** Update File: u.txt\n@@\n-u\n+U",
 				"*** Delete File: d.txt",
 				"*** Add File: n.txt\n+mine",
-			)}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			)})
 			wstest.Write(t, env.Root, c.meanwhile)
 			want := map[string]string{"u.txt": "u\n", "d.txt": "d\n"}
 			for k, v := range c.meanwhile {
 				want[k] = v
 			}
-			_, err = p.Run(t.Context(), tool.Runtime{})
+			_, err := p.Run(t.Context(), tool.Runtime{})
 			if err == nil || !strings.Contains(err.Error(), c.stale+" changed on disk") {
 				t.Fatalf("err = %v", err)
 			}
