@@ -2,9 +2,11 @@ package tooltest
 
 import (
 	"os"
-	"os/exec"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // initChildVar marks the copy of a test binary NoInitWork starts.
@@ -21,18 +23,28 @@ func NoInitWork(t *testing.T, pkg string) {
 	if os.Getenv(initChildVar) == "1" {
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", initChildVar+"=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	var mu sync.Mutex
+	var b strings.Builder
+	res, err := proc.Run(t.Context(), proc.Spec{
+		Argv: []string{os.Args[0], "-test.run=^" + t.Name() + "$"},
+		Env:  append(os.Environ(), "GODEBUG=inittrace=1", initChildVar+"=1"),
+		Stdout: proc.Stream(func(p []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			b.Write(p)
+		}),
+		Stderr: proc.SameAsStdout{},
+	})
+	out := b.String()
+	if err != nil || !res.Exit.Success() {
+		t.Fatalf("%v %+v\n%s", err, res.Exit, out)
 	}
-	if !strings.Contains(string(out), "init runtime @") {
+	if !strings.Contains(out, "init runtime @") {
 		t.Skip("this runtime prints no init trace")
 	}
 	// A range over strings.Lines would run the body in a closure, which
 	// t.Helper does not cover.
-	for _, line := range strings.Split(string(out), "\n") {
+	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "init "+pkg+" @") {
 			t.Errorf("the package does work at init: %s", line)
 		}
