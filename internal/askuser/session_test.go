@@ -17,32 +17,13 @@ import (
 	"github.com/shiro-neko/shiro/internal/plugin"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
-const oldSchema = `{"type":"object","properties":{` +
-	`"question":{"type":"string","description":"One clear question."},` +
-	`"options":{"type":"array","maxItems":12,"description":"Choices to pick from, the one you recommend first. Leave out for a free-text answer.",` +
-	`"items":{"type":"object","properties":{"label":{"type":"string","description":"The choice, in a few words."},"detail":{"type":"string","description":"What choosing it means, in one line."}},"required":["label"],"additionalProperties":false}},` +
-	`"multiple":{"type":"boolean","description":"Let the user pick more than one option."}` +
-	`},"required":["question"],"additionalProperties":false}`
-
-// The derived schema says what the hand-written one said. `go test -v -run
-// Schema` prints the bytes the tool costs on every request.
-func TestSchemaSaysWhatTheHandWrittenOneSaid(t *testing.T) {
-	info := askuser.New().Info()
-	var got, want map[string]any
-	if err := json.Unmarshal(info.Schema, &got); err != nil {
-		t.Fatalf("derived schema is not JSON: %v", err)
-	}
-	if err := json.Unmarshal([]byte(oldSchema), &want); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("schema\n got %s\nwant %s", info.Schema, oldSchema)
-	}
-	before := len(info.Name) + len(info.Description) + len(oldSchema)
-	after := len(info.Name) + len(info.Description) + len(info.Schema)
-	t.Logf("ask %d -> %d bytes", before, after)
+// TestSchemas holds ask's schema to testdata/schemas.golden.json
+// (rewrite it with -update and review the diff).
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, []tool.Tool{askuser.New()}, 0)
 }
 
 func TestInfo(t *testing.T) {

@@ -1,38 +1,15 @@
 package lsp
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/tools/edit"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
-
-// call runs one call of the named tool from list, as the agent would
-// after the gate: Prepare, then Run.
-func call(t *testing.T, list []tool.Tool, name string, input any) tool.Result {
-	t.Helper()
-	raw, _ := json.Marshal(input)
-	for _, tl := range list {
-		if tl.Info().Name != name {
-			continue
-		}
-		p, err := tl.Prepare(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := p.Run(context.Background(), tool.Runtime{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	t.Fatalf("no tool %s", name)
-	return tool.Result{}
-}
 
 // The real edit_file tool, wrapped, returns the type error its edit
 // introduced in a Go and in a TypeScript file, after its own report; its
@@ -54,24 +31,20 @@ func TestEditToolResultCarriesNewErrors(t *testing.T) {
 			}
 			list := m.WithDiagnostics(edit.Tools(env))
 			raw, _ := json.Marshal(map[string]any{"path": c.file, "oldString": c.old, "newString": c.new})
-			for _, tl := range list {
-				if tl.Info().Name == "edit_file" {
-					p, err := tl.Prepare(raw)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if _, ok := p.(tool.Previewer); !ok {
-						t.Fatal("the wrapped edit_file lost its preview")
-					}
-				}
+			p, err := tooltest.Named(t, list, "edit_file").Prepare(raw)
+			if err != nil {
+				t.Fatal(err)
 			}
-			res := call(t, list, "edit_file", map[string]any{"path": c.file, "oldString": c.old, "newString": c.new})
-			if !strings.Contains(res.Output, "new errors") || !strings.Contains(res.Output, c.want) {
-				t.Fatalf("edit_file's result does not carry the new error at %s:\n%s", c.want, res.Output)
+			if _, ok := p.(tool.Previewer); !ok {
+				t.Fatal("the wrapped edit_file lost its preview")
 			}
-			res = call(t, list, "edit_file", map[string]any{"path": c.file, "oldString": c.new, "newString": c.old})
-			if strings.Contains(res.Output, "new errors") {
-				t.Fatalf("the edit that fixed the error still reports:\n%s", res.Output)
+			out := tooltest.Ok(t, tooltest.Named(t, list, "edit_file"), map[string]any{"path": c.file, "oldString": c.old, "newString": c.new})
+			if !strings.Contains(out, "new errors") || !strings.Contains(out, c.want) {
+				t.Fatalf("edit_file's result does not carry the new error at %s:\n%s", c.want, out)
+			}
+			out = tooltest.Ok(t, tooltest.Named(t, list, "edit_file"), map[string]any{"path": c.file, "oldString": c.new, "newString": c.old})
+			if strings.Contains(out, "new errors") {
+				t.Fatalf("the edit that fixed the error still reports:\n%s", out)
 			}
 		})
 	}

@@ -16,12 +16,7 @@ import (
 func BenchmarkStdioToolCall(b *testing.B) {
 	f := newFixture(b, defs(b, OriginUser, map[string]string{"t": stdioJSON(b, "serve", "")}), nil)
 	tools, _ := f.m.Turn(context.Background())
-	var echo tool.Tool
-	for _, tl := range tools {
-		if tl.Info().Name == "mcp__t__echo" {
-			echo = tl
-		}
-	}
+	echo := tooltest.Named(b, tools, "mcp__t__echo")
 	input := json.RawMessage(`{"message":"hi"}`)
 	b.ResetTimer()
 	for b.Loop() {

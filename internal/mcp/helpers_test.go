@@ -237,21 +237,6 @@ func newFixture(t testing.TB, ds []Def, tune func(*Options)) *fixture {
 	return f
 }
 
-func (f *fixture) find(t *testing.T, tools []tool.Tool, name string) tool.Tool {
-	t.Helper()
-	for _, tl := range tools {
-		if tl.Info().Name == name {
-			return tl
-		}
-	}
-	var names []string
-	for _, tl := range tools {
-		names = append(names, tl.Info().Name)
-	}
-	t.Fatalf("no tool %s among %v", name, names)
-	return nil
-}
-
 func (f *fixture) status(name string) ServerStatus {
 	for _, s := range f.m.Status().Servers {
 		if s.Name == name {

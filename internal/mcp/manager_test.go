@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 func TestServerToolsAreOfferedAndCalled(t *testing.T) {
@@ -20,7 +21,7 @@ func TestServerToolsAreOfferedAndCalled(t *testing.T) {
 	if !changed {
 		t.Fatal("the first turn did not bring the servers' tools")
 	}
-	echo := f.find(t, tools, "mcp__t__echo")
+	echo := tooltest.Named(t, tools, "mcp__t__echo")
 	info := echo.Info()
 	if info.Effect != tool.Runs || info.Effect.Default() != "ask" {
 		t.Errorf("a server tool's effect is %s (default %s); readOnlyHint must not loosen the default ask", info.Effect, info.Effect.Default())
@@ -44,7 +45,7 @@ func TestServerToolsAreOfferedAndCalled(t *testing.T) {
 func TestServerToolInputIsCheckedAgainstItsSchema(t *testing.T) {
 	f := newFixture(t, defs(t, OriginUser, map[string]string{"t": stdioJSON(t, "serve", "")}), nil)
 	tools, _ := f.m.Turn(context.Background())
-	echo := f.find(t, tools, "mcp__t__echo")
+	echo := tooltest.Named(t, tools, "mcp__t__echo")
 	for input, want := range map[string]string{
 		`{}`:                            "message",
 		`{"message": 3}`:                "message",
@@ -72,7 +73,7 @@ func TestServerToolInputIsCheckedAgainstItsSchema(t *testing.T) {
 func TestResultsAreRenderedAsTextAndCapped(t *testing.T) {
 	f := newFixture(t, defs(t, OriginUser, map[string]string{"t": stdioJSON(t, "serve", "")}), nil)
 	tools, _ := f.m.Turn(context.Background())
-	out, err := invoke(t, f.find(t, tools, "mcp__t__mixed"), `{}`)
+	out, err := invoke(t, tooltest.Named(t, tools, "mcp__t__mixed"), `{}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,15 +87,15 @@ func TestResultsAreRenderedAsTextAndCapped(t *testing.T) {
 			t.Errorf("mixed result lacks %q:\n%s", want, out)
 		}
 	}
-	out, err = invoke(t, f.find(t, tools, "mcp__t__structured"), `{}`)
+	out, err = invoke(t, tooltest.Named(t, tools, "mcp__t__structured"), `{}`)
 	if err != nil || !strings.Contains(out, `{"answer":42}`) {
 		t.Errorf("structured = %q, %v", out, err)
 	}
-	out, err = invoke(t, f.find(t, tools, "mcp__t__big"), `{}`)
+	out, err = invoke(t, tooltest.Named(t, tools, "mcp__t__big"), `{}`)
 	if err != nil || len(out) > tool.ResultCap+100 || !strings.Contains(out, "[truncated 10000 chars]") {
 		t.Errorf("a 40000-character result came back as %d characters ending %q", len(out), out[max(0, len(out)-40):])
 	}
-	_, err = invoke(t, f.find(t, tools, "mcp__t__fail"), `{}`)
+	_, err = invoke(t, tooltest.Named(t, tools, "mcp__t__fail"), `{}`)
 	if err == nil || err.Error() != "it went wrong" {
 		t.Errorf("a failed call reads %v", err)
 	}
@@ -155,14 +156,14 @@ func TestChangedDefinitionAsksAgain(t *testing.T) {
 func TestServerThatCrashesMidCall(t *testing.T) {
 	f := newFixture(t, defs(t, OriginUser, map[string]string{"t": stdioJSON(t, "serve", "")}), nil)
 	tools, _ := f.m.Turn(context.Background())
-	_, err := invoke(t, f.find(t, tools, "mcp__t__crash"), `{}`)
+	_, err := invoke(t, tooltest.Named(t, tools, "mcp__t__crash"), `{}`)
 	if err == nil || !strings.Contains(err.Error(), "MCP server t stopped (exit status 7; its last words on stderr: boom: the disk caught fire)") {
 		t.Fatalf("crash mid-call = %v", err)
 	}
 	if n := f.notices.all(); len(n) != 1 || !strings.Contains(n[0], "MCP server t stopped") {
 		t.Errorf("notices = %q, want the crash reported once", n)
 	}
-	echo := f.find(t, tools, "mcp__t__echo")
+	echo := tooltest.Named(t, tools, "mcp__t__echo")
 	_, err = invoke(t, echo, `{"message":"again"}`)
 	if err == nil || !strings.Contains(err.Error(), "shiro starts it again in 1s") {
 		t.Fatalf("a call during the backoff = %v", err)
@@ -189,7 +190,7 @@ func TestServerThatHangsAtStart(t *testing.T) {
 	f := newFixture(t, ds, func(o *Options) { o.StartTimeout = 500 * time.Millisecond })
 	f.m.servers[1].def.StartTimeout = 20 * time.Second // only slow is held to the short timeout
 	tools, _ := f.m.Turn(context.Background())
-	f.find(t, tools, "mcp__t__echo") // the other server is unaffected
+	tooltest.Named(t, tools, "mcp__t__echo") // the other server is unaffected
 	st := f.status("slow")
 	if st.State != StateFailed || !strings.Contains(st.Error, "did not answer within 500ms") {
 		t.Fatalf("status = %+v", st)
@@ -233,11 +234,11 @@ func TestMetaModeOverBudget(t *testing.T) {
 	if !f.m.Status().Meta {
 		t.Error("the report does not say meta mode is on")
 	}
-	out, err := invoke(t, f.find(t, tools, SearchToolName), `{"query":"echo message"}`)
+	out, err := invoke(t, tooltest.Named(t, tools, SearchToolName), `{"query":"echo message"}`)
 	if err != nil || !strings.Contains(out, "## mcp__t__echo") || !strings.Contains(out, `"message"`) {
 		t.Fatalf("search = %q, %v", out, err)
 	}
-	call := f.find(t, tools, CallToolName)
+	call := tooltest.Named(t, tools, CallToolName)
 	p, err := call.Prepare([]byte(`{"tool":"mcp__t__echo","arguments":{"message":"through the meta tool"}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +266,7 @@ func TestMetaModeOverBudget(t *testing.T) {
 
 	under := newFixture(t, defs(t, OriginUser, map[string]string{"t": stdioJSON(t, "serve", "")}), nil)
 	tools, _ = under.m.Turn(context.Background())
-	under.find(t, tools, "mcp__t__echo")
+	tooltest.Named(t, tools, "mcp__t__echo")
 	for _, tl := range tools {
 		if n := tl.Info().Name; n == SearchToolName || n == CallToolName {
 			t.Errorf("under the budget the meta tool %s is offered", n)
@@ -283,7 +284,7 @@ func TestToolListChangedTakesEffectAtTheNextTurn(t *testing.T) {
 		}
 	}
 	tools, _ := f.m.Turn(context.Background())
-	if _, err := invoke(t, f.find(t, tools, "mcp__t__grow"), `{}`); err != nil {
+	if _, err := invoke(t, tooltest.Named(t, tools, "mcp__t__grow"), `{}`); err != nil {
 		t.Fatal(err)
 	}
 	<-stale
@@ -291,7 +292,7 @@ func TestToolListChangedTakesEffectAtTheNextTurn(t *testing.T) {
 	if !changed {
 		t.Fatal("the tool list change was not picked up at the turn boundary")
 	}
-	out, err := invoke(t, f.find(t, tools, "mcp__t__extra"), `{}`)
+	out, err := invoke(t, tooltest.Named(t, tools, "mcp__t__extra"), `{}`)
 	if err != nil || out != "extra ran" {
 		t.Errorf("extra = %q, %v", out, err)
 	}

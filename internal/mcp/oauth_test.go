@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 // authServer is an MCP server behind OAuth with its own authorization
@@ -122,7 +124,7 @@ func TestOAuthSignInIsKeptForTheNextSession(t *testing.T) {
 	ds := defs(t, OriginUser, map[string]string{"secure": fmt.Sprintf(`{"type":"http","url":%q}`, as.base+"/mcp")})
 	first := newFixture(t, ds, func(o *Options) { o.AuthDir, o.Authorize = authDir, browser })
 	tools, _ := first.m.Turn(context.Background())
-	out, err := invoke(t, first.find(t, tools, "mcp__secure__echo"), `{"message":"signed in"}`)
+	out, err := invoke(t, tooltest.Named(t, tools, "mcp__secure__echo"), `{"message":"signed in"}`)
 	if err != nil || out != "echo: signed in" {
 		t.Fatalf("echo = %q, %v (status %+v)", out, err, first.status("secure"))
 	}
@@ -147,7 +149,7 @@ func TestOAuthSignInIsKeptForTheNextSession(t *testing.T) {
 		o.Authorize = func(string, string) { t.Error("the second session asked to sign in again") }
 	})
 	tools, _ = second.m.Turn(context.Background())
-	if out, err := invoke(t, second.find(t, tools, "mcp__secure__echo"), `{"message":"again"}`); err != nil || out != "echo: again" {
+	if out, err := invoke(t, tooltest.Named(t, tools, "mcp__secure__echo"), `{"message":"again"}`); err != nil || out != "echo: again" {
 		t.Fatalf("with the kept token: %q, %v", out, err)
 	}
 	if as.issued.Load() != 1 || as.registered.Load() != 1 {

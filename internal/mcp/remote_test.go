@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 // remote serves testServer over HTTP, refusing requests without the
@@ -50,7 +52,7 @@ func TestRemoteServersWithHeadersFromTheEnvironment(t *testing.T) {
 				}
 			})
 			tools, _ := f.m.Turn(context.Background())
-			out, err := invoke(t, f.find(t, tools, "mcp__r__echo"), `{"message":"over `+kind+`"}`)
+			out, err := invoke(t, tooltest.Named(t, tools, "mcp__r__echo"), `{"message":"over `+kind+`"}`)
 			if err != nil || out != "echo: over "+kind {
 				t.Fatalf("echo = %q, %v (status %+v)", out, err, f.status("r"))
 			}

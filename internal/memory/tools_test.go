@@ -16,14 +16,8 @@ import (
 
 func run(t *testing.T, s *Store, name, input string) (string, error) {
 	t.Helper()
-	for _, tl := range s.Tools() {
-		if tl.Info().Name == name {
-			res, err := tooltest.Invoke(t.Context(), tl, json.RawMessage(input), tool.Runtime{CallID: "c"})
-			return res.Output, err
-		}
-	}
-	t.Fatalf("no tool %s", name)
-	return "", nil
+	res, err := tooltest.Invoke(t.Context(), tooltest.Named(t, s.Tools(), name), json.RawMessage(input), tool.Runtime{CallID: "c"})
+	return res.Output, err
 }
 
 // TestSchemas holds the schemas the tools derive from their input types

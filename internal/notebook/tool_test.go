@@ -10,30 +10,15 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
-// oldSchema is todo_write's hand-written schema before it was derived.
-const oldSchema = `{"type":"object","properties":{"todos":{"type":"array","description":"The whole list; it replaces the previous one.","items":{"type":"object","properties":{"content":{"type":"string"},"status":{"type":"string","enum":["pending","in_progress","done","blocked"]},"note":{"type":"string"}},"required":["content","status"],"additionalProperties":false}}},"required":["todos"],"additionalProperties":false}`
-
-// The derived schema says what the hand-written one said: members, enum,
-// required sets and the refusal of unknown members. `go test -v -run
-// Schema` prints the bytes the tool costs on every request.
-func TestSchemaSaysWhatTheHandWrittenOneSaid(t *testing.T) {
+// TestSchemas holds todo_write's schema to testdata/schemas.golden.json
+// (rewrite it with -update and review the diff): members, enum, required
+// sets and the refusal of unknown members.
+func TestSchemas(t *testing.T) {
 	n, _ := Open("", nil)
-	info := n.Tool().Info()
-	var got, want map[string]any
-	if err := json.Unmarshal(info.Schema, &got); err != nil {
-		t.Fatalf("derived schema is not JSON: %v", err)
-	}
-	if err := json.Unmarshal([]byte(oldSchema), &want); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("schema\n got %s\nwant %s", info.Schema, oldSchema)
-	}
-	before := len(info.Name) + len(info.Description) + len(oldSchema)
-	after := len(info.Name) + len(info.Description) + len(info.Schema)
-	t.Logf("todo_write %d -> %d bytes", before, after)
+	tooltest.SchemasGolden(t, []tool.Tool{n.Tool()}, 0)
 }
 
 func TestInfo(t *testing.T) {

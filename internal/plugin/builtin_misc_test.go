@@ -16,7 +16,15 @@ import (
 	"github.com/shiro-neko/shiro/internal/plugin"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
+
+// TestSchemas holds the built-in plugins' tool schemas to
+// testdata/schemas.golden.json (rewrite it with -update and review the
+// diff).
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, plugin.NewHost(plugin.Time(time.Now)).Tools(), 0)
+}
 
 func TestTimeAddsAnAutoApprovedTool(t *testing.T) {
 	zone := time.FixedZone("CET", 3600)
@@ -38,12 +46,6 @@ func TestTimeAddsAnAutoApprovedTool(t *testing.T) {
 		i.Guidance != "current_time: the date and time now; call it rather than guessing the date." {
 		t.Fatalf("description %q guidance %q", i.Description, i.Guidance)
 	}
-	// The derived schema is the hand-written one, byte for byte.
-	const old = `{"type":"object","properties":{},"additionalProperties":false}`
-	if string(i.Schema) != old {
-		t.Fatalf("schema %s, want %s", i.Schema, old)
-	}
-	t.Logf("current_time %d -> %d bytes", len(i.Name)+len(i.Description)+len(old), len(i.Name)+len(i.Description)+len(i.Schema))
 	for _, in := range []string{`{}`, ``} {
 		p, err := tl.Prepare(json.RawMessage(in))
 		if err != nil {

@@ -129,25 +129,11 @@ func TestSkillToolUsesLiveCatalogue(t *testing.T) {
 	}
 }
 
-const oldSchema = `{"type":"object","properties":{"name":{"type":"string","description":"The skill's name, exactly as the skill catalogue lists it."}},"required":["name"],"additionalProperties":false}`
-
-// The derived schema says what the hand-written one said. `go test -v -run
-// Schema` prints the bytes the tool costs on every request.
-func TestSkillToolSchemaSaysWhatTheHandWrittenOneSaid(t *testing.T) {
-	info := Tool(func() *Catalogue { return nil }).Info()
-	var got, want map[string]any
-	if err := json.Unmarshal(info.Schema, &got); err != nil {
-		t.Fatalf("derived schema is not JSON: %v", err)
-	}
-	if err := json.Unmarshal([]byte(oldSchema), &want); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("schema\n got %s\nwant %s", info.Schema, oldSchema)
-	}
-	before := len(info.Name) + len(info.Description) + len(oldSchema)
-	after := len(info.Name) + len(info.Description) + len(info.Schema)
-	t.Logf("skill %d -> %d bytes", before, after)
+// TestSchemas holds the skill tool's schema to
+// testdata/schemas.golden.json (rewrite it with -update and review the
+// diff).
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, []tool.Tool{Tool(func() *Catalogue { return nil })}, 0)
 }
 
 func TestSkillToolInfo(t *testing.T) {

@@ -1,13 +1,10 @@
 package supervise
 
 import (
-	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/shiro-neko/shiro/internal/proc"
 )
@@ -41,29 +38,6 @@ func (c *collector) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.buf.String()
-}
-
-// exited waits up to testDeadline for pid to exit (a zombie counts) and
-// reports whether it did. A pidfd turns readable once its process has
-// exited, so there is nothing to poll.
-func exited(t *testing.T, pid int) bool {
-	t.Helper()
-	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return true // already gone and reaped
-	}
-	if err != nil {
-		t.Skipf("pidfd_open: %v", err)
-	}
-	defer func() { _ = unix.Close(fd) }()
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	for {
-		n, err := unix.Poll(fds, int(testDeadline.Milliseconds()))
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		return err == nil && n == 1
-	}
 }
 
 func sh(script string) []string { return []string{"/bin/sh", "-c", script} }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/proc/proctest"
 )
 
 // TestPoolSupervisor is not a test: it is the supervisor the pool tests
@@ -144,7 +145,7 @@ func TestAWaitingSupervisorExitsWhenThePoolCloses(t *testing.T) {
 	f.run(t)
 	waiting := f.waiting(t)
 	f.pool.Close()
-	if !exited(t, waiting.PID()) {
+	if !proctest.Exited(t, waiting.PID(), testDeadline) {
 		t.Fatalf("supervisor %d still waits after Close", waiting.PID())
 	}
 	<-waiting.Exited()
@@ -164,7 +165,7 @@ func TestAStaleSupervisorHandsTheCommandOnToAFreshOne(t *testing.T) {
 	if got := f.run(t); got == waiting.PID() {
 		t.Errorf("the stale supervisor (%d) ran the command", got)
 	}
-	if !exited(t, waiting.PID()) {
+	if !proctest.Exited(t, waiting.PID(), testDeadline) {
 		t.Errorf("the stale supervisor %d did not exit", waiting.PID())
 	}
 }
@@ -178,7 +179,7 @@ func TestASupervisorStartedForAnotherKeyIsNotUsed(t *testing.T) {
 	if got := f.run(t); got == waiting.PID() {
 		t.Errorf("the supervisor started for key a (%d) ran a command for key b", got)
 	}
-	if !exited(t, waiting.PID()) {
+	if !proctest.Exited(t, waiting.PID(), testDeadline) {
 		t.Errorf("the supervisor for the old key (%d) did not exit", waiting.PID())
 	}
 }

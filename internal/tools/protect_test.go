@@ -1,14 +1,12 @@
 package tools_test
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/tools"
 	"github.com/shiro-neko/shiro/internal/workspace"
@@ -58,18 +56,15 @@ func TestEveryFileToolRefusesProtectedPaths(t *testing.T) {
 				if err := os.Symlink(".shiro", filepath.Join(env.Root, "cfglink")); err != nil {
 					t.Fatal(err)
 				}
-				before := snapshot(t, env.Root)
-				raw, _ := json.Marshal(input)
-				_, err := tooltest.Invoke(t.Context(), named(t, env, name), raw, tool.Runtime{CallID: "t"})
+				before := tooltest.Snapshot(t, env.Root)
+				_, err := tooltest.Call(t, tooltest.Named(t, tools.Builtin(tools.Deps{Env: env}), name), input)
 				if err == nil {
 					t.Fatalf("%s on %s succeeded", call, target)
 				}
 				if !errors.Is(err, workspace.ErrProtected) && !strings.Contains(err.Error(), "refused to change") {
 					t.Errorf("%s on %s: %v, want the protected-path refusal", call, target, err)
 				}
-				if after := snapshot(t, env.Root); after != before {
-					t.Errorf("%s on %s changed the workspace:\nbefore %s\nafter  %s", call, target, before, after)
-				}
+				tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root))
 			})
 		}
 	}
@@ -79,48 +74,8 @@ func TestEveryFileToolRefusesProtectedPaths(t *testing.T) {
 // alone, new folders included.
 func TestFileToolsStillWriteOrdinaryFiles(t *testing.T) {
 	env := wstest.Env(t, map[string]string{".shiro/config.json": "{}\n", "notes.txt": "notes\n"})
-	raw, _ := json.Marshal(map[string]any{"path": "out/reports/r.md", "content": "ok\n"})
-	if _, err := tooltest.Invoke(t.Context(), named(t, env, "write_file"), raw, tool.Runtime{CallID: "t"}); err != nil {
-		t.Fatal(err)
+	tooltest.Ok(t, tooltest.Named(t, tools.Builtin(tools.Deps{Env: env}), "write_file"), map[string]any{"path": "out/reports/r.md", "content": "ok\n"})
+	if got := tooltest.ReadFile(t, env.Root, "out/reports/r.md"); got != "ok\n" {
+		t.Fatalf("out/reports/r.md: %q", got)
 	}
-	if b, err := os.ReadFile(filepath.Join(env.Root, "out", "reports", "r.md")); err != nil || string(b) != "ok\n" {
-		t.Fatalf("out/reports/r.md: %q, %v", b, err)
-	}
-}
-
-func named(t *testing.T, env *workspace.Env, name string) tool.Tool {
-	t.Helper()
-	for _, tl := range tools.Builtin(tools.Deps{Env: env}) {
-		if tl.Info().Name == name {
-			return tl
-		}
-	}
-	t.Fatalf("no tool %q", name)
-	return nil
-}
-
-// snapshot lists every entry below root with its content, for comparison.
-func snapshot(t *testing.T, root string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		b.WriteString(rel)
-		if d.Type().IsRegular() {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			b.WriteString("=" + string(data))
-		}
-		b.WriteString(";")
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }

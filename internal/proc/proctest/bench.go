@@ -1,4 +1,7 @@
-// Package proctest measures commands for benchmarks.
+// Package proctest is what the tests and benchmarks of packages that start
+// processes share: timing a command, and waiting for a process to be gone
+// without polling. proc's own tests keep their copy of the waiting, as
+// this package imports proc.
 package proctest
 
 import (

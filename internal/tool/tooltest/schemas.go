@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,7 +34,30 @@ func SchemasGolden(t *testing.T, tools []tool.Tool, maxBytes int) {
 	if _, err := tool.NewRegistry(tools...); err != nil {
 		t.Fatal(err)
 	}
-	got := goldenOf(t, tools)
+	byName := map[string]json.RawMessage{}
+	for _, tl := range tools {
+		byName[tl.Info().Name] = tl.Info().Schema
+	}
+	GoldenSchemas(t, byName)
+	for _, tl := range tools {
+		info := tl.Info()
+		if _, err := tool.SchemaOf(info.Schema); err != nil {
+			t.Errorf("%s: the schema does not resolve: %v", info.Name, err)
+		}
+		n := len(info.Name) + len(info.Description) + len(info.Schema)
+		t.Logf("%-13s %4d bytes", info.Name, n)
+		if maxBytes > 0 && n > maxBytes {
+			t.Errorf("%s costs %d bytes on every request; keep it under %d", info.Name, n, maxBytes)
+		}
+	}
+}
+
+// GoldenSchemas checks schemas, each under a name of the test's choosing
+// (a tool's name, or the offer it is made in when one tool's schema
+// varies), against the golden file; `-update` rewrites it.
+func GoldenSchemas(t *testing.T, byName map[string]json.RawMessage) {
+	t.Helper()
+	got := goldenOf(t, byName)
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(GoldenFile), 0o755); err != nil {
 			t.Fatal(err)
@@ -50,36 +74,18 @@ func SchemasGolden(t *testing.T, tools []tool.Tool, maxBytes int) {
 		t.Errorf("the schemas differ from %s (if the change is meant, run `go test -run %s -update` and review the diff):\n got %s\nwant %s",
 			GoldenFile, t.Name(), got, want)
 	}
-	for _, tl := range tools {
-		info := tl.Info()
-		if _, err := tool.SchemaOf(info.Schema); err != nil {
-			t.Errorf("%s: the schema does not resolve: %v", info.Name, err)
-		}
-		n := len(info.Name) + len(info.Description) + len(info.Schema)
-		t.Logf("%-13s %4d bytes", info.Name, n)
-		if maxBytes > 0 && n > maxBytes {
-			t.Errorf("%s costs %d bytes on every request; keep it under %d", info.Name, n, maxBytes)
-		}
-	}
 }
 
-// goldenOf renders the tools' schemas as the golden file holds them:
+// goldenOf renders the schemas as the golden file holds them:
 // sorted by name, indented, so that a diff shows the member that moved.
-func goldenOf(t *testing.T, tools []tool.Tool) []byte {
+func goldenOf(t *testing.T, byName map[string]json.RawMessage) []byte {
 	t.Helper()
-	byName := map[string]json.RawMessage{}
-	for _, tl := range tools {
-		info := tl.Info()
-		if !json.Valid(info.Schema) {
-			t.Fatalf("%s: the schema is not JSON: %s", info.Name, info.Schema)
+	for n, schema := range byName {
+		if !json.Valid(schema) {
+			t.Fatalf("%s: the schema is not JSON: %s", n, schema)
 		}
-		byName[info.Name] = info.Schema
 	}
-	names := make([]string, 0, len(byName))
-	for n := range byName {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(byName))
 	var b bytes.Buffer
 	b.WriteString("{\n")
 	for i, n := range names {

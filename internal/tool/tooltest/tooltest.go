@@ -31,7 +31,11 @@ func Named(t testing.TB, tools []tool.Tool, name string) tool.Tool {
 			return tl
 		}
 	}
-	t.Fatalf("no tool %s", name)
+	names := make([]string, 0, len(tools))
+	for _, tl := range tools {
+		names = append(names, tl.Info().Name)
+	}
+	t.Fatalf("no tool %s among %v", name, names)
 	return nil
 }
 
@@ -115,4 +119,49 @@ func Contains(t testing.TB, got string, wants ...string) {
 			t.Errorf("output lacks %q:\n%s", w, got)
 		}
 	}
+}
+
+// Family is how a tool family makes its tools for what they are bound to
+// (a workspace, most often). Its methods find the tool by name among those
+// made for env and run one call, so that a family's tests bind them once
+// (ok := family.Ok) and then name only the tool and its input.
+type Family[E any] func(env E) []tool.Tool
+
+// Named is the tool called name among those made for env.
+func (f Family[E]) Named(t testing.TB, env E, name string) tool.Tool {
+	t.Helper()
+	return Named(t, f(env), name)
+}
+
+// Call runs the tool called name with input (see Input).
+func (f Family[E]) Call(t testing.TB, env E, name string, input any) (tool.Result, error) {
+	t.Helper()
+	return Call(t, f.Named(t, env, name), input)
+}
+
+// Ok runs a call that must succeed and returns its output.
+func (f Family[E]) Ok(t testing.TB, env E, name string, input any) string {
+	t.Helper()
+	return Ok(t, f.Named(t, env, name), input)
+}
+
+// Fail runs a call that must fail, refused or failing when it runs, and
+// returns the error's text.
+func (f Family[E]) Fail(t testing.TB, env E, name string, input any) string {
+	t.Helper()
+	return Fail(t, f.Named(t, env, name), input)
+}
+
+// FailRun runs a call that must fail when it runs, not when it is
+// prepared, and returns the error's text.
+func (f Family[E]) FailRun(t testing.TB, env E, name string, input any) string {
+	t.Helper()
+	return FailRun(t, f.Named(t, env, name), input)
+}
+
+// Refuse prepares a call whose input must be refused before anything
+// runs, and returns the refusal (see Refuse).
+func (f Family[E]) Refuse(t testing.TB, env E, name string, input any) *tool.InputError {
+	t.Helper()
+	return Refuse(t, f.Named(t, env, name), input)
 }

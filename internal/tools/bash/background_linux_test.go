@@ -16,8 +16,11 @@ import (
 	"time"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/proc/proctest"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // change is one Hooks.Change call.
@@ -43,7 +46,7 @@ type bgHarness struct {
 
 func newBgHarness(t *testing.T) *bgHarness {
 	t.Helper()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	h := &bgHarness{
 		env:     env,
 		journal: filepath.Join(t.TempDir(), "state", "backgrounds.json"),
@@ -56,7 +59,7 @@ func newBgHarness(t *testing.T) *bgHarness {
 	})
 	h.bg.timing = killTiming{grace: 500 * time.Millisecond, drain: 100 * time.Millisecond}
 	ts := Tools(env, h.bg)
-	h.bash, h.status, h.stop = named(t, ts, "bash"), named(t, ts, "bash_status"), named(t, ts, "bash_stop")
+	h.bash, h.status, h.stop = tooltest.Named(t, ts, "bash"), tooltest.Named(t, ts, "bash_status"), tooltest.Named(t, ts, "bash_stop")
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
 		defer cancel()
@@ -129,7 +132,7 @@ func (h *bgHarness) start(t *testing.T, command, name string) (handle, pid int) 
 	if m[3] != m[1] || m[4] != m[1] {
 		t.Errorf("handles disagree in %q", out)
 	}
-	killOnCleanup(t, pid)
+	proctest.KillOnCleanup(t, pid)
 	return handle, pid
 }
 
@@ -179,7 +182,7 @@ func TestBackgroundLifecycle(t *testing.T) {
 	}
 	command := "echo one; read x < gate; echo two >&2; exit 4"
 	ctx, cancel := context.WithCancel(context.Background())
-	out, err := invoke(ctx, h.bash, jsonInput(t, map[string]any{"command": command, "background": true, "name": "gatekeeper"}), nil)
+	out, err := invoke(ctx, h.bash, tooltest.Input(t, map[string]any{"command": command, "background": true, "name": "gatekeeper"}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +193,7 @@ func TestBackgroundLifecycle(t *testing.T) {
 		t.Fatalf("start result %q", out)
 	}
 	pid, _ := strconv.Atoi(m[2])
-	killOnCleanup(t, pid)
+	proctest.KillOnCleanup(t, pid)
 	h.waiter("bg1").waitFor(t, "one\n")
 
 	want := "handle 1: gatekeeper\nstatus: running\ncommand: " + command + "\nnew output:\none"
@@ -262,7 +265,7 @@ func TestBackgroundStopKillsTheGroup(t *testing.T) {
 	handle, pid := h.start(t, command, "")
 	h.waiter("bg1").waitFor(t, "started")
 	child := readPIDFile(t, filepath.Join(h.env.Root, "child.pid"))
-	killOnCleanup(t, child)
+	proctest.KillOnCleanup(t, child)
 
 	if got := h.mustCall(t, h.stop, handle); got != "killed 1: "+command {
 		t.Errorf("stop result %q", got)
@@ -278,7 +281,7 @@ func TestBackgroundStopKillsTheGroup(t *testing.T) {
 		t.Errorf("second stop result %q", got)
 	}
 	for _, p := range []int{pid, child} {
-		if !pidGone(t, p) {
+		if !proctest.Exited(t, p, testDeadline) {
 			t.Errorf("process %d survived bash_stop", p)
 		}
 	}
@@ -333,7 +336,7 @@ func TestBackgroundLimitAndStopAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range pids {
-		if !pidGone(t, p) {
+		if !proctest.Exited(t, p, testDeadline) {
 			t.Errorf("process %d survived StopAll", p)
 		}
 	}
@@ -416,7 +419,7 @@ func TestBackgroundEventsFrameTheOutput(t *testing.T) {
 			}
 		},
 	})
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	env.Shell = "sh"
 	if _, err := runTool(t, Tools(env, bg)[0], map[string]any{"command": "echo at once", "background": true}); err != nil {
 		t.Fatal(err)

@@ -16,16 +16,18 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/shiro-neko/shiro/internal/proc/proctest"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // plainBash is the bash tool over env, without background commands.
 func plainBash(env *workspace.Env) tool.Tool { return Tools(env, nil)[0] }
 
 func TestBashStreamsOutputBeforeTheCommandEnds(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	fifo := filepath.Join(env.Root, "gate")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
@@ -34,7 +36,7 @@ func TestBashStreamsOutputBeforeTheCommandEnds(t *testing.T) {
 	done := make(chan runResult, 1)
 	go func() {
 		out, err := invoke(context.Background(), plainBash(env),
-			jsonInput(t, map[string]any{"command": "echo ready; read line < gate; echo got $line"}), w.emit)
+			tooltest.Input(t, map[string]any{"command": "echo ready; read line < gate; echo got $line"}), w.emit)
 		done <- runResult{out, err}
 	}()
 	// The command cannot finish before the gate is opened below, so seeing
@@ -66,7 +68,7 @@ func TestBashStreamsOutputBeforeTheCommandEnds(t *testing.T) {
 }
 
 func TestBashResultFormat(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	cases := []struct{ command, want string }{
 		{"true", "exit: 0"},
 		{"echo out; echo err >&2", "exit: 0\nstdout:\nout\nstderr:\nerr"},
@@ -90,7 +92,7 @@ func TestBashResultFormat(t *testing.T) {
 // The result also carries the streams bare, for a caller that wants the
 // output alone (a custom command's !`cmd`).
 func TestBashResultCarriesTheStreamsBare(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	for _, c := range []struct {
 		command string
 		want    tool.RunOutput
@@ -99,7 +101,7 @@ func TestBashResultCarriesTheStreamsBare(t *testing.T) {
 		{"printf 'a\\tb\\n\\n'; exit 3", tool.RunOutput{Exit: 3, Stdout: "a\tb\n"}},
 		{"true", tool.RunOutput{}},
 	} {
-		res, err := tooltest.Invoke(t.Context(), plainBash(env), jsonInput(t, map[string]any{"command": c.command}), tool.Runtime{CallID: "c1"})
+		res, err := tooltest.Invoke(t.Context(), plainBash(env), tooltest.Input(t, map[string]any{"command": c.command}), tool.Runtime{CallID: "c1"})
 		if err != nil {
 			t.Fatalf("%s: %v", c.command, err)
 		}
@@ -111,7 +113,7 @@ func TestBashResultCarriesTheStreamsBare(t *testing.T) {
 
 // Tools without a workspace of their own work in the Background's.
 func TestToolsFallBackOnTheBackgroundsWorkspace(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	bg := NewBackground("", env, Hooks{})
 	t.Cleanup(func() { _ = bg.StopAll(context.Background()) })
 	ts := Tools(nil, bg)
@@ -136,7 +138,7 @@ func TestToolsFallBackOnTheBackgroundsWorkspace(t *testing.T) {
 }
 
 func TestBashDrainsBothPipesWithoutDeadlock(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	const size = 5_000_000
 	// stderr is filled first while nobody would read it if the pipes were
 	// read one after the other; then both run at once.
@@ -146,7 +148,7 @@ head -c %[1]d /dev/zero | tr '\0' E >&2
 wait`, size)
 	var streamed int
 	var mu sync.Mutex
-	out, err := invoke(context.Background(), plainBash(env), jsonInput(t, map[string]any{"command": command}), func(chunk string) {
+	out, err := invoke(context.Background(), plainBash(env), tooltest.Input(t, map[string]any{"command": command}), func(chunk string) {
 		mu.Lock()
 		streamed += len(chunk)
 		mu.Unlock()
@@ -187,7 +189,7 @@ wait`, size)
 }
 
 func TestBashCapKeepsHeadAndTail(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	out, err := runTool(t, plainBash(env), map[string]any{"command": "seq 1 200000"})
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +209,7 @@ func TestBashCapKeepsHeadAndTail(t *testing.T) {
 }
 
 func TestBashTimeoutKillsTheWholeGroup(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	// sh starts in a millisecond where bash may take longer on a loaded
 	// machine; the timer must not fire before the pid files are written.
 	env.Shell = "sh"
@@ -223,22 +225,22 @@ func TestBashTimeoutKillsTheWholeGroup(t *testing.T) {
 	}
 	for _, f := range []string{"shell.pid", "child.pid"} {
 		pid := readPIDFile(t, filepath.Join(env.Root, f))
-		killOnCleanup(t, pid)
-		if !pidGone(t, pid) {
+		proctest.KillOnCleanup(t, pid)
+		if !proctest.Exited(t, pid, testDeadline) {
 			t.Errorf("%s (%d) still runs after the timeout", f, pid)
 		}
 	}
 }
 
 func TestBashCancelReturnsInterruptedAndKillsTheGroup(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	w := newChunkWaiter()
 	done := make(chan runResult, 1)
 	go func() {
 		out, err := invoke(ctx, plainBash(env),
-			jsonInput(t, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started; wait"}), w.emit)
+			tooltest.Input(t, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started; wait"}), w.emit)
 		done <- runResult{out, err}
 	}()
 	w.waitFor(t, "started")
@@ -251,14 +253,14 @@ func TestBashCancelReturnsInterruptedAndKillsTheGroup(t *testing.T) {
 		t.Errorf("error text %q", r.err)
 	}
 	child := readPIDFile(t, filepath.Join(env.Root, "child.pid"))
-	killOnCleanup(t, child)
-	if !pidGone(t, child) {
+	proctest.KillOnCleanup(t, child)
+	if !proctest.Exited(t, child, testDeadline) {
 		t.Errorf("child %d survived the interrupt", child)
 	}
 }
 
 func TestBashKillsWhatIgnoresSIGTERMAfterTheGrace(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	tl := bashTool(env, nil, killTiming{grace: 100 * time.Millisecond, drain: 100 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -266,7 +268,7 @@ func TestBashKillsWhatIgnoresSIGTERMAfterTheGrace(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		_, err := invoke(ctx, tl,
-			jsonInput(t, map[string]any{"command": "trap '' TERM; sleep 300 & echo $! > child.pid; echo started; wait"}), w.emit)
+			tooltest.Input(t, map[string]any{"command": "trap '' TERM; sleep 300 & echo $! > child.pid; echo started; wait"}), w.emit)
 		done <- err
 	}()
 	w.waitFor(t, "started")
@@ -275,15 +277,15 @@ func TestBashKillsWhatIgnoresSIGTERMAfterTheGrace(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	child := readPIDFile(t, filepath.Join(env.Root, "child.pid"))
-	killOnCleanup(t, child)
-	if !pidGone(t, child) {
+	proctest.KillOnCleanup(t, child)
+	if !proctest.Exited(t, child, testDeadline) {
 		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", child))
 		t.Errorf("child %d ignoring SIGTERM survived: %s", child, data)
 	}
 }
 
 func TestBashStopsLeftoversWhenTheShellExits(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	// The leftover holds stdout open; without the group kill the call
 	// would wait for it for 300 seconds.
 	out, err := runTool(t, plainBash(env), map[string]any{"command": "sleep 300 & echo $! > child.pid; echo bye"})
@@ -295,14 +297,14 @@ func TestBashStopsLeftoversWhenTheShellExits(t *testing.T) {
 		t.Errorf("result %q, want %q", out, want)
 	}
 	child := readPIDFile(t, filepath.Join(env.Root, "child.pid"))
-	killOnCleanup(t, child)
-	if !pidGone(t, child) {
+	proctest.KillOnCleanup(t, child)
+	if !proctest.Exited(t, child, testDeadline) {
 		t.Errorf("leftover %d still runs", child)
 	}
 }
 
 func TestBashDoesNotHangOnAnEscapedPipeHolder(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	tl := bashTool(env, nil, killTiming{grace: time.Second, drain: 100 * time.Millisecond})
 	if err := syscall.Mkfifo(filepath.Join(env.Root, "escaped"), 0o600); err != nil {
 		t.Fatal(err)
@@ -311,9 +313,9 @@ func TestBashDoesNotHangOnAnEscapedPipeHolder(t *testing.T) {
 	// group kill cannot reach it, yet it holds stdout. The shell waits on
 	// the fifo until the escape is done.
 	command := `setsid sh -c 'echo $$ > escaped.pid; echo > escaped; exec sleep 300' & read -r _ < escaped; echo bye`
-	out, err := invoke(context.Background(), tl, jsonInput(t, map[string]any{"command": command}), nil)
+	out, err := invoke(context.Background(), tl, tooltest.Input(t, map[string]any{"command": command}), nil)
 	escaped := readPIDFile(t, filepath.Join(env.Root, "escaped.pid"))
-	killOnCleanup(t, escaped)
+	proctest.KillOnCleanup(t, escaped)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +325,7 @@ func TestBashDoesNotHangOnAnEscapedPipeHolder(t *testing.T) {
 }
 
 func TestBashRunsInItsOwnSessionWithoutATerminal(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	out, err := runTool(t, plainBash(env), map[string]any{
 		"command": `read -r pid comm state ppid pgrp session rest < /proc/$$/stat; echo "$$ $pgrp $session"; read -r line; echo "stdin rc=$?"`,
 	})
@@ -343,7 +345,7 @@ func TestBashRunsInItsOwnSessionWithoutATerminal(t *testing.T) {
 }
 
 func TestBashEnvironmentIsScrubbedAndNonInteractive(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	env.ShellEnv = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + env.Root,
@@ -370,12 +372,12 @@ func TestBashEnvironmentIsScrubbedAndNonInteractive(t *testing.T) {
 }
 
 func TestBashStreamsWholeRunes(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	// 33,333 lines of 9 bytes: the pipe splits them anywhere, the stream
 	// itself ends on a rune boundary.
 	var mu sync.Mutex
 	var chunks []string
-	out, err := invoke(context.Background(), plainBash(env), jsonInput(t, map[string]any{"command": `yes 'é日本' | head -c 299997`}), func(c string) {
+	out, err := invoke(context.Background(), plainBash(env), tooltest.Input(t, map[string]any{"command": `yes 'é日本' | head -c 299997`}), func(c string) {
 		mu.Lock()
 		chunks = append(chunks, c)
 		mu.Unlock()
@@ -394,7 +396,7 @@ func TestBashStreamsWholeRunes(t *testing.T) {
 }
 
 func TestBashInputErrors(t *testing.T) {
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	tl := plainBash(env)
 	for _, c := range []struct {
 		input map[string]any
@@ -417,7 +419,7 @@ func TestBashInputErrors(t *testing.T) {
 }
 
 func BenchmarkBashTrue(b *testing.B) {
-	env := testEnv(b, nil)
+	env := wstest.Isolated(b, nil)
 	env.Shell = "sh" // measure shiro's overhead, not the shell's start-up
 	tl := plainBash(env)
 	input := json.RawMessage(`{"command":"true"}`)
@@ -431,7 +433,7 @@ func BenchmarkBashTrue(b *testing.B) {
 // BenchmarkBashTrueWithBash measures a command the way it normally runs,
 // with bash, now that no login files are read.
 func BenchmarkBashTrueWithBash(b *testing.B) {
-	env := testEnv(b, nil)
+	env := wstest.Isolated(b, nil)
 	tl := plainBash(env)
 	input := json.RawMessage(`{"command":"true"}`)
 	for b.Loop() {

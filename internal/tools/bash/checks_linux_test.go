@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/shiro-neko/shiro/internal/proc/proctest"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // childPID waits for the first line the command prints: the pid of the
@@ -38,7 +41,7 @@ func (c *childPID) emit(s string) {
 
 func TestRunChecksTimeoutKillsForkedChild(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	c := newChildPID()
 	res, err := runCheck(context.Background(), env, defaultKillTiming(), check{command: "sleep 300 & echo $!; wait", source: "test"}, 300*time.Millisecond, c.emit)
 	if err != nil {
@@ -48,15 +51,15 @@ func TestRunChecksTimeoutKillsForkedChild(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 	pid := <-c.pid
-	killOnCleanup(t, pid)
-	if pid <= 0 || !pidGone(t, pid) {
+	proctest.KillOnCleanup(t, pid)
+	if pid <= 0 || !proctest.Exited(t, pid, testDeadline) {
 		t.Errorf("forked child %d is still running", pid)
 	}
 }
 
 func TestRunChecksKillsChildThatIgnoresTERM(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	timing := defaultKillTiming()
 	timing.grace = 100 * time.Millisecond
 	c := newChildPID()
@@ -65,15 +68,15 @@ func TestRunChecksKillsChildThatIgnoresTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := <-c.pid
-	killOnCleanup(t, pid)
-	if gone := pidGone(t, pid); res.passed || !gone {
+	proctest.KillOnCleanup(t, pid)
+	if gone := proctest.Exited(t, pid, testDeadline); res.passed || !gone {
 		t.Errorf("result %+v; child %d gone: %v", res, pid, gone)
 	}
 }
 
 func TestRunChecksInterrupt(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": "test:\n\t@sleep 300 & echo $$!; wait\n"})
+	env := wstest.Isolated(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": "test:\n\t@sleep 300 & echo $$!; wait\n"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := newChildPID()
@@ -87,8 +90,8 @@ func TestRunChecksInterrupt(t *testing.T) {
 		t.Fatalf("got %v, want ErrInterrupted", err)
 	}
 	pid := <-c.pid
-	killOnCleanup(t, pid)
-	if !pidGone(t, pid) {
+	proctest.KillOnCleanup(t, pid)
+	if !proctest.Exited(t, pid, testDeadline) {
 		t.Errorf("child %d survived the interrupt", pid)
 	}
 }
@@ -97,15 +100,15 @@ func TestRunChecksInterrupt(t *testing.T) {
 // hang the tool: the group is killed when the shell exits.
 func TestRunChecksStopsLeftovers(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	c := newChildPID()
 	res, err := runCheck(context.Background(), env, defaultKillTiming(), check{command: "sleep 300 & echo $!"}, time.Minute, c.emit)
 	if err != nil || !res.passed {
 		t.Fatalf("%+v %v", res, err)
 	}
 	pid := <-c.pid
-	killOnCleanup(t, pid)
-	if !pidGone(t, pid) {
+	proctest.KillOnCleanup(t, pid)
+	if !proctest.Exited(t, pid, testDeadline) {
 		t.Errorf("leftover %d still running", pid)
 	}
 }
@@ -116,7 +119,7 @@ func TestRunChecksStopsLeftovers(t *testing.T) {
 // session.
 func TestRunChecksRunInASessionOfTheirOwn(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	res, err := runCheck(context.Background(), env, defaultKillTiming(), check{
 		command: `read -r pid comm state ppid pgrp session rest < /proc/$$/stat; echo "$$ $pgrp $session"; ( : </dev/tty ) 2>/dev/null && echo tty || echo no-tty`,
 	}, time.Minute, func(string) {})
@@ -139,7 +142,7 @@ func TestRunChecksRunInASessionOfTheirOwn(t *testing.T) {
 // which a JSON event turns into U+FFFD halves.
 func TestRunChecksStreamsWholeRunes(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	var chunks []string // one stream, so one goroutine appends
 	res, err := runCheck(context.Background(), env, defaultKillTiming(), check{command: `yes 'é日本' | head -c 299997`}, time.Minute,
 		func(s string) { chunks = append(chunks, s) })

@@ -31,7 +31,7 @@ func TestDiscoverChecks(t *testing.T) {
 	t.Parallel()
 	pkg := `{"scripts": {"build": "tsc", "lint:fix": "eslint --fix", "test": "vitest run", "test:watch": "vitest",
 		"dev": "vite", "check:types": "tsc --noEmit", "typecheck": "tsc -p .", "a-lint": "x", "bad name; rm": "x"}}`
-	env := testEnv(t, map[string]string{"package.json": pkg, "bun.lockb": ""})
+	env := wstest.Isolated(t, map[string]string{"package.json": pkg, "bun.lockb": ""})
 	got := discoverChecks(env)
 	want := []check{
 		{"bun run test", "package.json"}, {"bun run typecheck", "package.json"}, {"bun run build", "package.json"},
@@ -41,7 +41,7 @@ func TestDiscoverChecks(t *testing.T) {
 		t.Errorf("package.json with bun:\n got %v\nwant %v", got, want)
 	}
 
-	env = testEnv(t, map[string]string{
+	env = wstest.Isolated(t, map[string]string{
 		"AGENTS.md":      "Use `go test ./...` and `go test -race ./internal/...`.",
 		"CLAUDE.md":      "`go test ./...`",
 		"package.json":   `{"scripts": {"test": "echo \"Error: no test specified\" && exit 1", "lint": "eslint ."}}`,
@@ -57,7 +57,7 @@ func TestDiscoverChecks(t *testing.T) {
 		t.Errorf("mixed:\n got %v\nwant %v", got, want)
 	}
 
-	env = testEnv(t, map[string]string{"Cargo.toml": "[package]\n", "yarn.lock": "", "package.json": `{"scripts":{"test":"jest"}}`})
+	env = wstest.Isolated(t, map[string]string{"Cargo.toml": "[package]\n", "yarn.lock": "", "package.json": `{"scripts":{"test":"jest"}}`})
 	got = discoverChecks(env)
 	want = []check{{"yarn run test", "package.json"}, {"cargo test", "Cargo.toml"}}
 	if !reflect.DeepEqual(got, want) {
@@ -68,7 +68,7 @@ func TestDiscoverChecks(t *testing.T) {
 	for i := range 15 {
 		fmt.Fprintf(&many, "`make test%d`\n", i)
 	}
-	env = testEnv(t, map[string]string{"AGENTS.md": many.String(), "CLAUDE.md": "`make lint`"})
+	env = wstest.Isolated(t, map[string]string{"AGENTS.md": many.String(), "CLAUDE.md": "`make lint`"})
 	if got := discoverChecks(env); len(got) != maxChecks || got[4].command != "make test4" {
 		t.Errorf("cap: %v", got)
 	}
@@ -81,7 +81,7 @@ func TestDiscoverChecks(t *testing.T) {
 	if err := os.WriteFile(outside, []byte(`{"scripts":{"test":"x"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env = testEnv(t, nil)
+	env = wstest.Isolated(t, nil)
 	if err := os.Symlink(outside, filepath.Join(env.Root, "package.json")); err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestDiscoverChecks(t *testing.T) {
 	}
 
 	// Nor is an instruction file over the size limit.
-	env = testEnv(t, map[string]string{"AGENTS.md": "`make test`\n" + strings.Repeat("x", maxDocBytes)})
+	env = wstest.Isolated(t, map[string]string{"AGENTS.md": "`make test`\n" + strings.Repeat("x", maxDocBytes)})
 	if got := discoverChecks(env); len(got) != 0 {
 		t.Errorf("read an instruction file over %d bytes: %v", maxDocBytes, got)
 	}
@@ -100,7 +100,7 @@ const makefile = "test:\n\t@echo all good\n\nlint:\n\t@for i in $$(seq 1 50); do
 
 func TestRunChecks(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, map[string]string{
+	env := wstest.Isolated(t, map[string]string{
 		"AGENTS.md": "Run `make test` and `make lint`.",
 		"Makefile":  makefile,
 	})
@@ -143,7 +143,7 @@ func TestRunChecks(t *testing.T) {
 			t.Errorf("%s: %v", in, err)
 		}
 	}
-	empty := testEnv(t, nil)
+	empty := wstest.Isolated(t, nil)
 	if _, err := invoke(context.Background(), Checks(empty)[0], raw, nil); err == nil || !strings.HasPrefix(err.Error(), "No checks found:") {
 		t.Errorf("no checks: %v", err)
 	}
@@ -156,7 +156,7 @@ func TestRunChecks(t *testing.T) {
 // changes in between.
 func TestRunChecksRunsWhatTheGateSaw(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": makefile})
+	env := wstest.Isolated(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": makefile})
 	tl := Checks(env)[0]
 	input := json.RawMessage(`{"timeout":60000}`)
 	p, err := tl.Prepare(input)
@@ -191,7 +191,7 @@ func TestRunChecksRunsWhatTheGateSaw(t *testing.T) {
 // ran commands no one had judged.
 func TestRunChecksRunsNothingTheGateDidNotSee(t *testing.T) {
 	t.Parallel()
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	p, err := Checks(env)[0].Prepare(json.RawMessage(`{}`))
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/shiro-neko/shiro/internal/proc/proctest"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
@@ -51,13 +53,13 @@ func TestDieWithShiroHelper(t *testing.T) {
 	bg := NewBackground(filepath.Join(dir, "backgrounds.json"), env, Hooks{Output: func(_, chunk string) { say(chunk) }})
 	ts := Tools(env, bg)
 	ctx := context.Background()
-	if _, err := invoke(ctx, ts[0], jsonInput(t, map[string]any{
+	if _, err := invoke(ctx, ts[0], tooltest.Input(t, map[string]any{
 		"command": `echo "bgshell $$"; sleep 300 & echo "bgchild $!"; wait`, "background": true,
 	}), nil); err != nil {
 		fmt.Println("error", err)
 		return
 	}
-	foreground := jsonInput(t, map[string]any{"command": `echo "fgshell $$"; sleep 300 & echo "fgchild $!"; wait`})
+	foreground := tooltest.Input(t, map[string]any{"command": `echo "fgshell $$"; sleep 300 & echo "fgchild $!"; wait`})
 	go func() {
 		_, err := invoke(ctx, ts[0], foreground, say)
 		say(fmt.Sprintf("error the foreground command ended: %v\n", err))
@@ -106,11 +108,11 @@ func TestCommandsDieWithShiro(t *testing.T) {
 		name, num, _ := strings.Cut(line, " ")
 		if pid, err := strconv.Atoi(num); err == nil && pid > 1 {
 			pids[name] = pid
-			killOnCleanup(t, pid)
+			proctest.KillOnCleanup(t, pid)
 		}
 	}
 	for _, name := range diePIDs() {
-		if pids[name] == 0 || !alive(pids[name]) {
+		if pids[name] == 0 || !proctest.Running(pids[name]) {
 			t.Fatalf("%s is not running before the kill (helper reported %v, scan error %v)", name, pids, lines.Err())
 		}
 	}
@@ -119,7 +121,7 @@ func TestCommandsDieWithShiro(t *testing.T) {
 	}
 	_ = helper.Wait()
 	for _, name := range diePIDs() {
-		if !pidGone(t, pids[name]) {
+		if !proctest.Exited(t, pids[name], testDeadline) {
 			t.Errorf("%s %d outlived its shiro", name, pids[name])
 		}
 	}

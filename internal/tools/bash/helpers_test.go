@@ -3,7 +3,6 @@ package bash
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -11,32 +10,11 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
-	"github.com/shiro-neko/shiro/internal/workspace"
-	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // testDeadline bounds every wait in these tests; they never sleep to let
 // something happen, they wait for it and fail after this long.
 const testDeadline = 20 * time.Second
-
-// testEnv makes a workspace with files whose commands get a fresh HOME, so
-// that nothing of the machine's user (login files, git config) reaches
-// them.
-func testEnv(t testing.TB, files map[string]string) *workspace.Env {
-	t.Helper()
-	env := wstest.Env(t, files)
-	env.ShellEnv = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	return env
-}
-
-func jsonInput(t testing.TB, fields map[string]any) json.RawMessage {
-	t.Helper()
-	raw, err := json.Marshal(fields)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
-}
 
 // invoke prepares and runs one call of tl, relaying live output to emit
 // (which may be nil).
@@ -48,19 +26,7 @@ func invoke(ctx context.Context, tl tool.Tool, input json.RawMessage, emit func(
 // runTool runs tl once with the given input fields.
 func runTool(t testing.TB, tl tool.Tool, fields map[string]any) (string, error) {
 	t.Helper()
-	return invoke(context.Background(), tl, jsonInput(t, fields), nil)
-}
-
-// named returns the tool called name among ts.
-func named(t testing.TB, ts []tool.Tool, name string) tool.Tool {
-	t.Helper()
-	for _, tl := range ts {
-		if tl.Info().Name == name {
-			return tl
-		}
-	}
-	t.Fatalf("no tool %s", name)
-	return nil
+	return invoke(context.Background(), tl, tooltest.Input(t, fields), nil)
 }
 
 // chunkWaiter collects live output and lets a test wait for a substring.

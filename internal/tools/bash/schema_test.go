@@ -8,6 +8,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func allTools() []tool.Tool {
@@ -50,7 +51,7 @@ func TestInfo(t *testing.T) {
 	}
 	// The description names the shell and how it is run: never as a login
 	// shell.
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	env.Shell = "zsh"
 	if d := Tools(env, nil)[0].Info().Description; !strings.HasPrefix(d, "Run a shell command with `zsh -c` in the workspace root.") {
 		t.Errorf("description %q", d)
@@ -79,7 +80,7 @@ func TestPlans(t *testing.T) {
 		{"bash_stop", `{"handle":3}`, nil, nil, "3 npm run dev"},
 		{"run_checks", `{"target":"lint"}`, nil, nil, "lint"},
 	} {
-		p, err := named(t, ts, c.tool).Prepare([]byte(c.input))
+		p, err := tooltest.Named(t, ts, c.tool).Prepare([]byte(c.input))
 		if err != nil {
 			t.Errorf("%s %s: %v", c.tool, c.input, err)
 			continue
@@ -90,7 +91,7 @@ func TestPlans(t *testing.T) {
 		}
 	}
 
-	env := testEnv(t, map[string]string{"AGENTS.md": "Run `make test` and `make lint`."})
+	env := wstest.Isolated(t, map[string]string{"AGENTS.md": "Run `make test` and `make lint`."})
 	p, err := Checks(env)[0].Prepare([]byte(`{}`))
 	if err != nil {
 		t.Fatal(err)

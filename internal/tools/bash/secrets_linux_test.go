@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/sandbox"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // TestMain lets this test binary be the sandbox's helper: the sandbox
@@ -52,8 +54,7 @@ func newSecretFixture(t *testing.T) *secretFixture {
 		t.Skip("git is not installed")
 	}
 	dir := t.TempDir()
-	gitEnv := append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	gitEnv := wstest.CleanEnviron(t, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 	git := func(at string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", args...)
@@ -193,7 +194,7 @@ func unconfined(t *testing.T, env *workspace.Env, command string) string {
 // directly, and none does in the result the model gets.
 func TestBashWithholdsSecretsFromGitHistory(t *testing.T) {
 	f := newSecretFixture(t)
-	bashT := named(t, Tools(f.env, nil), "bash")
+	bashT := tooltest.Named(t, Tools(f.env, nil), "bash")
 	commands := []string{
 		"git log -p --all",
 		"git log -p --all --reflog",
@@ -226,7 +227,7 @@ func TestBashWithholdsSecretsFromGitHistory(t *testing.T) {
 			if strings.Contains(c, "upstream") {
 				// Fetching changes the repository: each run from a fresh one.
 				f = newSecretFixture(t)
-				bashT = named(t, Tools(f.env, nil), "bash")
+				bashT = tooltest.Named(t, Tools(f.env, nil), "bash")
 			}
 			raw := unconfined(t, f.env, c)
 			runs := encodedRuns(raw)
@@ -234,7 +235,7 @@ func TestBashWithholdsSecretsFromGitHistory(t *testing.T) {
 				t.Fatalf("the command prints no secret even unconfined, so it proves nothing:\n%s", raw)
 			}
 			live := newChunkWaiter()
-			out, err := invoke(context.Background(), bashT, jsonInput(t, map[string]any{"command": c}), live.emit)
+			out, err := invoke(context.Background(), bashT, tooltest.Input(t, map[string]any{"command": c}), live.emit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -260,7 +261,7 @@ func TestBashWithholdsSecretsFromGitHistory(t *testing.T) {
 // repository did not have; printing it in the same command is caught.
 func TestBashWithholdsASecretFetchedByTheCommand(t *testing.T) {
 	f := newSecretFixture(t)
-	out, err := runTool(t, named(t, Tools(f.env, nil), "bash"), map[string]any{
+	out, err := runTool(t, tooltest.Named(t, Tools(f.env, nil), "bash"), map[string]any{
 		"command": "git fetch -q ./upstream main && git log -p FETCH_HEAD"})
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +274,7 @@ func TestBashWithholdsASecretFetchedByTheCommand(t *testing.T) {
 // Ordinary history still reads as before: only secret values go.
 func TestBashShowsOrdinaryHistory(t *testing.T) {
 	f := newSecretFixture(t)
-	out, err := runTool(t, named(t, Tools(f.env, nil), "bash"), map[string]any{"command": "git log -p -- app.go"})
+	out, err := runTool(t, tooltest.Named(t, Tools(f.env, nil), "bash"), map[string]any{"command": "git log -p -- app.go"})
 	if err != nil {
 		t.Fatal(err)
 	}

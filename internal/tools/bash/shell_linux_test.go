@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/proc"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
@@ -34,7 +35,7 @@ func TestCommandsReadNoLoginOrRcFiles(t *testing.T) {
 	home := t.TempDir()
 	wstest.Write(t, home, loginFiles())
 	path := t.TempDir() + ":" + os.Getenv("PATH")
-	env := testEnv(t, nil)
+	env := wstest.Isolated(t, nil)
 	env.ShellEnv = []string{"PATH=" + path, "HOME=" + home, "SSH_CLIENT=192.0.2.1 50000 22"}
 	command := `echo "PATH=$PATH"; shopt -q login_shell && echo login || echo not-login; echo "SHLVL=$SHLVL"`
 	out, err := runTool(t, plainBash(env), map[string]any{"command": command})
@@ -120,7 +121,7 @@ func (l *recordingLauncher) launched() []proc.Exec {
 // Every command of bash, of background jobs and of run_checks goes
 // through the workspace's Launcher, as the command it describes.
 func TestEveryCommandGoesThroughTheLauncher(t *testing.T) {
-	env := testEnv(t, map[string]string{
+	env := wstest.Isolated(t, map[string]string{
 		"AGENTS.md": "Run `make test`.",
 		"Makefile":  "test:\n\t@echo \"check $$SHIRO_LAUNCHED\"\n",
 	})
@@ -131,11 +132,11 @@ func TestEveryCommandGoesThroughTheLauncher(t *testing.T) {
 	t.Cleanup(func() { _ = bg.StopAll(context.Background()) })
 	ts := Tools(env, bg)
 
-	out, err := runTool(t, named(t, ts, "bash"), map[string]any{"command": `echo "fg $SHIRO_LAUNCHED"`})
+	out, err := runTool(t, tooltest.Named(t, ts, "bash"), map[string]any{"command": `echo "fg $SHIRO_LAUNCHED"`})
 	if err != nil || out != "exit: 0\nstdout:\nfg via-launcher" {
 		t.Errorf("bash: %q, %v", out, err)
 	}
-	if _, err := runTool(t, named(t, ts, "bash"), map[string]any{"command": `echo "bg $SHIRO_LAUNCHED"`, "background": true}); err != nil {
+	if _, err := runTool(t, tooltest.Named(t, ts, "bash"), map[string]any{"command": `echo "bg $SHIRO_LAUNCHED"`, "background": true}); err != nil {
 		t.Fatal(err)
 	}
 	output.waitFor(t, "bg via-launcher\n")
@@ -178,7 +179,7 @@ func TestEveryCommandGoesThroughTheLauncher(t *testing.T) {
 }
 
 func TestALauncherErrorStopsTheCommand(t *testing.T) {
-	env := testEnv(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": "test:\n\ttouch ran\n"})
+	env := wstest.Isolated(t, map[string]string{"AGENTS.md": "`make test`", "Makefile": "test:\n\ttouch ran\n"})
 	env.Launcher = &recordingLauncher{err: errors.New("sandbox unavailable")}
 	bg := NewBackground("", nil, Hooks{})
 	ts := Tools(env, bg)
@@ -189,7 +190,7 @@ func TestALauncherErrorStopsTheCommand(t *testing.T) {
 		{"bash", map[string]any{"command": "touch ran"}},
 		{"bash", map[string]any{"command": "touch ran", "background": true}},
 	} {
-		if _, err := runTool(t, named(t, ts, c.name), c.input); err == nil || !strings.Contains(err.Error(), "sandbox unavailable") {
+		if _, err := runTool(t, tooltest.Named(t, ts, c.name), c.input); err == nil || !strings.Contains(err.Error(), "sandbox unavailable") {
 			t.Errorf("%s %v: %v", c.name, c.input, err)
 		}
 	}

@@ -6,36 +6,37 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func TestEditFileExact(t *testing.T) {
 	src := "package a\n\nfunc A() int {\n\treturn 1\n}\n"
-	env := newEnv(t, map[string]string{"a.go": src})
-	out := ok(t, env, "edit_file", map[string]any{"path": "a.go", "oldString": "\treturn 1\n", "newString": "\tx := 2\n\treturn x\n"})
+	env := wstest.Env(t, map[string]string{"a.go": src})
+	out := family.Ok(t, env, "edit_file", map[string]any{"path": "a.go", "oldString": "\treturn 1\n", "newString": "\tx := 2\n\treturn x\n"})
 	if !strings.HasPrefix(out, "Edited a.go: 1 replacement, lines 4-5\n") {
 		t.Errorf("result %q", out)
 	}
-	contains(t, out, "@@", "-\treturn 1", "+\tx := 2", "+\treturn x")
-	if got, want := readFile(t, env, "a.go"), "package a\n\nfunc A() int {\n\tx := 2\n\treturn x\n}\n"; got != want {
+	tooltest.Contains(t, out, "@@", "-\treturn 1", "+\tx := 2", "+\treturn x")
+	if got, want := tooltest.ReadFile(t, env.Root, "a.go"), "package a\n\nfunc A() int {\n\tx := 2\n\treturn x\n}\n"; got != want {
 		t.Errorf("on disk %q", got)
 	}
 }
 
 func TestEditFileReplaceAllAndErrors(t *testing.T) {
-	env := newEnv(t, map[string]string{"r.txt": "foo bar foo\nfoo\n", "bin": "a\x00b", "dir/": ""})
-	msg := fail(t, env, "edit_file", map[string]any{"path": "r.txt", "oldString": "foo", "newString": "baz"})
+	env := wstest.Env(t, map[string]string{"r.txt": "foo bar foo\nfoo\n", "bin": "a\x00b", "dir/": ""})
+	msg := family.Fail(t, env, "edit_file", map[string]any{"path": "r.txt", "oldString": "foo", "newString": "baz"})
 	if msg != "oldString appears 3 times in r.txt. Add surrounding context or set replaceAll." {
 		t.Errorf("got %q", msg)
 	}
-	if readFile(t, env, "r.txt") != "foo bar foo\nfoo\n" {
+	if tooltest.ReadFile(t, env.Root, "r.txt") != "foo bar foo\nfoo\n" {
 		t.Fatal("a failed edit changed the file")
 	}
-	out := ok(t, env, "edit_file", map[string]any{"path": "r.txt", "oldString": "foo", "newString": "baz", "replaceAll": true})
+	out := family.Ok(t, env, "edit_file", map[string]any{"path": "r.txt", "oldString": "foo", "newString": "baz", "replaceAll": true})
 	if !strings.HasPrefix(out, "Edited r.txt: 3 replacements, line 1, line 1, line 2") {
 		t.Errorf("got %q", out)
 	}
-	if got := readFile(t, env, "r.txt"); got != "baz bar baz\nbaz\n" {
+	if got := tooltest.ReadFile(t, env.Root, "r.txt"); got != "baz bar baz\nbaz\n" {
 		t.Errorf("on disk %q", got)
 	}
 	for _, c := range []struct {
@@ -51,15 +52,15 @@ func TestEditFileReplaceAllAndErrors(t *testing.T) {
 		{map[string]any{"path": "r.txt", "oldString": "bar \n", "newString": "bar\n"}, "oldString not found"},
 		{map[string]any{"path": "r.txt", "oldString": "bar baz\n ", "newString": "bar baz\n"}, "The edit leaves r.txt unchanged; nothing was written."},
 	} {
-		if msg := fail(t, env, "edit_file", c.in); !strings.HasPrefix(msg, c.want) {
+		if msg := family.Fail(t, env, "edit_file", c.in); !strings.HasPrefix(msg, c.want) {
 			t.Errorf("%v: got %q, want %q", c.in, msg, c.want)
 		}
 	}
 }
 
 func TestEditFileNotFoundDiagnostic(t *testing.T) {
-	env := newEnv(t, map[string]string{"d.go": "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n"})
-	msg := fail(t, env, "edit_file", map[string]any{"path": "d.go", "oldString": "if y {\n    return", "newString": "z"})
+	env := wstest.Env(t, map[string]string{"d.go": "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n"})
+	msg := family.Fail(t, env, "edit_file", map[string]any{"path": "d.go", "oldString": "if y {\n    return", "newString": "z"})
 	want := "oldString not found in d.go.\n" +
 		"Closest text in the file (· is a space, → a tab, ␍ a carriage return):\n" +
 		"2: →if·x·{\n" +
@@ -70,8 +71,8 @@ func TestEditFileNotFoundDiagnostic(t *testing.T) {
 	if msg != want {
 		t.Errorf("got:\n%s\nwant:\n%s", msg, want)
 	}
-	msg = fail(t, env, "edit_file", map[string]any{"path": "d.go", "oldString": "completely unrelated words", "newString": "z"})
-	contains(t, msg, "oldString not found in d.go.\nNo line of the file resembles its first line")
+	msg = family.Fail(t, env, "edit_file", map[string]any{"path": "d.go", "oldString": "completely unrelated words", "newString": "z"})
+	tooltest.Contains(t, msg, "oldString not found in d.go.\nNo line of the file resembles its first line")
 }
 
 func TestEditFileFallbacks(t *testing.T) {
@@ -113,10 +114,10 @@ func TestEditFileFallbacks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"f": c.file})
-			out := ok(t, env, "edit_file", map[string]any{"path": "f", "oldString": c.old, "newString": c.new})
-			contains(t, out, "(no exact match; matched ", c.level)
-			if got := readFile(t, env, "f"); got != c.want {
+			env := wstest.Env(t, map[string]string{"f": c.file})
+			out := family.Ok(t, env, "edit_file", map[string]any{"path": "f", "oldString": c.old, "newString": c.new})
+			tooltest.Contains(t, out, "(no exact match; matched ", c.level)
+			if got := tooltest.ReadFile(t, env.Root, "f"); got != c.want {
 				t.Errorf("on disk %q, want %q", got, c.want)
 			}
 		})
@@ -125,26 +126,26 @@ func TestEditFileFallbacks(t *testing.T) {
 
 func TestEditFileFallbackMustBeUnique(t *testing.T) {
 	file := "a()  \nb()\na()\t\n"
-	env := newEnv(t, map[string]string{"f": file})
-	msg := fail(t, env, "edit_file", map[string]any{"path": "f", "oldString": "a() \n", "newString": "c()\n"})
+	env := wstest.Env(t, map[string]string{"f": file})
+	msg := family.Fail(t, env, "edit_file", map[string]any{"path": "f", "oldString": "a() \n", "newString": "c()\n"})
 	want := "oldString is not in f exactly; ignoring trailing whitespace it appears 2 times. Copy the exact text, with more surrounding context, from read_file."
 	if msg != want {
 		t.Errorf("got %q", msg)
 	}
-	if readFile(t, env, "f") != file {
+	if tooltest.ReadFile(t, env.Root, "f") != file {
 		t.Error("file changed")
 	}
 }
 
 func TestEditFileKeepsCRLF(t *testing.T) {
-	env := newEnv(t, map[string]string{"w.txt": "one\r\ntwo\r\nthree\r\n"})
-	ok(t, env, "edit_file", map[string]any{"path": "w.txt", "oldString": "two\nthree", "newString": "2\n2.5\n3"})
-	if got := readFile(t, env, "w.txt"); got != "one\r\n2\r\n2.5\r\n3\r\n" {
+	env := wstest.Env(t, map[string]string{"w.txt": "one\r\ntwo\r\nthree\r\n"})
+	family.Ok(t, env, "edit_file", map[string]any{"path": "w.txt", "oldString": "two\nthree", "newString": "2\n2.5\n3"})
+	if got := tooltest.ReadFile(t, env.Root, "w.txt"); got != "one\r\n2\r\n2.5\r\n3\r\n" {
 		t.Errorf("on disk %q", got)
 	}
 	// oldString given with CRLF matches too.
-	ok(t, env, "edit_file", map[string]any{"path": "w.txt", "oldString": "one\r\n2", "newString": "1\r\n2"})
-	if got := readFile(t, env, "w.txt"); got != "1\r\n2\r\n2.5\r\n3\r\n" {
+	family.Ok(t, env, "edit_file", map[string]any{"path": "w.txt", "oldString": "one\r\n2", "newString": "1\r\n2"})
+	if got := tooltest.ReadFile(t, env.Root, "w.txt"); got != "1\r\n2\r\n2.5\r\n3\r\n" {
 		t.Errorf("on disk %q", got)
 	}
 }
@@ -152,21 +153,21 @@ func TestEditFileKeepsCRLF(t *testing.T) {
 func TestEditFileMixedLineEndings(t *testing.T) {
 	// Lines 1-2 LF, 3-4 CRLF, 5 LF, and no newline at the end.
 	file := "a\nb\nc\r\nd\r\ne\nf"
-	env := newEnv(t, map[string]string{"m.txt": file})
+	env := wstest.Env(t, map[string]string{"m.txt": file})
 	// Inside the CRLF block: the new lines take CRLF; the rest keep theirs.
-	ok(t, env, "edit_file", map[string]any{"path": "m.txt", "oldString": "c\nd\n", "newString": "C\nX\nD\n"})
-	if got, want := readFile(t, env, "m.txt"), "a\nb\nC\r\nX\r\nD\r\ne\nf"; got != want {
+	family.Ok(t, env, "edit_file", map[string]any{"path": "m.txt", "oldString": "c\nd\n", "newString": "C\nX\nD\n"})
+	if got, want := tooltest.ReadFile(t, env.Root, "m.txt"), "a\nb\nC\r\nX\r\nD\r\ne\nf"; got != want {
 		t.Errorf("on disk %q, want %q", got, want)
 	}
 	// Within one LF line: a new line break follows that line's ending.
-	ok(t, env, "edit_file", map[string]any{"path": "m.txt", "oldString": "e", "newString": "e1\ne2"})
-	if got, want := readFile(t, env, "m.txt"), "a\nb\nC\r\nX\r\nD\r\ne1\ne2\nf"; got != want {
+	family.Ok(t, env, "edit_file", map[string]any{"path": "m.txt", "oldString": "e", "newString": "e1\ne2"})
+	if got, want := tooltest.ReadFile(t, env.Root, "m.txt"), "a\nb\nC\r\nX\r\nD\r\ne1\ne2\nf"; got != want {
 		t.Errorf("on disk %q, want %q", got, want)
 	}
 	// A lone CR is text, not a line ending.
-	env = newEnv(t, map[string]string{"cr.txt": "x\ry\n"})
-	ok(t, env, "edit_file", map[string]any{"path": "cr.txt", "oldString": "y", "newString": "z"})
-	if got := readFile(t, env, "cr.txt"); got != "x\rz\n" {
+	env = wstest.Env(t, map[string]string{"cr.txt": "x\ry\n"})
+	family.Ok(t, env, "edit_file", map[string]any{"path": "cr.txt", "oldString": "y", "newString": "z"})
+	if got := tooltest.ReadFile(t, env.Root, "cr.txt"); got != "x\rz\n" {
 		t.Errorf("on disk %q", got)
 	}
 }
@@ -174,11 +175,11 @@ func TestEditFileMixedLineEndings(t *testing.T) {
 func TestEditFileKeepsModeAndStaysInJail(t *testing.T) {
 	outside := t.TempDir()
 	wstest.Write(t, outside, map[string]string{"o.txt": "secret"})
-	env := newEnv(t, map[string]string{"run.sh": "echo hi\n"})
+	env := wstest.Env(t, map[string]string{"run.sh": "echo hi\n"})
 	if err := os.Chmod(filepath.Join(env.Root, "run.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ok(t, env, "edit_file", map[string]any{"path": "run.sh", "oldString": "hi", "newString": "bye"})
+	family.Ok(t, env, "edit_file", map[string]any{"path": "run.sh", "oldString": "hi", "newString": "bye"})
 	fi, _ := os.Stat(filepath.Join(env.Root, "run.sh"))
 	if fi.Mode().Perm() != 0o755 {
 		t.Errorf("mode %v", fi.Mode().Perm())
@@ -187,7 +188,7 @@ func TestEditFileKeepsModeAndStaysInJail(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"link", filepath.Join(outside, "o.txt")} {
-		if msg := fail(t, env, "edit_file", map[string]any{"path": p, "oldString": "secret", "newString": "x"}); !strings.Contains(msg, "escapes workspace") {
+		if msg := family.Fail(t, env, "edit_file", map[string]any{"path": p, "oldString": "secret", "newString": "x"}); !strings.Contains(msg, "escapes workspace") {
 			t.Errorf("%s: got %q", p, msg)
 		}
 	}
@@ -198,8 +199,8 @@ func TestEditFileKeepsModeAndStaysInJail(t *testing.T) {
 
 func TestMultiEdit(t *testing.T) {
 	src := "alpha\nbeta\ngamma\n"
-	env := newEnv(t, map[string]string{"m.txt": src})
-	out := ok(t, env, "multi_edit", map[string]any{"path": "m.txt", "edits": []map[string]any{
+	env := wstest.Env(t, map[string]string{"m.txt": src})
+	out := family.Ok(t, env, "multi_edit", map[string]any{"path": "m.txt", "edits": []map[string]any{
 		{"oldString": "alpha", "newString": "ALPHA"},
 		{"oldString": "ALPHA\nbeta", "newString": "ALPHA\nBETA"}, // sees the first edit's result
 		{"oldString": "a", "newString": "4", "replaceAll": true},
@@ -207,14 +208,14 @@ func TestMultiEdit(t *testing.T) {
 	if !strings.HasPrefix(out, "Edited m.txt: 3 edits, 4 replacements\n") {
 		t.Errorf("got %q", out)
 	}
-	if got := readFile(t, env, "m.txt"); got != "ALPHA\nBETA\ng4mm4\n" {
+	if got := tooltest.ReadFile(t, env.Root, "m.txt"); got != "ALPHA\nBETA\ng4mm4\n" {
 		t.Errorf("on disk %q", got)
 	}
 }
 
 func TestMultiEditAllOrNothing(t *testing.T) {
 	src := "one\ntwo\nthree\n"
-	env := newEnv(t, map[string]string{"m.txt": src})
+	env := wstest.Env(t, map[string]string{"m.txt": src})
 	before, _ := os.ReadFile(filepath.Join(env.Root, "m.txt"))
 	cases := []struct {
 		edits []map[string]any
@@ -230,7 +231,7 @@ func TestMultiEditAllOrNothing(t *testing.T) {
 			"edit 1: oldString and newString are identical; there is nothing to change. No edits were applied."},
 	}
 	for _, c := range cases {
-		msg := fail(t, env, "multi_edit", map[string]any{"path": "m.txt", "edits": c.edits})
+		msg := family.Fail(t, env, "multi_edit", map[string]any{"path": "m.txt", "edits": c.edits})
 		if !strings.HasPrefix(msg, c.want) {
 			t.Errorf("got %q, want %q", msg, c.want)
 		}
@@ -240,5 +241,5 @@ func TestMultiEditAllOrNothing(t *testing.T) {
 		}
 	}
 	// No edits at all is refused before the call runs.
-	contains(t, inputError(t, env, "multi_edit", map[string]any{"path": "m.txt", "edits": []map[string]any{}}), "edits", "0", "1")
+	tooltest.Contains(t, family.Refuse(t, env, "multi_edit", map[string]any{"path": "m.txt", "edits": []map[string]any{}}).Error(), "edits", "0", "1")
 }

@@ -5,21 +5,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func TestInsertLines(t *testing.T) {
 	t.Parallel()
-	env := newEnv(t, map[string]string{"a.txt": "one\ntwo\nthree\n"})
-	got := ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 2, "text": "new A\nnew B"})
+	env := wstest.Env(t, map[string]string{"a.txt": "one\ntwo\nthree\n"})
+	got := family.Ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 2, "text": "new A\nnew B"})
 	if got != "Inserted 2 lines before line 2 in a.txt (now 5 lines).\n1: one\n2: new A\n3: new B\n4: two" {
 		t.Errorf("result: %q", got)
 	}
-	if s := readFile(t, env, "a.txt"); s != "one\nnew A\nnew B\ntwo\nthree\n" {
+	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "one\nnew A\nnew B\ntwo\nthree\n" {
 		t.Errorf("file: %q", s)
 	}
-	ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 6, "text": "last\n"})
-	ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 1, "text": "\n"})
-	if s := readFile(t, env, "a.txt"); s != "\none\nnew A\nnew B\ntwo\nthree\nlast\n" {
+	family.Ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 6, "text": "last\n"})
+	family.Ok(t, env, "insert_lines", map[string]any{"path": "a.txt", "line": 1, "text": "\n"})
+	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "\none\nnew A\nnew B\ntwo\nthree\nlast\n" {
 		t.Errorf("file: %q", s)
 	}
 	for _, c := range []struct {
@@ -29,7 +32,7 @@ func TestInsertLines(t *testing.T) {
 		{map[string]any{"path": "a.txt", "line": 9, "text": "x"}, "line must be from 1 to 8 (8 appends; a.txt has 7 lines); got 9"},
 		{map[string]any{"path": "nope.txt", "line": 1, "text": "x"}, "No such file: nope.txt"},
 	} {
-		if msg := fail(t, env, "insert_lines", c.in); msg != c.want {
+		if msg := family.Fail(t, env, "insert_lines", c.in); msg != c.want {
 			t.Errorf("%v: %q, want %q", c.in, msg, c.want)
 		}
 	}
@@ -44,26 +47,26 @@ func TestInsertLines(t *testing.T) {
 		{map[string]any{"path": "a.txt", "line": 1, "text": ""}, []string{`invalid arguments: text is empty; to add a blank line, pass "\n".`}},
 		{map[string]any{"path": "", "line": 1, "text": "x"}, []string{"invalid arguments: path is required."}},
 	} {
-		contains(t, inputError(t, env, "insert_lines", c.in), c.words...)
+		tooltest.Contains(t, family.Refuse(t, env, "insert_lines", c.in).Error(), c.words...)
 	}
 }
 
 func TestDeleteAndReplaceLines(t *testing.T) {
 	t.Parallel()
-	env := newEnv(t, map[string]string{"a.txt": "1\n2\n3\n4\n5\n"})
-	got := ok(t, env, "delete_lines", map[string]any{"path": "a.txt", "start": 2, "end": 3})
+	env := wstest.Env(t, map[string]string{"a.txt": "1\n2\n3\n4\n5\n"})
+	got := family.Ok(t, env, "delete_lines", map[string]any{"path": "a.txt", "start": 2, "end": 3})
 	if got != "Deleted lines 2-3 in a.txt (now 3 lines).\n1: 1\n2: 4" {
 		t.Errorf("delete result: %q", got)
 	}
-	got = ok(t, env, "replace_lines", map[string]any{"path": "a.txt", "start": 3, "end": 3, "text": "five\nsix\n"})
+	got = family.Ok(t, env, "replace_lines", map[string]any{"path": "a.txt", "start": 3, "end": 3, "text": "five\nsix\n"})
 	if got != "Replaced lines 3-3 with 2 lines in a.txt (now 4 lines).\n2: 4\n3: five\n4: six" {
 		t.Errorf("replace result: %q", got)
 	}
-	if s := readFile(t, env, "a.txt"); s != "1\n4\nfive\nsix\n" {
+	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "1\n4\nfive\nsix\n" {
 		t.Errorf("file: %q", s)
 	}
-	ok(t, env, "replace_lines", map[string]any{"path": "a.txt", "start": 1, "end": 4, "text": "all new"})
-	if s := readFile(t, env, "a.txt"); s != "all new\n" {
+	family.Ok(t, env, "replace_lines", map[string]any{"path": "a.txt", "start": 1, "end": 4, "text": "all new"})
+	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "all new\n" {
 		t.Errorf("replace all: %q", s)
 	}
 	for _, c := range []struct {
@@ -75,7 +78,7 @@ func TestDeleteAndReplaceLines(t *testing.T) {
 		{"delete_lines", map[string]any{"path": "a.txt", "start": 1, "end": 2}, "start and end must satisfy 1 <= start <= end <= 1 (a.txt has 1 lines); got start 1, end 2"},
 		{"replace_lines", map[string]any{"path": "a.txt", "start": 2, "end": 1, "text": "x"}, "start and end must satisfy 1 <= start <= end <= 1 (a.txt has 1 lines); got start 2, end 1"},
 	} {
-		if msg := fail(t, env, c.tool, c.in); msg != c.want {
+		if msg := family.Fail(t, env, c.tool, c.in); msg != c.want {
 			t.Errorf("%s %v: %q, want %q", c.tool, c.in, msg, c.want)
 		}
 	}
@@ -88,30 +91,30 @@ func TestDeleteAndReplaceLines(t *testing.T) {
 		{"delete_lines", map[string]any{"path": "a.txt", "start": 1}, []string{"missing", "end"}},
 		{"replace_lines", map[string]any{"path": "a.txt", "start": 1, "end": 1, "text": ""}, []string{`invalid arguments: text is empty; to add a blank line, pass "\n".`}},
 	} {
-		contains(t, inputError(t, env, c.tool, c.in), c.words...)
+		tooltest.Contains(t, family.Refuse(t, env, c.tool, c.in).Error(), c.words...)
 	}
 }
 
 func TestAppendPrepend(t *testing.T) {
 	t.Parallel()
-	env := newEnv(t, map[string]string{"a.txt": "middle", "empty.txt": ""})
-	got := ok(t, env, "append_file", map[string]any{"path": "a.txt", "text": "end\n"})
+	env := wstest.Env(t, map[string]string{"a.txt": "middle", "empty.txt": ""})
+	got := family.Ok(t, env, "append_file", map[string]any{"path": "a.txt", "text": "end\n"})
 	if got != "Appended 1 line in a.txt (now 2 lines).\n1: middle\n2: end" {
 		t.Errorf("append: %q", got)
 	}
 	// The file had no final newline, and still has none.
-	if s := readFile(t, env, "a.txt"); s != "middle\nend" {
+	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "middle\nend" {
 		t.Errorf("after append: %q", s)
 	}
-	ok(t, env, "prepend_file", map[string]any{"path": "a.txt", "text": "#!/bin/sh\n# top"})
-	if s := readFile(t, env, "a.txt"); s != "#!/bin/sh\n# top\nmiddle\nend" {
+	family.Ok(t, env, "prepend_file", map[string]any{"path": "a.txt", "text": "#!/bin/sh\n# top"})
+	if s := tooltest.ReadFile(t, env.Root, "a.txt"); s != "#!/bin/sh\n# top\nmiddle\nend" {
 		t.Errorf("after prepend: %q", s)
 	}
-	ok(t, env, "append_file", map[string]any{"path": "empty.txt", "text": "first"})
-	if s := readFile(t, env, "empty.txt"); s != "first\n" {
+	family.Ok(t, env, "append_file", map[string]any{"path": "empty.txt", "text": "first"})
+	if s := tooltest.ReadFile(t, env.Root, "empty.txt"); s != "first\n" {
 		t.Errorf("empty file: %q", s)
 	}
-	if msg := fail(t, env, "append_file", map[string]any{"path": "new.txt", "text": "x"}); msg != "No such file: new.txt" {
+	if msg := family.Fail(t, env, "append_file", map[string]any{"path": "new.txt", "text": "x"}); msg != "No such file: new.txt" {
 		t.Errorf("missing file: %q", msg)
 	}
 	if _, err := os.Stat(filepath.Join(env.Root, "new.txt")); err == nil {
@@ -123,7 +126,7 @@ func TestAppendPrepend(t *testing.T) {
 // keep their own endings.
 func TestLineToolsKeepLineEndings(t *testing.T) {
 	t.Parallel()
-	env := newEnv(t, map[string]string{
+	env := wstest.Env(t, map[string]string{
 		"crlf.txt":  "a\r\nb\r\nc\r\n",
 		"mixed.txt": "a\r\nb\nc\r\nd\r\n",
 	})
@@ -141,9 +144,9 @@ func TestLineToolsKeepLineEndings(t *testing.T) {
 		{"replace_lines", map[string]any{"path": "mixed.txt", "start": 1, "end": 1, "text": "A"}, "A\r\nb\nc\r\nnew\r\nd\r\n"},
 	}
 	for _, s := range steps {
-		ok(t, env, s.tool, s.in)
+		family.Ok(t, env, s.tool, s.in)
 		path := s.in["path"].(string)
-		if got := readFile(t, env, path); got != s.want {
+		if got := tooltest.ReadFile(t, env.Root, path); got != s.want {
 			t.Errorf("%s %v:\n got %q\nwant %q", s.tool, s.in, got, s.want)
 		}
 	}
@@ -154,7 +157,7 @@ func TestLineToolsKeepLineEndings(t *testing.T) {
 func TestLineToolsAreAtomic(t *testing.T) {
 	t.Parallel()
 	orig := "keep\r\nthese\nbytes"
-	env := newEnv(t, map[string]string{"a.sh": orig})
+	env := wstest.Env(t, map[string]string{"a.sh": orig})
 	p := filepath.Join(env.Root, "a.sh")
 	if err := os.Chmod(p, 0o750); err != nil {
 		t.Fatal(err)
@@ -167,25 +170,25 @@ func TestLineToolsAreAtomic(t *testing.T) {
 		{"delete_lines", map[string]any{"path": "a.sh", "start": 1, "end": 3}},
 		{"replace_lines", map[string]any{"path": "a.sh", "start": 3, "end": 4, "text": "x"}},
 	} {
-		fail(t, env, c.tool, c.in)
-		if got := readFile(t, env, "a.sh"); got != orig {
+		family.Fail(t, env, c.tool, c.in)
+		if got := tooltest.ReadFile(t, env.Root, "a.sh"); got != orig {
 			t.Fatalf("%s changed the file: %q", c.tool, got)
 		}
 	}
-	contains(t, inputError(t, env, "replace_lines", map[string]any{"path": "a.sh", "start": 1, "end": 1, "text": 5}), "text")
-	if got := readFile(t, env, "a.sh"); got != orig {
+	tooltest.Contains(t, family.Refuse(t, env, "replace_lines", map[string]any{"path": "a.sh", "start": 1, "end": 1, "text": 5}).Error(), "text")
+	if got := tooltest.ReadFile(t, env.Root, "a.sh"); got != orig {
 		t.Fatalf("a refused call changed the file: %q", got)
 	}
 	before, err := os.Stat(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok(t, env, "replace_lines", map[string]any{"path": "a.sh", "start": 2, "end": 2, "text": "those"})
+	family.Ok(t, env, "replace_lines", map[string]any{"path": "a.sh", "start": 2, "end": 2, "text": "those"})
 	after, err := os.Stat(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, env, "a.sh"); got != "keep\r\nthose\nbytes" {
+	if got := tooltest.ReadFile(t, env.Root, "a.sh"); got != "keep\r\nthose\nbytes" {
 		t.Errorf("edit: %q", got)
 	}
 	if after.Mode().Perm() != 0o750 {
@@ -204,7 +207,7 @@ func TestLineToolsAreAtomic(t *testing.T) {
 
 func TestLineToolsJail(t *testing.T) {
 	t.Parallel()
-	env := newEnv(t, nil)
+	env := wstest.Env(t, nil)
 	outside := t.TempDir()
 	target := filepath.Join(outside, "victim.txt")
 	if err := os.WriteFile(target, []byte("safe\n"), 0o644); err != nil {
@@ -219,11 +222,11 @@ func TestLineToolsJail(t *testing.T) {
 			if tool == "insert_lines" {
 				in["line"] = 1
 			}
-			if msg := fail(t, env, tool, in); !strings.HasPrefix(msg, "path escapes workspace") {
+			if msg := family.Fail(t, env, tool, in); !strings.HasPrefix(msg, "path escapes workspace") {
 				t.Errorf("%s %s: %q", tool, p, msg)
 			}
 		}
-		if msg := fail(t, env, "delete_lines", map[string]any{"path": p, "start": 1, "end": 1}); !strings.HasPrefix(msg, "path escapes workspace") {
+		if msg := family.Fail(t, env, "delete_lines", map[string]any{"path": p, "start": 1, "end": 1}); !strings.HasPrefix(msg, "path escapes workspace") {
 			t.Errorf("delete_lines %s: %q", p, msg)
 		}
 	}

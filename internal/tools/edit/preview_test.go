@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
@@ -27,26 +28,15 @@ func TestPreviewIsWhatRunWrites(t *testing.T) {
 		{"prepend_file", map[string]any{"path": "f.txt", "text": "top"}},
 	} {
 		t.Run(c.tool, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"f.txt": before})
-			p, err := toolNamed(t, env, c.tool).Prepare(marshal(t, c.input))
-			if err != nil {
-				t.Fatal(err)
-			}
-			preview, err := p.(tool.Previewer).Preview(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := p.Run(t.Context(), tool.Runtime{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			after := readFile(t, env, "f.txt")
+			env := wstest.Env(t, map[string]string{"f.txt": before})
+			preview, ran := tooltest.PreviewAndRun(t, family.Named(t, env, c.tool), c.input)
+			after := tooltest.ReadFile(t, env.Root, "f.txt")
 			if after == before {
 				t.Fatal("nothing was written")
 			}
 			onDisk := tool.FileDiff("f.txt", before, after)
-			if *preview != *onDisk || *res.Diff != *onDisk {
-				t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, res.Diff, onDisk)
+			if *preview != *onDisk || *ran != *onDisk {
+				t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, ran, onDisk)
 			}
 		})
 	}
@@ -63,20 +53,14 @@ func TestRunRefusesAFileChangedSincePreview(t *testing.T) {
 		{"replace_lines", map[string]any{"path": "f.txt", "start": 2, "end": 2, "text": "2"}},
 	} {
 		t.Run(c.tool, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"f.txt": "one\ntwo\n"})
-			p, err := toolNamed(t, env, c.tool).Prepare(marshal(t, c.input))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			env := wstest.Env(t, map[string]string{"f.txt": "one\ntwo\n"})
+			p, _ := tooltest.Previewed(t, family.Named(t, env, c.tool), c.input)
 			wstest.Write(t, env.Root, map[string]string{"f.txt": "one\ntwo\nthree\n"})
-			_, err = p.Run(t.Context(), tool.Runtime{})
+			_, err := p.Run(t.Context(), tool.Runtime{})
 			if err == nil || !strings.Contains(err.Error(), "f.txt changed on disk") || !strings.Contains(err.Error(), "Read it again") {
 				t.Fatalf("err = %v", err)
 			}
-			if got := readFile(t, env, "f.txt"); got != "one\ntwo\nthree\n" {
+			if got := tooltest.ReadFile(t, env.Root, "f.txt"); got != "one\ntwo\nthree\n" {
 				t.Errorf("on disk %q", got)
 			}
 		})
@@ -84,7 +68,7 @@ func TestRunRefusesAFileChangedSincePreview(t *testing.T) {
 }
 
 func TestEditToolsRefuseFIFOs(t *testing.T) {
-	env := newEnv(t, nil)
+	env := wstest.Env(t, nil)
 	if err := mkfifo(filepath.Join(env.Root, "pipe")); err != nil {
 		t.Skip("cannot make a FIFO here:", err)
 	}
@@ -96,7 +80,7 @@ func TestEditToolsRefuseFIFOs(t *testing.T) {
 		{"multi_edit", map[string]any{"path": "pipe", "edits": []map[string]any{{"oldString": "a", "newString": "b"}}}},
 		{"append_file", map[string]any{"path": "pipe", "text": "x"}},
 	} {
-		if msg := fail(t, env, c.tool, c.in); !strings.Contains(msg, "pipe is not a regular file") {
+		if msg := family.Fail(t, env, c.tool, c.in); !strings.Contains(msg, "pipe is not a regular file") {
 			t.Errorf("%s: got %q", c.tool, msg)
 		}
 	}

@@ -56,7 +56,7 @@ func TestPlans(t *testing.T) {
 		{"append_file", `{"path":"x/y.go","text":"t"}`, "x/y.go"},
 		{"prepend_file", `{"path":"x/y.go","text":"t"}`, "x/y.go"},
 	} {
-		p, err := toolNamed(t, nil, c.tool).Prepare([]byte(c.input))
+		p, err := family.Named(t, nil, c.tool).Prepare([]byte(c.input))
 		if err != nil {
 			t.Errorf("%s: %v", c.tool, err)
 			continue

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 const pkgJSON = `{
@@ -20,7 +22,7 @@ const pkgJSON = `{
 
 func TestJSONQuery(t *testing.T) {
 	t.Parallel()
-	env := newEnv(t, map[string]string{"package.json": pkgJSON, "bad.json": "{\n  \"a\": 1,\n}\n", "list.json": "[1, [2, 3]]"})
+	env := wstest.Env(t, map[string]string{"package.json": pkgJSON, "bad.json": "{\n  \"a\": 1,\n}\n", "list.json": "[1, [2, 3]]"})
 	cases := map[string]string{
 		"scripts.test":   `scripts.test = "vitest"`,
 		"scripts":        "scripts = {\n  \"test\": \"vitest\",\n  \"build\": \"tsc\"\n}",
@@ -39,14 +41,14 @@ func TestJSONQuery(t *testing.T) {
 		" version ":      `version = "1.0.0"`,
 	}
 	for q, want := range cases {
-		if got := ok(t, env, "json_query", map[string]any{"path": "package.json", "query": q}); got != want {
+		if got := family.Ok(t, env, "json_query", map[string]any{"path": "package.json", "query": q}); got != want {
 			t.Errorf("query %q:\n got %q\nwant %q", q, got, want)
 		}
 	}
-	if got := ok(t, env, "json_query", map[string]any{"path": "list.json", "query": ""}); got != ". = [\n  1,\n  [\n    2,\n    3\n  ]\n]" {
+	if got := family.Ok(t, env, "json_query", map[string]any{"path": "list.json", "query": ""}); got != ". = [\n  1,\n  [\n    2,\n    3\n  ]\n]" {
 		t.Errorf("whole document: %q", got)
 	}
-	if got := ok(t, env, "json_query", map[string]any{"path": "list.json", "query": "1.0"}); got != "1.0 = 2" {
+	if got := family.Ok(t, env, "json_query", map[string]any{"path": "list.json", "query": "1.0"}); got != "1.0 = 2" {
 		t.Errorf("nested arrays: %q", got)
 	}
 	errs := map[string]string{
@@ -71,19 +73,19 @@ func TestJSONQuery(t *testing.T) {
 		msg := ""
 		if strings.HasPrefix(want, "query ") {
 			// A query that does not parse is refused before the call runs.
-			msg = strings.TrimPrefix(inputError(t, env, "json_query", map[string]any{"path": "package.json", "query": q}), "invalid arguments: ")
+			msg = strings.TrimPrefix(family.Refuse(t, env, "json_query", map[string]any{"path": "package.json", "query": q}).Error(), "invalid arguments: ")
 		} else {
-			msg = fail(t, env, "json_query", map[string]any{"path": "package.json", "query": q})
+			msg = family.Fail(t, env, "json_query", map[string]any{"path": "package.json", "query": q})
 		}
 		if msg != want {
 			t.Errorf("query %q:\n got %q\nwant %q", q, msg, want)
 		}
 	}
-	msg := fail(t, env, "json_query", map[string]any{"path": "bad.json", "query": "a"})
+	msg := family.Fail(t, env, "json_query", map[string]any{"path": "bad.json", "query": "a"})
 	if !strings.HasPrefix(msg, "bad.json is not valid JSON (line 3, column 1): ") {
 		t.Errorf("bad JSON: %q", msg)
 	}
-	if msg := fail(t, env, "json_query", map[string]any{"path": "../x.json", "query": "a"}); !strings.HasPrefix(msg, "path escapes workspace") {
+	if msg := family.Fail(t, env, "json_query", map[string]any{"path": "../x.json", "query": "a"}); !strings.HasPrefix(msg, "path escapes workspace") {
 		t.Errorf("jail: %q", msg)
 	}
 }
@@ -99,8 +101,8 @@ func TestJSONQueryListsTwelveKeys(t *testing.T) {
 		b.WriteString(`"k` + string(rune('a'+i)) + `":1`)
 	}
 	b.WriteString("}")
-	env := newEnv(t, map[string]string{"k.json": b.String()})
-	msg := fail(t, env, "json_query", map[string]any{"path": "k.json", "query": "zz"})
+	env := wstest.Env(t, map[string]string{"k.json": b.String()})
+	msg := family.Fail(t, env, "json_query", map[string]any{"path": "k.json", "query": "zz"})
 	want := `the top level has no key "zz". Keys there: ka, kb, kc, kd, ke, kf, kg, kh, ki, kj, kk, kl (and 8 more).`
 	if msg != want {
 		t.Errorf("got %q\nwant %q", msg, want)

@@ -12,15 +12,15 @@ import (
 )
 
 func TestMoveFile(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.sh": "#!/bin/sh\necho a\n"})
+	env := wstest.Env(t, map[string]string{"a.sh": "#!/bin/sh\necho a\n"})
 	if err := os.Chmod(filepath.Join(env.Root, "a.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out := ok(t, env, "move_file", map[string]string{"from": "a.sh", "to": "bin/tools/b.sh"})
+	out := family.Ok(t, env, "move_file", map[string]string{"from": "a.sh", "to": "bin/tools/b.sh"})
 	if out != "Moved a.sh -> bin/tools/b.sh" {
 		t.Errorf("result %q", out)
 	}
-	if got := readFile(t, env, "bin/tools/b.sh"); got != "#!/bin/sh\necho a\n" {
+	if got := tooltest.ReadFile(t, env.Root, "bin/tools/b.sh"); got != "#!/bin/sh\necho a\n" {
 		t.Errorf("content %q", got)
 	}
 	if fi, err := os.Stat(filepath.Join(env.Root, "bin/tools/b.sh")); err != nil || fi.Mode().Perm() != 0o755 {
@@ -49,7 +49,7 @@ func TestMoveFileRefusals(t *testing.T) {
 		{"missing argument", "a.txt", "", "invalid arguments: move_file needs both from and to"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "dir/": ""})
+			env := wstest.Env(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "dir/": ""})
 			if err := os.Symlink("a.txt", filepath.Join(env.Root, "link")); err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +57,7 @@ func TestMoveFileRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			before, beforeOut := tooltest.Snapshot(t, env.Root), tooltest.Snapshot(t, outside)
-			contains(t, fail(t, env, "move_file", map[string]string{"from": c.from, "to": c.to}), c.want)
+			tooltest.Contains(t, family.Fail(t, env, "move_file", map[string]string{"from": c.from, "to": c.to}), c.want)
 			tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root))
 			tooltest.SameTree(t, beforeOut, tooltest.Snapshot(t, outside))
 		})
@@ -67,7 +67,7 @@ func TestMoveFileRefusals(t *testing.T) {
 func TestDeleteFile(t *testing.T) {
 	outside := t.TempDir()
 	wstest.Write(t, outside, map[string]string{"o.txt": "outside\n"})
-	env := newEnv(t, map[string]string{"d/x.txt": "12345", "dir/": ""})
+	env := wstest.Env(t, map[string]string{"d/x.txt": "12345", "dir/": ""})
 	if err := os.Symlink(outside, filepath.Join(env.Root, "out")); err != nil {
 		t.Fatal(err)
 	}
@@ -83,9 +83,9 @@ func TestDeleteFile(t *testing.T) {
 		{"../x", "path escapes workspace: ../x"},
 		{"", "path is required"},
 	} {
-		contains(t, fail(t, env, "delete_file", map[string]string{"path": c.path}), c.want)
+		tooltest.Contains(t, family.Fail(t, env, "delete_file", map[string]string{"path": c.path}), c.want)
 	}
-	if out := ok(t, env, "delete_file", map[string]string{"path": "./d/x.txt"}); out != "Deleted d/x.txt (5 bytes)" {
+	if out := family.Ok(t, env, "delete_file", map[string]string{"path": "./d/x.txt"}); out != "Deleted d/x.txt (5 bytes)" {
 		t.Errorf("result %q", out)
 	}
 	if _, err := os.Lstat(filepath.Join(env.Root, "d/x.txt")); !os.IsNotExist(err) {
@@ -99,7 +99,7 @@ func TestDeleteFile(t *testing.T) {
 // The previews of a move and a delete are what Run reports, and they show
 // the change of the files.
 func TestMoveAndDeletePreviews(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "one\ntwo\n", "gone.txt": "bye\n", "bin": "\x00\x01"})
+	env := wstest.Env(t, map[string]string{"a.txt": "one\ntwo\n", "gone.txt": "bye\n", "bin": "\x00\x01"})
 	for _, c := range []struct {
 		tool  string
 		input map[string]string
@@ -109,23 +109,12 @@ func TestMoveAndDeletePreviews(t *testing.T) {
 		{"delete_file", map[string]string{"path": "gone.txt"}, tool.FileDiff("gone.txt", "bye\n", "").Unified},
 		{"delete_file", map[string]string{"path": "bin"}, "--- a/bin\n+++ /dev/null\n"},
 	} {
-		p, err := toolNamed(t, env, c.tool).Prepare(marshal(t, c.input))
-		if err != nil {
-			t.Fatal(err)
-		}
-		preview, err := p.(tool.Previewer).Preview(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := p.Run(t.Context(), tool.Runtime{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if preview.Unified != c.want || *preview != *res.Diff {
-			t.Errorf("%s: preview %+v, result %+v, want unified %q", c.tool, preview, res.Diff, c.want)
+		preview, ran := tooltest.PreviewAndRun(t, family.Named(t, env, c.tool), c.input)
+		if preview.Unified != c.want || *preview != *ran {
+			t.Errorf("%s: preview %+v, result %+v, want unified %q", c.tool, preview, ran, c.want)
 		}
 	}
-	if got := readFile(t, env, "sub/b.txt"); got != "one\ntwo\n" {
+	if got := tooltest.ReadFile(t, env.Root, "sub/b.txt"); got != "one\ntwo\n" {
 		t.Errorf("moved file %q", got)
 	}
 	wstest.Unchanged(t, env.Root, map[string]string{"sub/": "", "sub/b.txt": "one\ntwo\n"})
@@ -145,14 +134,8 @@ func TestMoveAndDeleteRefuseChangesSincePreview(t *testing.T) {
 		{"deleted file changed", "delete_file", map[string]string{"path": "a.txt"}, map[string]string{"a.txt": "edited\n"}, "a.txt changed on disk"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"a.txt": "a\n"})
-			p, err := toolNamed(t, env, c.tool).Prepare(marshal(t, c.input))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			env := wstest.Env(t, map[string]string{"a.txt": "a\n"})
+			p, _ := tooltest.Previewed(t, family.Named(t, env, c.tool), c.input)
 			wstest.Write(t, env.Root, c.meanwhile)
 			want := map[string]string{"a.txt": "a\n"}
 			for k, v := range c.meanwhile {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/picture"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func pngFile(t *testing.T, w, h int) string {
@@ -28,8 +29,8 @@ func pngFile(t *testing.T, w, h int) string {
 // names a picture and sends the model to read_file.
 func TestReadFileReturnsPictures(t *testing.T) {
 	small, large := pngFile(t, 40, 30), pngFile(t, 2400, 1200)
-	env := newEnv(t, map[string]string{"shot.png": small, "big.png": large, "fake.png": "just text"})
-	res, err := call(t, env, "read_file", map[string]any{"path": "shot.png"})
+	env := wstest.Env(t, map[string]string{"shot.png": small, "big.png": large, "fake.png": "just text"})
+	res, err := family.Call(t, env, "read_file", map[string]any{"path": "shot.png"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestReadFileReturnsPictures(t *testing.T) {
 		t.Errorf("output %q", res.Output)
 	}
 
-	res, err = call(t, env, "read_file", map[string]any{"path": "big.png"})
+	res, err = family.Call(t, env, "read_file", map[string]any{"path": "big.png"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,10 +54,10 @@ func TestReadFileReturnsPictures(t *testing.T) {
 	}
 
 	// A .png that holds text is read as text.
-	if out := ok(t, env, "read_file", map[string]any{"path": "fake.png"}); out != "1: just text" {
+	if out := family.Ok(t, env, "read_file", map[string]any{"path": "fake.png"}); out != "1: just text" {
 		t.Errorf("fake.png: %q", out)
 	}
-	out := ok(t, env, "read_many_files", map[string]any{"files": []map[string]any{{"path": "shot.png"}}})
+	out := family.Ok(t, env, "read_many_files", map[string]any{"files": []map[string]any{{"path": "shot.png"}}})
 	if !strings.Contains(out, "shot.png is a picture (image/png), not text: read it alone with read_file to see it.") {
 		t.Errorf("read_many_files: %q", out)
 	}

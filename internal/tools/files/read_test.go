@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func TestReadFile(t *testing.T) {
-	env := newEnv(t, map[string]string{
+	env := wstest.Env(t, map[string]string{
 		"a.txt":     "alpha\nbeta\r\ngamma",
 		"many.txt":  numbered(1, 2500),
 		"empty.txt": "",
@@ -20,27 +21,27 @@ func TestReadFile(t *testing.T) {
 		"dir/x.txt": "x",
 		"long.txt":  strings.Repeat("y", 2500) + "\nshort\n",
 	})
-	if got := ok(t, env, "read_file", map[string]any{"path": "a.txt"}); got != "1: alpha\n2: beta\n3: gamma" {
+	if got := family.Ok(t, env, "read_file", map[string]any{"path": "a.txt"}); got != "1: alpha\n2: beta\n3: gamma" {
 		t.Errorf("got %q", got)
 	}
 
-	out := ok(t, env, "read_file", map[string]any{"path": "many.txt"})
-	contains(t, out, "1: line 1\n", "2000: line 2000\n\n[showing lines 1-2000 of 2500. Continue with offset=2001.]")
-	out = ok(t, env, "read_file", map[string]any{"path": "many.txt", "offset": 2001})
+	out := family.Ok(t, env, "read_file", map[string]any{"path": "many.txt"})
+	tooltest.Contains(t, out, "1: line 1\n", "2000: line 2000\n\n[showing lines 1-2000 of 2500. Continue with offset=2001.]")
+	out = family.Ok(t, env, "read_file", map[string]any{"path": "many.txt", "offset": 2001})
 	if !strings.HasPrefix(out, "2001: line 2001\n") || !strings.HasSuffix(out, "2500: line 2500") {
 		t.Errorf("offset 2001: %q...%q", out[:30], out[len(out)-30:])
 	}
-	out = ok(t, env, "read_file", map[string]any{"path": "many.txt", "offset": 10, "limit": 3})
+	out = family.Ok(t, env, "read_file", map[string]any{"path": "many.txt", "offset": 10, "limit": 3})
 	if want := "10: line 10\n11: line 11\n12: line 12\n\n[showing lines 10-12 of 2500. Continue with offset=13.]"; out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
 
-	out = ok(t, env, "read_file", map[string]any{"path": "long.txt"})
+	out = family.Ok(t, env, "read_file", map[string]any{"path": "long.txt"})
 	if want := "1: " + strings.Repeat("y", 2000) + " … [line cut at 2000 of 2500 chars]\n2: short"; out != want {
 		t.Errorf("long line: got %q", out[len(out)-80:])
 	}
 
-	if got := ok(t, env, "read_file", map[string]any{"path": "empty.txt"}); got != "empty.txt is empty." {
+	if got := family.Ok(t, env, "read_file", map[string]any{"path": "empty.txt"}); got != "empty.txt is empty." {
 		t.Errorf("got %q", got)
 	}
 	for _, c := range []struct {
@@ -54,7 +55,7 @@ func TestReadFile(t *testing.T) {
 		{map[string]any{"path": "../outside.txt"}, "path escapes workspace"},
 		{map[string]any{"path": "/etc/hostname"}, "path escapes workspace"},
 	} {
-		if msg := fail(t, env, "read_file", c.in); !strings.HasPrefix(msg, c.want) {
+		if msg := family.Fail(t, env, "read_file", c.in); !strings.HasPrefix(msg, c.want) {
 			t.Errorf("%v: got %q, want prefix %q", c.in, msg, c.want)
 		}
 	}
@@ -69,18 +70,18 @@ func TestReadFile(t *testing.T) {
 		{map[string]any{}, []string{"missing", "path"}},
 		{map[string]any{"path": ""}, []string{"path is required"}},
 	} {
-		contains(t, inputError(t, env, "read_file", c.in), c.words...)
+		tooltest.Contains(t, family.Refuse(t, env, "read_file", c.in).Error(), c.words...)
 	}
 }
 
 func TestReadFileStopsAtOutputBudget(t *testing.T) {
 	line := strings.Repeat("z", 100)
-	env := newEnv(t, map[string]string{"wide.txt": strings.Repeat(line+"\n", 1000)})
-	out := ok(t, env, "read_file", map[string]any{"path": "wide.txt"})
+	env := wstest.Env(t, map[string]string{"wide.txt": strings.Repeat(line+"\n", 1000)})
+	out := family.Ok(t, env, "read_file", map[string]any{"path": "wide.txt"})
 	if len(out) > tool.ResultCap {
 		t.Fatalf("output %d chars exceeds the cap", len(out))
 	}
-	contains(t, out, "of 1000; the output limit was reached. Continue with offset=")
+	tooltest.Contains(t, out, "of 1000; the output limit was reached. Continue with offset=")
 	if strings.Contains(out, "truncated") {
 		t.Error("read_file should stop on a line boundary, not be cut by Cap")
 	}
@@ -89,19 +90,19 @@ func TestReadFileStopsAtOutputBudget(t *testing.T) {
 func TestReadFileRefusesSymlinkOutside(t *testing.T) {
 	outside := t.TempDir()
 	wstest.Write(t, outside, map[string]string{"secret.txt": "top secret"})
-	env := newEnv(t, nil)
+	env := wstest.Env(t, nil)
 	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(env.Root, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	msg := fail(t, env, "read_file", map[string]any{"path": "link.txt"})
+	msg := family.Fail(t, env, "read_file", map[string]any{"path": "link.txt"})
 	if strings.Contains(msg, "top secret") || !strings.Contains(msg, "escapes workspace") {
 		t.Errorf("got %q", msg)
 	}
 }
 
 func TestReadManyFiles(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "A\n", "b.txt": "B1\nB2\nB3\n", "bin": "\x00"})
-	out := ok(t, env, "read_many_files", map[string]any{"files": []map[string]any{
+	env := wstest.Env(t, map[string]string{"a.txt": "A\n", "b.txt": "B1\nB2\nB3\n", "bin": "\x00"})
+	out := family.Ok(t, env, "read_many_files", map[string]any{"files": []map[string]any{
 		{"path": "b.txt", "offset": 2, "limit": 1},
 		{"path": "missing.txt"},
 		{"path": "a.txt"},
@@ -116,13 +117,13 @@ func TestReadManyFiles(t *testing.T) {
 	if out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
-	contains(t, inputError(t, env, "read_many_files", map[string]any{"files": []map[string]any{}}), "files", "0", "1")
+	tooltest.Contains(t, family.Refuse(t, env, "read_many_files", map[string]any{"files": []map[string]any{}}).Error(), "files", "0", "1")
 	many := make([]map[string]any, 21)
 	for i := range many {
 		many[i] = map[string]any{"path": "a.txt"}
 	}
-	contains(t, inputError(t, env, "read_many_files", map[string]any{"files": many}), "files", "21", "20")
-	contains(t, inputError(t, env, "read_many_files", map[string]any{"files": []map[string]any{{"path": "a.txt", "offset": 0}}}), "offset")
+	tooltest.Contains(t, family.Refuse(t, env, "read_many_files", map[string]any{"files": many}).Error(), "files", "21", "20")
+	tooltest.Contains(t, family.Refuse(t, env, "read_many_files", map[string]any{"files": []map[string]any{{"path": "a.txt", "offset": 0}}}).Error(), "offset")
 }
 
 func TestReadManyFilesSharesTheCap(t *testing.T) {
@@ -134,13 +135,13 @@ func TestReadManyFilesSharesTheCap(t *testing.T) {
 		files[name] = big
 		req = append(req, map[string]any{"path": name})
 	}
-	env := newEnv(t, files)
-	out := ok(t, env, "read_many_files", map[string]any{"files": req})
+	env := wstest.Env(t, files)
+	out := family.Ok(t, env, "read_many_files", map[string]any{"files": req})
 	if len(out) > tool.ResultCap {
 		t.Fatalf("%d chars", len(out))
 	}
 	for i := range 4 {
-		contains(t, out, fmt.Sprintf("===== f%d.txt =====\n1: line 1\n", i))
+		tooltest.Contains(t, out, fmt.Sprintf("===== f%d.txt =====\n1: line 1\n", i))
 	}
 	if c := strings.Count(out, "the output limit was reached"); c != 4 {
 		t.Errorf("%d of 4 blocks have a continue hint", c)

@@ -7,6 +7,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // TestSchemas holds the schemas the tools derive from their input types
@@ -36,7 +37,7 @@ func TestInfo(t *testing.T) {
 		"count_tokens":    {tool.SetExtra, tool.Reads, protocol.KindRead, false},
 		"json_query":      {tool.SetNav, tool.Reads, protocol.KindRead, false},
 	}
-	env := newEnv(t, map[string]string{"a.txt": "a\n"})
+	env := wstest.Env(t, map[string]string{"a.txt": "a\n"})
 	inputs := map[string]string{
 		"read_file": `{"path":"a.txt"}`, "read_many_files": `{"files":[{"path":"a.txt"}]}`,
 		"write_file": `{"path":"a.txt","content":"b"}`, "list_dir": `{}`, "move_file": `{"from":"a.txt","to":"b.txt"}`,
@@ -73,7 +74,7 @@ func TestInfo(t *testing.T) {
 }
 
 func TestPlans(t *testing.T) {
-	env := newEnv(t, nil)
+	env := wstest.Env(t, nil)
 	for _, c := range []struct {
 		tool, input     string
 		subjects, wrote []string
@@ -97,7 +98,7 @@ func TestPlans(t *testing.T) {
 		{"json_query", `{"path":"package.json","query":"scripts.test"}`, []string{"package.json"}, nil, "package.json scripts.test"},
 		{"json_query", `{"path":"p.json","query":""}`, []string{"p.json"}, nil, "p.json ."},
 	} {
-		p, err := toolNamed(t, env, c.tool).Prepare([]byte(c.input))
+		p, err := family.Named(t, env, c.tool).Prepare([]byte(c.input))
 		if err != nil {
 			t.Errorf("%s %s: %v", c.tool, c.input, err)
 			continue

@@ -16,12 +16,12 @@ func TestChangedFiles(t *testing.T) {
 	write(t, env.Root, "old.txt", "o\n")
 	outside := *env
 	outside.ShellEnv = append(env.ShellEnv[:len(env.ShellEnv):len(env.ShellEnv)], "GIT_CEILING_DIRECTORIES="+filepath.Dir(env.Root))
-	if msg := mustFail(t, &outside, "changed_files", nil); msg != env.Root+" is not a git repository." {
+	if msg := family.Fail(t, &outside, "changed_files", nil); msg != env.Root+" is not a git repository." {
 		t.Errorf("not a repo: %q", msg)
 	}
 	gitT(t, env.Root, "init", "-q", "-b", "main")
 	commitAll(t, env.Root, "init", day1)
-	if got := mustCall(t, env, "changed_files", nil); got != "No uncommitted changes." {
+	if got := family.Ok(t, env, "changed_files", nil); got != "No uncommitted changes." {
 		t.Errorf("clean: %q", got)
 	}
 	write(t, env.Root, "a.go", "a2\n")
@@ -32,7 +32,7 @@ func TestChangedFiles(t *testing.T) {
 	if err := os.Remove(filepath.Join(env.Root, "b.go")); err != nil {
 		t.Fatal(err)
 	}
-	got := mustCall(t, env, "changed_files", nil)
+	got := family.Ok(t, env, "changed_files", nil)
 	want := "modified (1): a.go\nadded (1): added.go\ndeleted (1): b.go\nrenamed (1): old.txt -> new.txt\nuntracked (1): new.go"
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)

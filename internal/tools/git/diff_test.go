@@ -17,32 +17,32 @@ func TestDiff(t *testing.T) {
 	write(t, env.Root, "a.txt", "one\n")
 	write(t, env.Root, "b.txt", "bee\n")
 	commitAll(t, env.Root, "init", day1)
-	if got := mustCall(t, env, "git_diff", nil); got != "No unstaged changes (staged: true shows staged ones)." {
+	if got := family.Ok(t, env, "git_diff", nil); got != "No unstaged changes (staged: true shows staged ones)." {
 		t.Errorf("clean: %q", got)
 	}
-	if got := mustCall(t, env, "git_diff", map[string]any{"staged": true}); got != "No staged changes." {
+	if got := family.Ok(t, env, "git_diff", map[string]any{"staged": true}); got != "No staged changes." {
 		t.Errorf("clean staged: %q", got)
 	}
 	write(t, env.Root, "a.txt", "two\n")
 	write(t, env.Root, "b.txt", "bee bee\n")
 	gitT(t, env.Root, "add", "b.txt")
-	got := mustCall(t, env, "git_diff", nil)
+	got := family.Ok(t, env, "git_diff", nil)
 	if !strings.Contains(got, "diff --git a/a.txt b/a.txt") || !strings.Contains(got, "-one\n+two") || strings.Contains(got, "b.txt") {
 		t.Errorf("unstaged diff:\n%s", got)
 	}
 	if strings.Contains(got, "\x1b[") {
 		t.Errorf("diff has colour codes: %q", got)
 	}
-	got = mustCall(t, env, "git_diff", map[string]any{"staged": true})
+	got = family.Ok(t, env, "git_diff", map[string]any{"staged": true})
 	if !strings.Contains(got, "+bee bee") || strings.Contains(got, "a.txt") {
 		t.Errorf("staged diff:\n%s", got)
 	}
-	got = mustCall(t, env, "git_diff", map[string]any{"staged": true, "path": "a.txt"})
+	got = family.Ok(t, env, "git_diff", map[string]any{"staged": true, "path": "a.txt"})
 	if got != "No staged changes." {
 		t.Errorf("staged diff of a.txt: %q", got)
 	}
 	// A path that looks like an option is still a path: it goes after --.
-	got = mustCall(t, env, "git_diff", map[string]any{"path": "--output=x"})
+	got = family.Ok(t, env, "git_diff", map[string]any{"path": "--output=x"})
 	if got != "No unstaged changes (staged: true shows staged ones)." {
 		t.Errorf("option-like path: %q", got)
 	}
@@ -57,7 +57,7 @@ func TestDiffCapsOutput(t *testing.T) {
 	write(t, env.Root, "big.txt", "x\n")
 	commitAll(t, env.Root, "init", day1)
 	write(t, env.Root, "big.txt", strings.Repeat("a line of text that is long enough\n", 20000))
-	got := mustCall(t, env, "git_diff", nil)
+	got := family.Ok(t, env, "git_diff", nil)
 	if !strings.Contains(got, "\n... [truncated; the full output is ") || len([]rune(got)) > tool.ResultCap+100 {
 		t.Errorf("big diff: %d chars, tail %q", len([]rune(got)), got[len(got)-80:])
 	}

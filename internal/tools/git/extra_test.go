@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -25,14 +26,14 @@ func extraHistory(t *testing.T) (root string, call func(name string, in any) str
 	write(t, env.Root, "b.txt", "bee\n")
 	write(t, env.Root, ".env", "TOKEN=second-secret\n")
 	commitAll(t, env.Root, "feature work", day3)
-	return env.Root, func(name string, in any) string { return mustCall(t, env, name, in) }
+	return env.Root, func(name string, in any) string { return family.Ok(t, env, name, in) }
 }
 
 func TestExtraToolsAreOptIn(t *testing.T) {
 	t.Parallel()
 	env := newRepo(t)
 	for _, name := range []string{"git_log_file", "git_diff_commits", "git_show_file", "git_current_branch", "git_changed_in_ref"} {
-		info := findTool(t, Tools(env, nil), name).Info()
+		info := tooltest.Named(t, Tools(env, nil), name).Info()
 		if info.Set != tool.SetGitExtra || info.Effect != tool.Reads {
 			t.Errorf("%s: set %q effect %v, want git-extra and read-only", name, info.Set, info.Effect)
 		}
@@ -112,7 +113,7 @@ func TestExtraToolsRefuseRefsThatAreNotRefs(t *testing.T) {
 		{"git_changed_in_ref", map[string]any{"ref": "-R"}, "as an option"},
 		{"git_log_file", map[string]any{"path": ""}, "path is required"},
 	} {
-		if msg := mustFail(t, env, c.name, c.in); !strings.Contains(msg, c.want) {
+		if msg := family.Fail(t, env, c.name, c.in); !strings.Contains(msg, c.want) {
 			t.Errorf("%s %v: %q, want it to say %q", c.name, c.in, msg, c.want)
 		}
 	}
@@ -150,11 +151,11 @@ func TestExtraToolsKeepToANestedWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	sub.ShellEnv = testGitEnv()
-	if got := mustCall(t, sub, "git_show_file", map[string]any{"ref": "HEAD", "path": "in.txt"}); got != "inside\n" {
+	if got := family.Ok(t, sub, "git_show_file", map[string]any{"ref": "HEAD", "path": "in.txt"}); got != "inside\n" {
 		t.Errorf("in.txt from sub: %q", got)
 	}
-	if got := mustCall(t, sub, "git_changed_in_ref", map[string]any{"ref": "HEAD"}); got != "A\tin.txt" {
+	if got := family.Ok(t, sub, "git_changed_in_ref", map[string]any{"ref": "HEAD"}); got != "A\tin.txt" {
 		t.Errorf("changed in HEAD from sub: %q", got)
 	}
-	mustFail(t, sub, "git_show_file", map[string]any{"ref": "HEAD", "path": "../top.txt"})
+	family.Fail(t, sub, "git_show_file", map[string]any{"ref": "HEAD", "path": "../top.txt"})
 }

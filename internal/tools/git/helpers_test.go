@@ -1,8 +1,6 @@
 package git
 
 import (
-	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -80,57 +78,24 @@ func commitAll(t testing.TB, root, msg, date string) {
 	gitAt(t, root, date, "commit", "-q", "-m", msg)
 }
 
-func findTool(t testing.TB, ts []tool.Tool, name string) tool.Tool {
-	t.Helper()
-	for _, tl := range ts {
-		if tl.Info().Name == name {
-			return tl
-		}
-	}
-	t.Fatalf("no tool %s", name)
-	return nil
-}
+// family is the package's tools with no commit model, found by name and
+// run through the shared kit (tool/tooltest).
+var family = tooltest.Family[*workspace.Env](func(env *workspace.Env) []tool.Tool { return Tools(env, nil) })
 
-// call runs a tool by name with input (nil for none) in env, through
-// Prepare and Run as a session would, without the gate.
+// call runs a tool by name with input (nil for none) in env, with model
+// for git_commit_message, through Prepare and Run as a session would,
+// without the gate.
 func call(t testing.TB, env *workspace.Env, model CommitModel, name string, input any) (string, error) {
 	t.Helper()
-	raw := json.RawMessage(`{}`)
-	if input != nil {
-		var err error
-		if raw, err = json.Marshal(input); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := tooltest.Invoke(t.Context(), findTool(t, Tools(env, model), name), raw, tool.Runtime{CallID: "1"})
+	res, err := tooltest.Call(t, tooltest.Named(t, Tools(env, model), name), input)
 	return res.Output, err
-}
-
-func mustCall(t testing.TB, env *workspace.Env, name string, input any) string {
-	t.Helper()
-	out, err := call(t, env, nil, name, input)
-	if err != nil {
-		t.Fatalf("%s %v: %v", name, input, err)
-	}
-	return out
-}
-
-func mustFail(t testing.TB, env *workspace.Env, name string, input any) string {
-	t.Helper()
-	out, err := call(t, env, nil, name, input)
-	if err == nil {
-		t.Fatalf("%s %v: want an error, got %q", name, input, out)
-	}
-	return err.Error()
 }
 
 // mustRefuseInput checks that a call is refused before it runs, as an
 // InputError whose text is want.
 func mustRefuseInput(t testing.TB, env *workspace.Env, name string, input any, want string) {
 	t.Helper()
-	_, err := call(t, env, nil, name, input)
-	var ie *tool.InputError
-	if !errors.As(err, &ie) || err.Error() != want {
-		t.Errorf("%s %v:\n got %v\nwant the InputError %q", name, input, err, want)
+	if got := family.Refuse(t, env, name, input).Error(); got != want {
+		t.Errorf("%s %v:\n got %q\nwant the InputError %q", name, input, got, want)
 	}
 }

@@ -13,7 +13,7 @@ import (
 func TestLog(t *testing.T) {
 	t.Parallel()
 	env := newRepo(t)
-	if got := mustCall(t, env, "git_log", nil); got != "No commits yet." {
+	if got := family.Ok(t, env, "git_log", nil); got != "No commits yet." {
 		t.Errorf("no commits: %q", got)
 	}
 	write(t, env.Root, "a.txt", "1")
@@ -24,7 +24,7 @@ func TestLog(t *testing.T) {
 		write(t, env.Root, "a.txt", fmt.Sprint(i))
 		commitAll(t, env.Root, fmt.Sprintf("change %d", i), day3)
 	}
-	got := mustCall(t, env, "git_log", nil)
+	got := family.Ok(t, env, "git_log", nil)
 	lines := strings.Split(got, "\n")
 	if len(lines) != 15 {
 		t.Fatalf("default limit: %d lines", len(lines))
@@ -33,21 +33,21 @@ func TestLog(t *testing.T) {
 	if lines[0] != sha+"  2024-03-04  t  change 19" {
 		t.Errorf("first line %q", lines[0])
 	}
-	got = mustCall(t, env, "git_log", map[string]any{"limit": 40})
+	got = family.Ok(t, env, "git_log", map[string]any{"limit": 40})
 	if n := strings.Count(got, "\n") + 1; n != 22 {
 		t.Errorf("limit 40 gave %d lines", n)
 	}
-	got = mustCall(t, env, "git_log", map[string]any{"path": "b.txt"})
+	got = family.Ok(t, env, "git_log", map[string]any{"path": "b.txt"})
 	if !strings.HasSuffix(got, "  2024-02-03  t  second: b") || strings.Contains(got, "\n") {
 		t.Errorf("log of b.txt: %q", got)
 	}
-	if got := mustCall(t, env, "git_log", map[string]any{"path": "nothing-here"}); got != "No commits touch nothing-here." {
+	if got := family.Ok(t, env, "git_log", map[string]any{"path": "nothing-here"}); got != "No commits touch nothing-here." {
 		t.Errorf("no commits for path: %q", got)
 	}
 	// The bounds are the schema's now, checked before the call runs.
 	mustRefuseInput(t, env, "git_log", map[string]any{"limit": 0}, "invalid arguments: limit must be at least 1; got 0")
 	mustRefuseInput(t, env, "git_log", map[string]any{"limit": 41}, "invalid arguments: limit must be at most 40; got 41")
-	if msg := mustFail(t, env, "git_log", map[string]any{"limit": "x"}); !strings.HasPrefix(msg, "invalid arguments:") {
+	if msg := family.Fail(t, env, "git_log", map[string]any{"limit": "x"}); !strings.HasPrefix(msg, "invalid arguments:") {
 		t.Errorf("bad limit type: %q", msg)
 	}
 }
@@ -63,27 +63,27 @@ func TestShow(t *testing.T) {
 	write(t, env.Root, "bin.dat", "a\x00b")
 	commitAll(t, env.Root, "second", day2)
 
-	got := mustCall(t, env, "git_show", map[string]any{"ref": "HEAD"})
+	got := family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD"})
 	for _, want := range []string{"Date:   2024-02-03", "    second", "+alpha 2", "+beta 2"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("show HEAD lacks %q:\n%s", want, got)
 		}
 	}
-	got = mustCall(t, env, "git_show", map[string]any{"ref": "HEAD", "path": "a.txt"})
+	got = family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD", "path": "a.txt"})
 	if !strings.Contains(got, "+alpha 2") || strings.Contains(got, "beta") {
 		t.Errorf("show HEAD -- a.txt:\n%s", got)
 	}
-	if got := mustCall(t, env, "git_show", map[string]any{"ref": "HEAD~1:a.txt"}); got != "alpha\n" {
+	if got := family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD~1:a.txt"}); got != "alpha\n" {
 		t.Errorf("show HEAD~1:a.txt: %q", got)
 	}
-	if got := mustCall(t, env, "git_show", map[string]any{"ref": "HEAD:bin.dat"}); got != "HEAD:bin.dat is binary (3 bytes); it is not shown." {
+	if got := family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD:bin.dat"}); got != "HEAD:bin.dat is binary (3 bytes); it is not shown." {
 		t.Errorf("binary blob: %q", got)
 	}
-	got = mustCall(t, env, "git_show", map[string]any{"ref": "HEAD~1..HEAD"})
+	got = family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD~1..HEAD"})
 	if !strings.Contains(got, "    second") || strings.Contains(got, "    first") {
 		t.Errorf("range:\n%s", got)
 	}
-	msg := mustFail(t, env, "git_show", map[string]any{"ref": "no-such-ref"})
+	msg := family.Fail(t, env, "git_show", map[string]any{"ref": "no-such-ref"})
 	if !strings.Contains(msg, "no-such-ref") || strings.HasSuffix(msg, "\n") {
 		t.Errorf("bad ref: %q", msg)
 	}
@@ -121,11 +121,11 @@ func TestBlame(t *testing.T) {
 	write(t, env.Root, "a.txt", strings.Replace(changed, "line 60\n", "line sixty\n", 1))
 	commitAll(t, env.Root, "second", day2)
 
-	got := mustCall(t, env, "git_blame", map[string]any{"path": "a.txt"})
+	got := family.Ok(t, env, "git_blame", map[string]any{"path": "a.txt"})
 	if n := strings.Count(got, "\n") + 1; n != 100 {
 		t.Errorf("whole file: %d lines", n)
 	}
-	got = mustCall(t, env, "git_blame", map[string]any{"path": "a.txt", "startLine": 41})
+	got = family.Ok(t, env, "git_blame", map[string]any{"path": "a.txt", "startLine": 41})
 	rows := strings.Split(got, "\n")
 	if len(rows) != 40 || !strings.HasSuffix(rows[0], " 41) line 41") || !strings.HasSuffix(rows[39], " 80) line 80") {
 		t.Errorf("start 41: %d rows, first %q", len(rows), rows[0])
@@ -136,11 +136,11 @@ func TestBlame(t *testing.T) {
 	if !strings.Contains(rows[9], "2024-01-02") || !strings.HasSuffix(rows[9], "  line 50") {
 		t.Errorf("whitespace-only change on line 50: %q", rows[9])
 	}
-	got = mustCall(t, env, "git_blame", map[string]any{"path": "a.txt", "startLine": 3, "endLine": 4})
+	got = family.Ok(t, env, "git_blame", map[string]any{"path": "a.txt", "startLine": 3, "endLine": 4})
 	if rows := strings.Split(got, "\n"); len(rows) != 2 || !strings.Contains(rows[0], "2024-01-02") {
 		t.Errorf("3-4: %q", got)
 	}
-	got = mustCall(t, env, "git_blame", map[string]any{"path": "a.txt", "endLine": 2})
+	got = family.Ok(t, env, "git_blame", map[string]any{"path": "a.txt", "endLine": 2})
 	if rows := strings.Split(got, "\n"); len(rows) != 2 {
 		t.Errorf("end only: %q", got)
 	}
@@ -164,7 +164,7 @@ func TestBlame(t *testing.T) {
 		{map[string]any{"path": "a.txt", "startLine": 200}, "fatal: file a.txt has only 100 lines"},
 		{map[string]any{"path": "missing.txt"}, "fatal: no such path 'missing.txt' in HEAD"},
 	} {
-		if msg := mustFail(t, env, "git_blame", c.in); msg != c.want {
+		if msg := family.Fail(t, env, "git_blame", c.in); msg != c.want {
 			t.Errorf("%v: got %q want %q", c.in, msg, c.want)
 		}
 	}
@@ -173,7 +173,7 @@ func TestBlame(t *testing.T) {
 func TestBranch(t *testing.T) {
 	t.Parallel()
 	env := newRepo(t)
-	if got := mustCall(t, env, "git_branch", nil); got != "No branches yet: on main (no commits yet)." {
+	if got := family.Ok(t, env, "git_branch", nil); got != "No branches yet: on main (no commits yet)." {
 		t.Errorf("no commits: %q", got)
 	}
 	write(t, env.Root, "a", "1")
@@ -188,14 +188,14 @@ func TestBranch(t *testing.T) {
 	gitT(t, env.Root, "update-ref", "refs/remotes/origin/main", "main")
 	gitT(t, env.Root, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
 
-	got := mustCall(t, env, "git_branch", nil)
+	got := family.Ok(t, env, "git_branch", nil)
 	want := "  newest  2024-03-04  newest work\n" +
 		"* middle  2024-02-03  middle work\n" +
 		"  main  2024-01-02  on main"
 	if got != want {
 		t.Errorf("branches:\n got %q\nwant %q", got, want)
 	}
-	got = mustCall(t, env, "git_branch", map[string]any{"remote": true})
+	got = family.Ok(t, env, "git_branch", map[string]any{"remote": true})
 	if !strings.HasSuffix(got, "  main  2024-01-02  on main\n  origin/main  2024-01-02  on main") || strings.Contains(got, "origin/HEAD") {
 		t.Errorf("with remotes:\n%s", got)
 	}
@@ -216,25 +216,25 @@ func TestNestedWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	env.ShellEnv = testGitEnv()
-	if got := mustCall(t, env, "git_status", nil); got != "On main, 1 changed:\na.txt  (modified)" {
+	if got := family.Ok(t, env, "git_status", nil); got != "On main, 1 changed:\na.txt  (modified)" {
 		t.Errorf("status: %q", got)
 	}
-	if got := mustCall(t, env, "changed_files", nil); got != "modified (1): a.txt" {
+	if got := family.Ok(t, env, "changed_files", nil); got != "modified (1): a.txt" {
 		t.Errorf("changed_files: %q", got)
 	}
-	got := mustCall(t, env, "git_diff", nil)
+	got := family.Ok(t, env, "git_diff", nil)
 	if strings.Contains(got, "secret") || !strings.Contains(got, "a/a.txt") {
 		t.Errorf("diff:\n%s", got)
 	}
-	got = mustCall(t, env, "git_show", map[string]any{"ref": "HEAD"})
+	got = family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD"})
 	if strings.Contains(got, "secret") {
 		t.Errorf("show:\n%s", got)
 	}
-	msg := mustFail(t, env, "git_show", map[string]any{"ref": "HEAD:secret.txt"})
+	msg := family.Fail(t, env, "git_show", map[string]any{"ref": "HEAD:secret.txt"})
 	if !strings.Contains(msg, "REV:path refs are refused") {
 		t.Errorf("REV:path: %q", msg)
 	}
-	if got := mustCall(t, env, "git_log", nil); !strings.HasSuffix(got, "  init") {
+	if got := family.Ok(t, env, "git_log", nil); !strings.HasSuffix(got, "  init") {
 		t.Errorf("log: %q", got)
 	}
 }

@@ -30,7 +30,7 @@ func TestGitRunsThroughTheWorkspaceLauncher(t *testing.T) {
 	env := newRepo(t)
 	l := &recordingLauncher{}
 	env.Launcher = l
-	mustCall(t, env, "git_status", nil)
+	family.Ok(t, env, "git_status", nil)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.argvs) == 0 {

@@ -1,8 +1,6 @@
 package git
 
 import (
-	"encoding/json"
-	"reflect"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
@@ -84,17 +82,7 @@ func TestPlan(t *testing.T) {
 		{"git_blame", `{"path":"a.go","endLine":2}`, tool.Plan{Subjects: []string{"a.go"}, Title: "a.go:1-2"}},
 		{"git_diff", `{"path":"a\nb\tc"}`, tool.Plan{Subjects: []string{"a\nb\tc"}, Title: "a b c"}},
 	} {
-		p, err := findTool(t, ts, c.tool).Prepare(json.RawMessage(c.input))
-		if err != nil {
-			t.Errorf("%s %s: %v", c.tool, c.input, err)
-			continue
-		}
-		if got := p.Plan(); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s %s: plan %+v, want %+v", c.tool, c.input, got, c.want)
-		}
-		if _, ok := p.(tool.Previewer); ok {
-			t.Errorf("%s changes nothing, yet offers a preview", c.tool)
-		}
+		tooltest.Plan(t, tooltest.Named(t, ts, c.tool), c.input, c.want)
 	}
 }
 

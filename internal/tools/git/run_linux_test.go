@@ -57,7 +57,7 @@ func TestCancelStopsGitAndItsChildren(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := tooltest.Invoke(ctx, findTool(t, Tools(env, nil), "git_status"), nil, tool.Runtime{})
+		_, err := tooltest.Invoke(ctx, tooltest.Named(t, Tools(env, nil), "git_status"), nil, tool.Runtime{})
 		done <- err
 	}()
 	f, err := os.Open(fifo)

@@ -57,19 +57,19 @@ const allWithheld = "[changes to secret files such as .env or keys withheld: .en
 func TestDiffWithholdsSecretFiles(t *testing.T) {
 	t.Parallel()
 	env := secretRepo(t)
-	got := mustCall(t, env, "git_diff", nil)
+	got := family.Ok(t, env, "git_diff", nil)
 	noSecrets(t, "git_diff", got)
 	if !strings.Contains(got, "+alpha three") || !strings.Contains(got, "+EXAMPLE_SETTING=three") || !strings.HasSuffix(got, "\n\n"+allWithheld) {
 		t.Errorf("git_diff:\n%s", got)
 	}
 	gitT(t, env.Root, "add", "-A")
-	got = mustCall(t, env, "git_diff", map[string]any{"staged": true})
+	got = family.Ok(t, env, "git_diff", map[string]any{"staged": true})
 	noSecrets(t, "git_diff staged", got)
 	if !strings.Contains(got, "+alpha three") || !strings.HasSuffix(got, allWithheld) {
 		t.Errorf("git_diff staged:\n%s", got)
 	}
 	// Asked for a secret file alone, only the note is left.
-	got = mustCall(t, env, "git_diff", map[string]any{"staged": true, "path": "sub/.env"})
+	got = family.Ok(t, env, "git_diff", map[string]any{"staged": true, "path": "sub/.env"})
 	if want := "[changes to secret files such as .env or keys withheld: sub/.env; read one only if the user asks]"; got != want {
 		t.Errorf("git_diff of sub/.env: %q", got)
 	}
@@ -86,7 +86,7 @@ func TestDiffWithholdsBothSidesOfASecretRename(t *testing.T) {
 	gitT(t, env.Root, "mv", ".env", "settings.txt")
 	write(t, env.Root, "b.txt", "bee bee\n")
 	gitT(t, env.Root, "add", "-A")
-	got := mustCall(t, env, "git_diff", map[string]any{"staged": true})
+	got := family.Ok(t, env, "git_diff", map[string]any{"staged": true})
 	noSecrets(t, "git_diff of a rename", got)
 	if !strings.Contains(got, "+bee bee") || !strings.HasSuffix(got, "withheld: .env, settings.txt; read one only if the user asks]") {
 		t.Errorf("git_diff:\n%s", got)
@@ -100,19 +100,19 @@ func TestShowWithholdsSecretFiles(t *testing.T) {
 	gitT(t, env.Root, "tag", "-a", "v2", "-m", "release", "HEAD~1")
 	gitT(t, env.Root, "tag", "-a", "env-blob", "-m", "a blob", "HEAD:.env")
 	for _, ref := range []string{"HEAD", "HEAD~1", "v2", "HEAD~2..HEAD", "main", ":/second"} {
-		got := mustCall(t, env, "git_show", map[string]any{"ref": ref})
+		got := family.Ok(t, env, "git_show", map[string]any{"ref": ref})
 		noSecrets(t, "git_show "+ref, got)
 		if !strings.Contains(got, "+alpha ") || !strings.Contains(got, "+EXAMPLE_SETTING=") || !strings.HasSuffix(got, "\n\n"+allWithheld) {
 			t.Errorf("git_show %s:\n%s", ref, got)
 		}
 	}
-	got := mustCall(t, env, "git_show", map[string]any{"ref": "HEAD", "path": "sub"})
+	got := family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD", "path": "sub"})
 	if want := "withheld: sub/.env; read one only if the user asks]"; !strings.HasSuffix(got, want) || strings.Contains(got, "keys/id_rsa") {
 		t.Errorf("git_show HEAD -- sub:\n%s", got)
 	}
 	// A secret file's contents at a commit, in the index, or by a tag.
 	for _, ref := range []string{"HEAD:.env", "HEAD~1:keys/id_rsa", "HEAD:./sub/.env", ":.env", ":0:.env", "HEAD@{0}:.env", "main^{tree}:.env"} {
-		got := mustCall(t, env, "git_show", map[string]any{"ref": ref})
+		got := family.Ok(t, env, "git_show", map[string]any{"ref": ref})
 		if want := "The contents of " + ref + " are withheld: it is a secret file (such as .env or a key). Read it only if the user asks."; got != want {
 			t.Errorf("git_show %s: %q", ref, got)
 		}
@@ -120,17 +120,17 @@ func TestShowWithholdsSecretFiles(t *testing.T) {
 	// A blob named by its id or by a tag has no name to judge it by.
 	sha := strings.TrimSpace(gitT(t, env.Root, "rev-parse", "HEAD:.env"))
 	for _, ref := range []string{sha, "env-blob", sha[:10]} {
-		msg := mustFail(t, env, "git_show", map[string]any{"ref": ref})
+		msg := family.Fail(t, env, "git_show", map[string]any{"ref": ref})
 		noSecrets(t, "git_show "+ref, msg)
 		if !strings.Contains(msg, "names a file's contents without its path") {
 			t.Errorf("git_show %s: %q", ref, msg)
 		}
 	}
 	// Ordinary files and trees still show.
-	if got := mustCall(t, env, "git_show", map[string]any{"ref": "HEAD:.env.example"}); got != "EXAMPLE_SETTING=three\n" {
+	if got := family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD:.env.example"}); got != "EXAMPLE_SETTING=three\n" {
 		t.Errorf("git_show HEAD:.env.example: %q", got)
 	}
-	if got := mustCall(t, env, "git_show", map[string]any{"ref": "HEAD:"}); !strings.Contains(got, ".env\n") || !strings.Contains(got, "a.txt") {
+	if got := family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD:"}); !strings.Contains(got, ".env\n") || !strings.Contains(got, "a.txt") {
 		t.Errorf("git_show of a tree: %q", got)
 	}
 }
@@ -154,7 +154,7 @@ func TestShowWithholdsSecretFilesOfAMerge(t *testing.T) {
 	write(t, env.Root, ".env", "API_TOKEN=merged\n")
 	write(t, env.Root, "a.txt", "merged\n")
 	commitAll(t, env.Root, "merge", day3)
-	got := mustCall(t, env, "git_show", map[string]any{"ref": "HEAD"})
+	got := family.Ok(t, env, "git_show", map[string]any{"ref": "HEAD"})
 	noSecrets(t, "git_show of a merge", got)
 	if !strings.Contains(got, "Merge: ") || !strings.HasSuffix(got, "withheld: .env; read one only if the user asks]") {
 		t.Errorf("git_show of a merge:\n%s", got)
@@ -168,12 +168,12 @@ func TestBlameWithholdsSecretFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{".env", "keys/id_rsa", "sub/.env", "./sub/../.env", "settings"} {
-		got := mustCall(t, env, "git_blame", map[string]any{"path": p})
+		got := family.Ok(t, env, "git_blame", map[string]any{"path": p})
 		if want := "The contents of " + p + " are withheld: it is a secret file (such as .env or a key). Read it only if the user asks."; got != want {
 			t.Errorf("git_blame %s: %q", p, got)
 		}
 	}
-	if got := mustCall(t, env, "git_blame", map[string]any{"path": ".env.example"}); !strings.Contains(got, "EXAMPLE_SETTING=three") {
+	if got := family.Ok(t, env, "git_blame", map[string]any{"path": ".env.example"}); !strings.Contains(got, "EXAMPLE_SETTING=three") {
 		t.Errorf("git_blame .env.example: %q", got)
 	}
 }

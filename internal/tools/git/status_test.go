@@ -10,14 +10,14 @@ import (
 func TestStatus(t *testing.T) {
 	t.Parallel()
 	env := newRepo(t)
-	if got := mustCall(t, env, "git_status", nil); got != "On main (no commits yet), no changes." {
+	if got := family.Ok(t, env, "git_status", nil); got != "On main (no commits yet), no changes." {
 		t.Errorf("empty repo: %q", got)
 	}
 	write(t, env.Root, "a.go", "package a\n")
 	write(t, env.Root, "b.go", "package b\n")
 	write(t, env.Root, "old.txt", "old\n")
 	commitAll(t, env.Root, "init", day1)
-	if got := mustCall(t, env, "git_status", map[string]any{}); got != "On main, no changes." {
+	if got := family.Ok(t, env, "git_status", map[string]any{}); got != "On main, no changes." {
 		t.Errorf("clean: %q", got)
 	}
 	write(t, env.Root, "a.go", "package a\n// staged\n")
@@ -26,7 +26,7 @@ func TestStatus(t *testing.T) {
 	write(t, env.Root, "b.go", "package b\n// unstaged\n")
 	gitT(t, env.Root, "mv", "old.txt", "new.txt")
 	write(t, env.Root, "dir/ü n.txt", "untracked\n")
-	got := mustCall(t, env, "git_status", nil)
+	got := family.Ok(t, env, "git_status", nil)
 	want := "On main, 4 changed:\n" +
 		"a.go  (staged modified, modified)\n" +
 		"b.go  (modified)\n" +
@@ -43,7 +43,7 @@ func TestStatusCapsFiles(t *testing.T) {
 	for i := range 205 {
 		write(t, env.Root, fmt.Sprintf("f%03d.txt", i), "x")
 	}
-	got := mustCall(t, env, "git_status", nil)
+	got := family.Ok(t, env, "git_status", nil)
 	lines := strings.Split(got, "\n")
 	if lines[0] != "On main (no commits yet), 205 changed:" || len(lines) != 202 || lines[201] != "... and 5 more" {
 		t.Errorf("header %q, %d lines, last %q", lines[0], len(lines), lines[len(lines)-1])
@@ -60,15 +60,15 @@ func TestStatusDetachedAndTracking(t *testing.T) {
 	gitT(t, env.Root, "remote", "add", "origin", "https://example.invalid/r.git")
 	gitT(t, env.Root, "update-ref", "refs/remotes/origin/main", "HEAD~1")
 	gitT(t, env.Root, "branch", "--set-upstream-to=origin/main")
-	if got := mustCall(t, env, "git_status", nil); got != "On main (ahead 1), no changes." {
+	if got := family.Ok(t, env, "git_status", nil); got != "On main (ahead 1), no changes." {
 		t.Errorf("tracking: %q", got)
 	}
 	gitT(t, env.Root, "checkout", "-q", "--detach", "HEAD~1")
 	sha := strings.TrimSpace(gitT(t, env.Root, "rev-parse", "--short", "HEAD"))
-	if got := mustCall(t, env, "git_status", nil); got != "On detached HEAD at "+sha+", no changes." {
+	if got := family.Ok(t, env, "git_status", nil); got != "On detached HEAD at "+sha+", no changes." {
 		t.Errorf("detached: %q", got)
 	}
-	branches := mustCall(t, env, "git_branch", nil)
+	branches := family.Ok(t, env, "git_branch", nil)
 	if !strings.HasPrefix(branches, "* (detached HEAD at "+sha+")\n  main  ") {
 		t.Errorf("branches when detached: %q", branches)
 	}
@@ -80,14 +80,14 @@ func TestNotARepository(t *testing.T) {
 	env.ShellEnv = append(env.ShellEnv, "GIT_CEILING_DIRECTORIES="+filepath.Dir(env.Root))
 	want := env.Root + " is not a git repository."
 	for _, name := range []string{"git_status", "git_diff", "git_log", "git_branch", "changed_files"} {
-		if msg := mustFail(t, env, name, nil); msg != want {
+		if msg := family.Fail(t, env, name, nil); msg != want {
 			t.Errorf("%s: %q", name, msg)
 		}
 	}
-	if msg := mustFail(t, env, "git_show", map[string]any{"ref": "HEAD"}); msg != want {
+	if msg := family.Fail(t, env, "git_show", map[string]any{"ref": "HEAD"}); msg != want {
 		t.Errorf("git_show: %q", msg)
 	}
-	if msg := mustFail(t, env, "git_blame", map[string]any{"path": "a"}); msg != want {
+	if msg := family.Fail(t, env, "git_blame", map[string]any{"path": "a"}); msg != want {
 		t.Errorf("git_blame: %q", msg)
 	}
 	if _, err := call(t, env, newFakeModel("x"), "git_commit_message", nil); err == nil || err.Error() != want {
@@ -100,7 +100,7 @@ func TestGitNotInstalled(t *testing.T) {
 	env := newRepo(t)
 	t.Setenv("PATH", t.TempDir())
 	for _, name := range []string{"git_status", "git_diff", "git_log", "git_branch", "changed_files"} {
-		if msg := mustFail(t, env, name, nil); msg != "git is not installed or not on PATH." {
+		if msg := family.Fail(t, env, name, nil); msg != "git is not installed or not on PATH." {
 			t.Errorf("%s: %q", name, msg)
 		}
 	}

@@ -25,11 +25,9 @@ func bind(env *workspace.Env) *testWorkspace { return &testWorkspace{Env: env, t
 // directory).
 func newEnv(t testing.TB, files map[string]string) *testWorkspace {
 	t.Helper()
-	env := wstest.Env(t, files)
-	// A home of its own keeps the user's login scripts and git config out
-	// of the programs env_info runs.
-	env.ShellEnv = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	return bind(env)
+	// Kept from the user's login scripts and git config, for the
+	// programs env_info runs.
+	return bind(wstest.Isolated(t, files))
 }
 
 // fixtureEnv is a workspace holding a copy of testdata/symbols.
@@ -50,28 +48,6 @@ func fixtureEnv(t testing.TB) *testWorkspace {
 	return newEnv(t, files)
 }
 
-// toolNamed finds one of the workspace's tools by name.
-func toolNamed(t testing.TB, env *testWorkspace, name string) tool.Tool {
-	t.Helper()
-	return tooltest.Named(t, env.tools, name)
-}
-
-func mustCall(t testing.TB, env *testWorkspace, name string, input any) string {
-	t.Helper()
-	return tooltest.Ok(t, toolNamed(t, env, name), input)
-}
-
-// mustFail runs a call that must fail when it runs (not when it is
-// prepared), and returns the error text.
-func mustFail(t testing.TB, env *testWorkspace, name string, input any) string {
-	t.Helper()
-	return tooltest.FailRun(t, toolNamed(t, env, name), input)
-}
-
-// mustRefuse prepares a call that must be refused before it runs, and
-// returns the refusal's own text (without the "invalid arguments: "
-// framing the model also sees).
-func mustRefuse(t testing.TB, env *testWorkspace, name string, input any) string {
-	t.Helper()
-	return tooltest.Refuse(t, toolNamed(t, env, name), input).Err.Error()
-}
+// family finds the workspace's tools by name and runs their calls through
+// the shared kit (tool/tooltest).
+var family = tooltest.Family[*testWorkspace](func(env *testWorkspace) []tool.Tool { return env.tools })

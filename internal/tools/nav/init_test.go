@@ -2,9 +2,6 @@ package nav
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -12,29 +9,9 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
-// The package does no work when it is loaded: every shiro start, even
-// `shiro --version`, would pay for it. The runtime's init trace of this
-// very test binary must not list the package (it lists only packages with
-// init work). Test files count too: keep package-level variables out of
-// them.
+// The package does no work when it is loaded (see tooltest.NoInitWork).
 func TestNoInitWork(t *testing.T) {
-	if os.Getenv("NAV_INITTRACE_CHILD") == "1" {
-		return
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestNoInitWork$")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "NAV_INITTRACE_CHILD=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "init runtime @") {
-		t.Skip("this runtime prints no init trace")
-	}
-	for line := range strings.Lines(string(out)) {
-		if strings.HasPrefix(line, "init github.com/shiro-neko/shiro/internal/tools/nav @") {
-			t.Errorf("the package does work at init: %s", line)
-		}
-	}
+	tooltest.NoInitWork(t, "github.com/shiro-neko/shiro/internal/tools/nav")
 }
 
 // Building the tools compiles no language rule; the first symbol call

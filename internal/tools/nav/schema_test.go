@@ -2,7 +2,6 @@ package nav
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
@@ -83,19 +82,9 @@ func TestPlans(t *testing.T) {
 		{"env_info", ``, tool.Plan{}},
 		{"env_info", `{}`, tool.Plan{}},
 	} {
-		p, err := toolNamed(t, env, c.tool).Prepare(json.RawMessage(c.input))
-		if err != nil {
-			t.Errorf("%s %s: %v", c.tool, c.input, err)
-			continue
-		}
-		if got := p.Plan(); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s %s: plan %+v, want %+v", c.tool, c.input, got, c.want)
-		}
-		if _, ok := p.(tool.Previewer); ok {
-			t.Errorf("%s changes no file but offers a preview", c.tool)
-		}
+		tooltest.Plan(t, family.Named(t, env, c.tool), c.input, c.want)
 	}
-	if _, err := toolNamed(t, env, "env_info").Prepare(json.RawMessage(`{"verbose":true}`)); err == nil {
+	if _, err := family.Named(t, env, "env_info").Prepare(json.RawMessage(`{"verbose":true}`)); err == nil {
 		t.Error("env_info accepted a member it does not have")
 	}
 }

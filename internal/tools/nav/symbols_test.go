@@ -44,30 +44,30 @@ func TestFindSymbol(t *testing.T) {
 		{"Usage", "sample.md:18: ## Usage"},
 	}
 	for _, c := range cases {
-		if got := mustCall(t, env, "find_symbol", map[string]any{"name": c.name}); got != c.want {
+		if got := family.Ok(t, env, "find_symbol", map[string]any{"name": c.name}); got != c.want {
 			t.Errorf("find_symbol %s:\n got %q\nwant %q", c.name, got, c.want)
 		}
 	}
 	// Uses, calls, comments and strings are not declarations.
 	for _, name := range []string{"Commented", "println", "log", "it", "describe", "super", "strings"} {
-		if got := mustCall(t, env, "find_symbol", map[string]any{"name": name}); !strings.HasPrefix(got, "No declaration of "+name) {
+		if got := family.Ok(t, env, "find_symbol", map[string]any{"name": name}); !strings.HasPrefix(got, "No declaration of "+name) {
 			t.Errorf("find_symbol %s: %q", name, got)
 		}
 	}
-	got := mustCall(t, env, "find_symbol", map[string]any{"name": "area", "include": "*.rs"})
+	got := family.Ok(t, env, "find_symbol", map[string]any{"name": "area", "include": "*.rs"})
 	if got != "sample.rs:22: fn area(&self) -> f64;" {
 		t.Errorf("include *.rs: %q", got)
 	}
-	if got := mustCall(t, env, "find_symbol", map[string]any{"name": "area", "include": "*.go"}); got != "No declaration of area found in *.go. Try grep for uses, or a shorter name." {
+	if got := family.Ok(t, env, "find_symbol", map[string]any{"name": "area", "include": "*.go"}); got != "No declaration of area found in *.go. Try grep for uses, or a shorter name." {
 		t.Errorf("include *.go: %q", got)
 	}
-	if msg := mustRefuse(t, env, "find_symbol", map[string]any{"name": " "}); !strings.HasPrefix(msg, "name must be one identifier") {
+	if msg := family.Refuse(t, env, "find_symbol", map[string]any{"name": " "}).Err.Error(); !strings.HasPrefix(msg, "name must be one identifier") {
 		t.Errorf("empty name: %q", msg)
 	}
-	if msg := mustRefuse(t, env, "find_symbol", map[string]any{"name": "a\nb"}); !strings.HasPrefix(msg, "name must be one identifier") {
+	if msg := family.Refuse(t, env, "find_symbol", map[string]any{"name": "a\nb"}).Err.Error(); !strings.HasPrefix(msg, "name must be one identifier") {
 		t.Errorf("two lines: %q", msg)
 	}
-	if msg := mustRefuse(t, env, "find_symbol", map[string]any{"name": "x", "include": "[a-"}); msg != "Invalid glob pattern: [a-" {
+	if msg := family.Refuse(t, env, "find_symbol", map[string]any{"name": "x", "include": "[a-"}).Err.Error(); msg != "Invalid glob pattern: [a-" {
 		t.Errorf("bad include: %q", msg)
 	}
 }
@@ -82,7 +82,7 @@ func TestFindSymbolSkipsIgnoredAndBinary(t *testing.T) {
 		"ok.go":               "package ok\nfunc Target() {}\n",
 		"notes.txt":           "func Target() {}\n",
 	})
-	if got := mustCall(t, env, "find_symbol", map[string]any{"name": "Target"}); got != "ok.go:2: func Target() {}" {
+	if got := family.Ok(t, env, "find_symbol", map[string]any{"name": "Target"}); got != "ok.go:2: func Target() {}" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -94,7 +94,7 @@ func TestFindSymbolCapsHits(t *testing.T) {
 		files[fmt.Sprintf("f%02d.py", i)] = "def target():\n    pass\n"
 	}
 	env := newEnv(t, files)
-	got := mustCall(t, env, "find_symbol", map[string]any{"name": "target"})
+	got := family.Ok(t, env, "find_symbol", map[string]any{"name": "target"})
 	lines := strings.Split(got, "\n")
 	if len(lines) != 41 || lines[39] != "f39.py:1: def target():" || lines[40] != "[first 40 shown; narrow with include]" {
 		t.Errorf("%d lines, tail %q", len(lines), lines[len(lines)-2:])
@@ -107,23 +107,23 @@ func TestOutline(t *testing.T) {
 	want := "6: const Limit = 10\n8: const (\n10: \tFirst = iota\n11: \tSecond\n14: type (\n16: \tPair struct {\n" +
 		"20: \tName string\n24: type Server struct {\n29: func (s *Server) Start(opts ...string) error {\n" +
 		"40: func Map[T any](xs []T,\n49: var registry = map[string]int{"
-	if got := mustCall(t, env, "outline", map[string]any{"path": "sample.go"}); got != want {
+	if got := family.Ok(t, env, "outline", map[string]any{"path": "sample.go"}); got != want {
 		t.Errorf("outline sample.go:\n got %q\nwant %q", got, want)
 	}
-	if got := mustCall(t, env, "outline", map[string]any{"path": "sample.md"}); got != "1: # Title\n5: ## Install\n14: ### Details\n18: ## Usage" {
+	if got := family.Ok(t, env, "outline", map[string]any{"path": "sample.md"}); got != "1: # Title\n5: ## Install\n14: ### Details\n18: ## Usage" {
 		t.Errorf("outline sample.md: %q", got)
 	}
-	if got := mustCall(t, env, "outline", map[string]any{"path": "sample.py"}); got != "5: MAX_SIZE = 100\n10: class Loader:\n"+
+	if got := family.Ok(t, env, "outline", map[string]any{"path": "sample.py"}); got != "5: MAX_SIZE = 100\n10: class Loader:\n"+
 		"16:     def __init__(self, path):\n19:     def load(\n29: async def fetch(url):\n32: def one_liner(): return 1" {
 		t.Errorf("outline sample.py: %q", got)
 	}
 	long := "export function f(" + strings.Repeat("a, ", 60) + "b) {}\n"
 	wstest.Write(t, env.Root, map[string]string{"long.ts": long, "empty.go": "package x\n", "x.txt": "hi\n", "bin.go": "\x00"})
-	got := mustCall(t, env, "outline", map[string]any{"path": "long.ts"})
+	got := family.Ok(t, env, "outline", map[string]any{"path": "long.ts"})
 	if n := len([]rune(got)); n != len("1: ")+outlineLineCut+1 || !strings.HasSuffix(got, "…") {
 		t.Errorf("long line: %d chars %q", n, got)
 	}
-	if got := mustCall(t, env, "outline", map[string]any{"path": "empty.go"}); got != "No declarations found in empty.go." {
+	if got := family.Ok(t, env, "outline", map[string]any{"path": "empty.go"}); got != "No declarations found in empty.go." {
 		t.Errorf("empty: %q", got)
 	}
 	for path, want := range map[string]string{
@@ -133,11 +133,11 @@ func TestOutline(t *testing.T) {
 		".":          ". is a directory, not a file.",
 		"../x.go":    "path escapes workspace: ../x.go",
 	} {
-		if msg := mustFail(t, env, "outline", map[string]any{"path": path}); !strings.HasPrefix(msg, want) {
+		if msg := family.FailRun(t, env, "outline", map[string]any{"path": path}); !strings.HasPrefix(msg, want) {
 			t.Errorf("outline %q: %q", path, msg)
 		}
 	}
-	if msg := mustRefuse(t, env, "outline", map[string]any{"path": ""}); msg != "path is required." {
+	if msg := family.Refuse(t, env, "outline", map[string]any{"path": ""}).Err.Error(); msg != "path is required." {
 		t.Errorf("outline \"\": %q", msg)
 	}
 }
@@ -176,27 +176,27 @@ func TestReadSymbol(t *testing.T) {
 		{"sample.md", "Install", "sample.md:5-16", "16: More."},
 	}
 	for _, c := range cases {
-		got := mustCall(t, env, "read_symbol", map[string]any{"path": c.path, "name": c.name})
+		got := family.Ok(t, env, "read_symbol", map[string]any{"path": c.path, "name": c.name})
 		lines := strings.Split(got, "\n")
 		if lines[0] != c.header || lines[len(lines)-1] != c.last {
 			t.Errorf("read_symbol %s %s:\n%s", c.path, c.name, got)
 		}
 	}
-	msg := mustFail(t, env, "read_symbol", map[string]any{"path": "sample.go", "name": "Nope"})
+	msg := family.FailRun(t, env, "read_symbol", map[string]any{"path": "sample.go", "name": "Nope"})
 	if msg != "No definition of Nope in sample.go. Declared there: Limit, First, Second, Pair, Name, Server, Start, Map, registry." {
 		t.Errorf("not found: %q", msg)
 	}
-	msg = mustFail(t, env, "read_symbol", map[string]any{"path": "sample.go", "name": "Other.Start"})
+	msg = family.FailRun(t, env, "read_symbol", map[string]any{"path": "sample.go", "name": "Other.Start"})
 	if !strings.HasPrefix(msg, "No definition of Other.Start in sample.go.") {
 		t.Errorf("wrong owner: %q", msg)
 	}
-	if msg := mustRefuse(t, env, "read_symbol", map[string]any{"path": "sample.go", "name": " "}); msg != "name is required." {
+	if msg := family.Refuse(t, env, "read_symbol", map[string]any{"path": "sample.go", "name": " "}).Err.Error(); msg != "name is required." {
 		t.Errorf("blank name: %q", msg)
 	}
-	if msg := mustRefuse(t, env, "read_symbol", map[string]any{"path": "sample.go"}); msg != `required: missing properties: ["name"]` {
+	if msg := family.Refuse(t, env, "read_symbol", map[string]any{"path": "sample.go"}).Err.Error(); msg != `required: missing properties: ["name"]` {
 		t.Errorf("no name: %q", msg)
 	}
-	if msg := mustRefuse(t, env, "read_symbol", map[string]any{"path": "", "name": "Map"}); msg != "path is required." {
+	if msg := family.Refuse(t, env, "read_symbol", map[string]any{"path": "", "name": "Map"}).Err.Error(); msg != "path is required." {
 		t.Errorf("empty path: %q", msg)
 	}
 }
@@ -205,7 +205,7 @@ func TestReadSymbolLongBody(t *testing.T) {
 	t.Parallel()
 	body := "func Big() {\n" + strings.Repeat("\tx++\n", 1500) + "}\n"
 	env := newEnv(t, map[string]string{"big.go": body})
-	got := mustCall(t, env, "read_symbol", map[string]any{"path": "big.go", "name": "Big"})
+	got := family.Ok(t, env, "read_symbol", map[string]any{"path": "big.go", "name": "Big"})
 	if !strings.HasPrefix(got, "big.go:1-1502\n") || !strings.HasSuffix(got, "[502 more lines; read_file big.go with offset 1001]") {
 		t.Errorf("head %q tail %q", got[:20], got[len(got)-60:])
 	}
@@ -232,7 +232,7 @@ func BenchmarkFindSymbol(b *testing.B) {
 	env := newEnv(b, files)
 	b.ResetTimer()
 	for b.Loop() {
-		out := mustCall(b, env, "find_symbol", map[string]any{"name": "TargetName"})
+		out := family.Ok(b, env, "find_symbol", map[string]any{"name": "TargetName"})
 		if !strings.HasPrefix(out, "pkg12/f1234.go:") {
 			b.Fatal(out)
 		}

@@ -24,16 +24,16 @@ func TestTree(t *testing.T) {
 		"node_modules/m/i": "",
 	})
 	want := "./\n  .gitignore\n  a.txt\n  empty/\n  src/\n    lib/\n      deep/\n      util.go\n    main.go"
-	if got := mustCall(t, env, "tree", nil); got != want {
+	if got := family.Ok(t, env, "tree", nil); got != want {
 		t.Errorf("tree:\n got %q\nwant %q", got, want)
 	}
-	if got := mustCall(t, env, "tree", map[string]any{"path": "src", "depth": 1}); got != "src/\n  lib/\n  main.go" {
+	if got := family.Ok(t, env, "tree", map[string]any{"path": "src", "depth": 1}); got != "src/\n  lib/\n  main.go" {
 		t.Errorf("src depth 1: %q", got)
 	}
-	if got := mustCall(t, env, "tree", map[string]any{"path": "src/lib", "depth": 6}); got != "src/lib/\n  deep/\n    x/\n      y\n  util.go" {
+	if got := family.Ok(t, env, "tree", map[string]any{"path": "src/lib", "depth": 6}); got != "src/lib/\n  deep/\n    x/\n      y\n  util.go" {
 		t.Errorf("src/lib depth 6: %q", got)
 	}
-	if got := mustCall(t, env, "tree", map[string]any{"path": "empty"}); got != "empty/\n  (empty)" {
+	if got := family.Ok(t, env, "tree", map[string]any{"path": "empty"}); got != "empty/\n  (empty)" {
 		t.Errorf("empty: %q", got)
 	}
 	for in, want := range map[string]string{
@@ -42,7 +42,7 @@ func TestTree(t *testing.T) {
 		`{"path":"../"}`:   "path escapes workspace: ../",
 		`{"path":"/"}`:     "path escapes workspace: /",
 	} {
-		if msg := mustFail(t, env, "tree", json.RawMessage(in)); !strings.HasPrefix(msg, want) {
+		if msg := family.FailRun(t, env, "tree", json.RawMessage(in)); !strings.HasPrefix(msg, want) {
 			t.Errorf("tree %s: %q", in, msg)
 		}
 	}
@@ -54,7 +54,7 @@ func TestTree(t *testing.T) {
 		`{"depth":"x"}`:    "depth: type:",
 		`{"unknown":true}`: `unexpected additional properties ["unknown"]`,
 	} {
-		if msg := mustRefuse(t, env, "tree", json.RawMessage(in)); !strings.HasPrefix(msg, want) {
+		if msg := family.Refuse(t, env, "tree", json.RawMessage(in)).Err.Error(); !strings.HasPrefix(msg, want) {
 			t.Errorf("tree %s: %q", in, msg)
 		}
 	}
@@ -67,7 +67,7 @@ func TestTreeCapsEntries(t *testing.T) {
 		files[fmt.Sprintf("f%03d", i)] = ""
 	}
 	env := newEnv(t, files)
-	got := mustCall(t, env, "tree", nil)
+	got := family.Ok(t, env, "tree", nil)
 	lines := strings.Split(got, "\n")
 	if len(lines) != 402 || lines[400] != "  f399" || lines[401] != "[stopped at 400 entries; use a subdirectory or a smaller depth]" {
 		t.Errorf("%d lines, tail %q", len(lines), lines[len(lines)-2:])
@@ -83,7 +83,7 @@ func TestEnvInfo(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "node"), []byte("#!/bin/sh\necho v99.1.0\necho second line\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got := mustCall(t, env, "env_info", nil)
+	got := family.Ok(t, env, "env_info", nil)
 	for _, want := range []string{
 		"platform: " + runtime.GOOS + "/" + runtime.GOARCH + "\n",
 		"workspace: " + env.Root + "\n",

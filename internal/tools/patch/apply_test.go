@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 func TestApplyPatchEveryKind(t *testing.T) {
-	env := newEnv(t, map[string]string{
+	env := wstest.Env(t, map[string]string{
 		"src/a.go":   "package a\n\nfunc A() int {\n\tx := 1\n\treturn x\n}\n",
 		"src/old.go": "package a\n\nconst Old = 1\n",
 		"gone.txt":   "bye\n",
@@ -33,13 +36,13 @@ func TestApplyPatchEveryKind(t *testing.T) {
 	if out != want {
 		t.Errorf("result:\n%s\nwant:\n%s", out, want)
 	}
-	if got := readFile(t, env, "docs/notes/new.md"); got != "# Notes\n\ntext\n" {
+	if got := tooltest.ReadFile(t, env.Root, "docs/notes/new.md"); got != "# Notes\n\ntext\n" {
 		t.Errorf("added file %q (an Add gets a trailing newline)", got)
 	}
-	if got := readFile(t, env, "src/a.go"); got != "package a\n\nfunc A() int {\n\tx := 1\n\treturn x + 1\n}\n" {
+	if got := tooltest.ReadFile(t, env.Root, "src/a.go"); got != "package a\n\nfunc A() int {\n\tx := 1\n\treturn x + 1\n}\n" {
 		t.Errorf("updated file %q", got)
 	}
-	if got := readFile(t, env, "pkg/renamed.go"); got != "package a\n\nconst Renamed = 1\n" {
+	if got := tooltest.ReadFile(t, env.Root, "pkg/renamed.go"); got != "package a\n\nconst Renamed = 1\n" {
 		t.Errorf("moved file %q", got)
 	}
 	if fi, err := os.Stat(filepath.Join(env.Root, "pkg/renamed.go")); err != nil || fi.Mode().Perm() != 0o600 {
@@ -51,7 +54,7 @@ func TestApplyPatchEveryKind(t *testing.T) {
 		}
 	}
 	// No temp file, backup or reserved name is left behind.
-	for p := range snapshot(t, env.Root) {
+	for p := range tooltest.Snapshot(t, env.Root) {
 		if strings.Contains(p, ".shiro-") {
 			t.Errorf("leftover %s", p)
 		}
@@ -59,7 +62,7 @@ func TestApplyPatchEveryKind(t *testing.T) {
 }
 
 func TestApplyPatchPureMoveAndEmptyAdd(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "x\r\ny"})
+	env := wstest.Env(t, map[string]string{"a.txt": "x\r\ny"})
 	out, err := runPatch(t, env, envelope("*** Update File: a.txt\n*** Move to: b/a.txt", "*** Add File: empty.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -67,10 +70,10 @@ func TestApplyPatchPureMoveAndEmptyAdd(t *testing.T) {
 	if out != "Applied 2 changes:\n- moved a.txt -> b/a.txt\n- added empty.txt" {
 		t.Errorf("result %q", out)
 	}
-	if got := readFile(t, env, "b/a.txt"); got != "x\r\ny" {
+	if got := tooltest.ReadFile(t, env.Root, "b/a.txt"); got != "x\r\ny" {
 		t.Errorf("a pure move changed the content: %q", got)
 	}
-	if got := readFile(t, env, "empty.txt"); got != "" {
+	if got := tooltest.ReadFile(t, env.Root, "empty.txt"); got != "" {
 		t.Errorf("empty Add wrote %q", got)
 	}
 }
@@ -78,17 +81,17 @@ func TestApplyPatchPureMoveAndEmptyAdd(t *testing.T) {
 func TestApplyPatchAnchorsNarrowTheSearch(t *testing.T) {
 	src := "type A struct{}\n\nfunc (A) Close() error {\n\treturn nil\n}\n\n" +
 		"type B struct{}\n\nfunc (B) Close() error {\n\treturn nil\n}\n"
-	env := newEnv(t, map[string]string{"c.go": src})
+	env := wstest.Env(t, map[string]string{"c.go": src})
 	// Without an anchor the lines fit twice: refused.
 	msg := fail(t, env, map[string]string{"patch": envelope("*** Update File: c.go\n@@\n-\treturn nil\n+\treturn errClosed")})
-	contains(t, msg, "*** Update File: c.go: chunk 1: its old lines fit 2 places, at lines 4, 10;", "No file was changed.")
+	tooltest.Contains(t, msg, "*** Update File: c.go: chunk 1: its old lines fit 2 places, at lines 4, 10;", "No file was changed.")
 	// Nested anchors: the type, then its method.
 	out := ok(t, env, map[string]string{"patch": envelope("*** Update File: c.go\n@@ type B struct{}\n@@ func (B) Close() error {\n-\treturn nil\n+\treturn errClosed")})
 	if out != "Applied 1 change:\n- updated c.go (line 10)" {
 		t.Errorf("result %q", out)
 	}
 	want := strings.Replace(src, "func (B) Close() error {\n\treturn nil", "func (B) Close() error {\n\treturn errClosed", 1)
-	if got := readFile(t, env, "c.go"); got != want {
+	if got := tooltest.ReadFile(t, env.Root, "c.go"); got != want {
 		t.Errorf("on disk:\n%s", got)
 	}
 	// An anchor that names only part of a line still finds it; old lines
@@ -98,39 +101,39 @@ func TestApplyPatchAnchorsNarrowTheSearch(t *testing.T) {
 		t.Errorf("result %q", out)
 	}
 	msg = fail(t, env, map[string]string{"patch": envelope("*** Update File: c.go\n@@ func (C) Close\n-x\n+y")})
-	contains(t, msg, `chunk 1: its @@ line "func (C) Close" matches no line from line 1 on`)
+	tooltest.Contains(t, msg, `chunk 1: its @@ line "func (C) Close" matches no line from line 1 on`)
 }
 
 func TestApplyPatchPureAdditions(t *testing.T) {
-	env := newEnv(t, map[string]string{"l.txt": "one\ntwo\nthree\n", "n.txt": "last"})
+	env := wstest.Env(t, map[string]string{"l.txt": "one\ntwo\nthree\n", "n.txt": "last"})
 	ok(t, env, map[string]string{"patch": envelope(
 		"*** Update File: l.txt\n@@ one\n+one and a half\n@@\n+four",
 		"*** Update File: n.txt\n@@\n+more",
 	)})
-	if got := readFile(t, env, "l.txt"); got != "one\none and a half\ntwo\nthree\nfour\n" {
+	if got := tooltest.ReadFile(t, env.Root, "l.txt"); got != "one\none and a half\ntwo\nthree\nfour\n" {
 		t.Errorf("l.txt %q", got)
 	}
 	// A file without a final newline keeps lacking one.
-	if got := readFile(t, env, "n.txt"); got != "last\nmore" {
+	if got := tooltest.ReadFile(t, env.Root, "n.txt"); got != "last\nmore" {
 		t.Errorf("n.txt %q", got)
 	}
 }
 
 func TestApplyPatchEndOfFile(t *testing.T) {
-	env := newEnv(t, map[string]string{"e.txt": "end\nmiddle\nend\n"})
+	env := wstest.Env(t, map[string]string{"e.txt": "end\nmiddle\nend\n"})
 	out := ok(t, env, map[string]string{"patch": envelope("*** Update File: e.txt\n@@\n-end\n+END\n*** End of File")})
 	if out != "Applied 1 change:\n- updated e.txt (line 3)" {
 		t.Errorf("result %q", out)
 	}
-	if got := readFile(t, env, "e.txt"); got != "end\nmiddle\nEND\n" {
+	if got := tooltest.ReadFile(t, env.Root, "e.txt"); got != "end\nmiddle\nEND\n" {
 		t.Errorf("on disk %q", got)
 	}
 	msg := fail(t, env, map[string]string{"patch": envelope("*** Update File: e.txt\n@@\n-middle\n+x\n*** End of File")})
-	contains(t, msg, "chunk 1: its old lines (the ' ' and '-' lines) were not found at the end of the file")
+	tooltest.Contains(t, msg, "chunk 1: its old lines (the ' ' and '-' lines) were not found at the end of the file")
 }
 
 func TestApplyPatchKeepsLineEndings(t *testing.T) {
-	env := newEnv(t, map[string]string{
+	env := wstest.Env(t, map[string]string{
 		"crlf.txt":  "a\r\nb\r\nc\r\n",
 		"mixed.txt": "lf\ncrlf\r\nlf2\nend",
 		"nofinal":   "p\r\nq",
@@ -147,7 +150,7 @@ func TestApplyPatchKeepsLineEndings(t *testing.T) {
 		"mixed.txt": "lf\ncrlf\r\nLF2\nend",
 		"nofinal":   "p\r\nQ\r\nR",
 	} {
-		if got := readFile(t, env, name); got != want {
+		if got := tooltest.ReadFile(t, env.Root, name); got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}
 	}
@@ -179,7 +182,7 @@ func TestApplyPatchFallbacks(t *testing.T) {
 			level: "ignoring whitespace at line ends and treating typographic dashes, quotes and spaces as ASCII",
 		},
 	} {
-		env := newEnv(t, map[string]string{"f.txt": c.file})
+		env := wstest.Env(t, map[string]string{"f.txt": c.file})
 		out, err := runPatch(t, env, envelope("*** Update File: f.txt\n"+c.chunk))
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
@@ -188,18 +191,18 @@ func TestApplyPatchFallbacks(t *testing.T) {
 		if !strings.Contains(out, "chunk 1 matched "+c.level+", check the result") {
 			t.Errorf("%s: result %q", c.name, out)
 		}
-		if got := readFile(t, env, "f.txt"); got != c.want {
+		if got := tooltest.ReadFile(t, env.Root, "f.txt"); got != c.want {
 			t.Errorf("%s: on disk %q, want %q", c.name, got, c.want)
 		}
 	}
 	// A fallback match must still be unique.
-	env := newEnv(t, map[string]string{"f.txt": "x \nx\t\n"})
+	env := wstest.Env(t, map[string]string{"f.txt": "x \nx\t\n"})
 	msg := fail(t, env, map[string]string{"patch": envelope("*** Update File: f.txt\n@@\n-x\n+y")})
-	contains(t, msg, "its old lines fit 2 places (ignoring trailing whitespace), at lines 1, 2")
+	tooltest.Contains(t, msg, "its old lines fit 2 places (ignoring trailing whitespace), at lines 1, 2")
 }
 
 func TestApplyPatchChunkErrors(t *testing.T) {
-	env := newEnv(t, map[string]string{"d.go": "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n"})
+	env := wstest.Env(t, map[string]string{"d.go": "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n"})
 	msg := fail(t, env, map[string]string{"patch": envelope("*** Update File: d.go\n@@\n-if y {\n-    return\n+z")})
 	want := "*** Update File: d.go: chunk 1: its old lines (the ' ' and '-' lines) were not found.\n" +
 		"Closest text in the file (· is a space, → a tab, ␍ a carriage return):\n" +
@@ -215,11 +218,11 @@ func TestApplyPatchChunkErrors(t *testing.T) {
 	// Chunks go down the file; one that fits only above the previous is
 	// out of order, and says so.
 	msg = fail(t, env, map[string]string{"patch": envelope("*** Update File: d.go\n@@\n-\t}\n+\t} // x\n@@\n-\tif x {\n+\tif y {")})
-	contains(t, msg, "chunk 2: its old lines are at line 2, above where the search starts (line 5, after the previous chunk or @@ line); chunks must go down the file in order")
+	tooltest.Contains(t, msg, "chunk 2: its old lines are at line 2, above where the search starts (line 5, after the previous chunk or @@ line); chunks must go down the file in order")
 	// A patch whose loose match changes nothing is refused.
-	env = newEnv(t, map[string]string{"s.txt": "x\n"})
+	env = wstest.Env(t, map[string]string{"s.txt": "x\n"})
 	msg = fail(t, env, map[string]string{"patch": envelope("*** Update File: s.txt\n@@\n-x \n+x")})
-	contains(t, msg, "the patch leaves s.txt unchanged")
+	tooltest.Contains(t, msg, "the patch leaves s.txt unchanged")
 }
 
 // Every refusal leaves the workspace exactly as it was, even when earlier
@@ -259,37 +262,37 @@ func TestApplyPatchRefusals(t *testing.T) {
 		{"second chunk fails", "*** Update File: a.txt\n@@\n-alpha\n+A\n@@\n-nothing\n+x", "chunk 2: its old lines"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := newEnv(t, files)
+			env := wstest.Env(t, files)
 			if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Symlink(outside, filepath.Join(env.Root, "out")); err != nil {
 				t.Fatal(err)
 			}
-			before, beforeOutside := snapshot(t, env.Root), snapshot(t, outside)
+			before, beforeOutside := tooltest.Snapshot(t, env.Root), tooltest.Snapshot(t, outside)
 			// The good section first: it must not be applied either.
 			msg := fail(t, env, map[string]string{"patch": envelope(ok, c.section)})
-			contains(t, msg, c.want)
+			tooltest.Contains(t, msg, c.want)
 			if !strings.HasSuffix(msg, "No file was changed.") {
 				t.Errorf("message does not say nothing changed: %q", msg)
 			}
-			sameTree(t, before, snapshot(t, env.Root))
-			sameTree(t, beforeOutside, snapshot(t, outside))
+			tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root))
+			tooltest.SameTree(t, beforeOutside, tooltest.Snapshot(t, outside))
 		})
 	}
 }
 
 func TestApplyPatchInputErrors(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "a\n"})
-	contains(t, inputError(t, map[string]any{}), "invalid arguments", "missing", "patch")
-	contains(t, inputError(t, map[string]any{"patch": " \n"}), `invalid arguments: patch is required: the text from "*** Begin Patch" to "*** End Patch"`)
-	contains(t, inputError(t, map[string]any{"patch": 3}), "invalid arguments", "patch")
-	contains(t, fail(t, env, map[string]string{"patch": "*** Update File: a.txt\n-a\n+b"}),
+	env := wstest.Env(t, map[string]string{"a.txt": "a\n"})
+	tooltest.Contains(t, inputError(t, map[string]any{}), "invalid arguments", "missing", "patch")
+	tooltest.Contains(t, inputError(t, map[string]any{"patch": " \n"}), `invalid arguments: patch is required: the text from "*** Begin Patch" to "*** End Patch"`)
+	tooltest.Contains(t, inputError(t, map[string]any{"patch": 3}), "invalid arguments", "patch")
+	tooltest.Contains(t, fail(t, env, map[string]string{"patch": "*** Update File: a.txt\n-a\n+b"}),
 		`The patch does not parse (no file was changed): the patch must start with the line "*** Begin Patch"`)
 }
 
 func TestApplyPatchPlan(t *testing.T) {
-	p, err := applyPatchTool(nil, nil).Prepare(marshal(t, map[string]string{"patch": envelope(
+	p, err := applyPatchTool(nil, nil).Prepare(tooltest.Input(t, map[string]string{"patch": envelope(
 		"*** Add File: a.txt\n+x",
 		"*** Update File: b.txt\n*** Move to: c/.env\n@@\n-x\n+y",
 		"*** Delete File: d.txt",
@@ -311,25 +314,25 @@ func TestApplyPatchPlan(t *testing.T) {
 }
 
 func TestApplyPatchHeredocWrapped(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "x\n"})
+	env := wstest.Env(t, map[string]string{"a.txt": "x\n"})
 	out := ok(t, env, map[string]string{"patch": "apply_patch <<'EOF'\n" + envelope("*** Update File: a.txt\n@@\n-x\n+y") + "EOF\n"})
-	if out != "Applied 1 change:\n- updated a.txt (line 1)" || readFile(t, env, "a.txt") != "y\n" {
-		t.Errorf("result %q, file %q", out, readFile(t, env, "a.txt"))
+	if out != "Applied 1 change:\n- updated a.txt (line 1)" || tooltest.ReadFile(t, env.Root, "a.txt") != "y\n" {
+		t.Errorf("result %q, file %q", out, tooltest.ReadFile(t, env.Root, "a.txt"))
 	}
 }
 
 // Two paths that are one file through a symlink inside the workspace are
 // the same file twice.
 func TestApplyPatchSameFileThroughSymlink(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "x\n"})
+	env := wstest.Env(t, map[string]string{"a.txt": "x\n"})
 	if err := os.Symlink("a.txt", filepath.Join(env.Root, "alias.txt")); err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, env.Root)
+	before := tooltest.Snapshot(t, env.Root)
 	msg := fail(t, env, map[string]string{"patch": envelope(
 		"*** Update File: a.txt\n@@\n-x\n+y",
 		"*** Update File: alias.txt\n@@\n-x\n+z",
 	)})
-	contains(t, msg, `"*** Update File: a.txt" and "*** Update File: alias.txt" both touch a.txt`)
-	sameTree(t, before, snapshot(t, env.Root))
+	tooltest.Contains(t, msg, `"*** Update File: a.txt" and "*** Update File: alias.txt" both touch a.txt`)
+	tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root))
 }

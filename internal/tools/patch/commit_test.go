@@ -11,6 +11,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // A patch that exercises every kind of step: a new file in new
@@ -32,7 +33,7 @@ var commitPatch = envelope(
 
 func runWithFault(t *testing.T, env *workspace.Env, fault faultHook) (string, error) {
 	t.Helper()
-	res, err := tooltest.Invoke(t.Context(), applyPatchTool(env, fault), marshal(t, map[string]string{"patch": commitPatch}), tool.Runtime{})
+	res, err := tooltest.Invoke(t.Context(), applyPatchTool(env, fault), tooltest.Input(t, map[string]string{"patch": commitPatch}), tool.Runtime{})
 	return res.Output, err
 }
 
@@ -42,7 +43,7 @@ func runWithFault(t *testing.T, env *workspace.Env, fault faultHook) (string, er
 func TestApplyPatchRollsBackAtEveryStep(t *testing.T) {
 	// A clean run lists the steps.
 	var steps []string
-	env := newEnv(t, commitFiles)
+	env := wstest.Env(t, commitFiles)
 	if _, err := runWithFault(t, env, func(step string) error {
 		steps = append(steps, step)
 		return nil
@@ -55,8 +56,8 @@ func TestApplyPatchRollsBackAtEveryStep(t *testing.T) {
 		}
 	}
 	for i, failAt := range steps {
-		env := newEnv(t, commitFiles)
-		before := snapshot(t, env.Root)
+		env := wstest.Env(t, commitFiles)
+		before := tooltest.Snapshot(t, env.Root)
 		n := 0
 		_, err := runWithFault(t, env, func(step string) error {
 			n++
@@ -68,18 +69,18 @@ func TestApplyPatchRollsBackAtEveryStep(t *testing.T) {
 		if err == nil {
 			t.Fatalf("failing step %d (%s): the patch applied", i+1, failAt)
 		}
-		contains(t, strings.ToLower(err.Error()), "injected failure", "no file was changed")
+		tooltest.Contains(t, strings.ToLower(err.Error()), "injected failure", "no file was changed")
 		if strings.Contains(err.Error(), "partly changed") {
 			t.Errorf("step %s: %v", failAt, err)
 		}
-		t.Run(failAt, func(t *testing.T) { sameTree(t, before, snapshot(t, env.Root)) })
+		t.Run(failAt, func(t *testing.T) { tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root)) })
 	}
 }
 
 // When a rename fails and an undo fails too, the error says which file
 // could not be restored and where its previous content is.
 func TestApplyPatchReportsAFailedRollback(t *testing.T) {
-	env := newEnv(t, commitFiles)
+	env := wstest.Env(t, commitFiles)
 	_, err := runWithFault(t, env, func(step string) error {
 		switch step {
 		case "rename moved/here.txt", "undo upd.txt":
@@ -91,20 +92,20 @@ func TestApplyPatchReportsAFailedRollback(t *testing.T) {
 		t.Fatal("the patch applied")
 	}
 	msg := err.Error()
-	contains(t, msg, "apply_patch failed: write moved/here.txt: injected failure",
+	tooltest.Contains(t, msg, "apply_patch failed: write moved/here.txt: injected failure",
 		"Rolling back failed too, so the workspace is partly changed:",
 		"- could not restore upd.txt: injected failure (its previous content is in .upd.txt.shiro-")
 	// The backup named in the message holds the old content; everything
 	// else was restored.
 	backup := msg[strings.Index(msg, "content is in ")+len("content is in ") : strings.LastIndex(msg, ")")]
-	if got := readFile(t, env, backup); got != commitFiles["upd.txt"] {
+	if got := tooltest.ReadFile(t, env.Root, backup); got != commitFiles["upd.txt"] {
 		t.Errorf("backup holds %q", got)
 	}
-	if got := readFile(t, env, "upd.txt"); got != "one\n2\n" {
+	if got := tooltest.ReadFile(t, env.Root, "upd.txt"); got != "one\n2\n" {
 		t.Errorf("upd.txt %q", got)
 	}
 	for _, p := range []string{"del.txt", "mv.txt"} {
-		if got := readFile(t, env, p); got != commitFiles[p] {
+		if got := tooltest.ReadFile(t, env.Root, p); got != commitFiles[p] {
 			t.Errorf("%s not restored: %q", p, got)
 		}
 	}
@@ -117,8 +118,8 @@ func TestApplyPatchReportsAFailedRollback(t *testing.T) {
 // name that is valid but leaves no room for the temp file's longer name.
 // Staging fails after other files were staged; nothing changes.
 func TestApplyPatchStagingFailsForReal(t *testing.T) {
-	env := newEnv(t, commitFiles)
-	before := snapshot(t, env.Root)
+	env := wstest.Env(t, commitFiles)
+	before := tooltest.Snapshot(t, env.Root)
 	long := strings.Repeat("n", 250)
 	_, err := runPatch(t, env, envelope(
 		"*** Update File: upd.txt\n@@\n one\n-two\n+2",
@@ -127,8 +128,8 @@ func TestApplyPatchStagingFailsForReal(t *testing.T) {
 	if err == nil {
 		t.Fatal("the patch applied")
 	}
-	contains(t, err.Error(), "apply_patch could not prepare the files: write fresh/"+long, "No file was changed.")
-	sameTree(t, before, snapshot(t, env.Root))
+	tooltest.Contains(t, err.Error(), "apply_patch could not prepare the files: write fresh/"+long, "No file was changed.")
+	tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root))
 }
 
 // A real failure, not an injected one: a directory that cannot be written
@@ -137,13 +138,13 @@ func TestApplyPatchReadOnlyDirectory(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root can write into read-only directories")
 	}
-	env := newEnv(t, commitFiles)
+	env := wstest.Env(t, commitFiles)
 	ro := filepath.Join(env.Root, "other")
 	if err := os.Chmod(ro, 0o555); err != nil {
 		t.Fatal(err)
 	}
 	defer os.Chmod(ro, 0o755)
-	before := snapshot(t, env.Root)
+	before := tooltest.Snapshot(t, env.Root)
 	_, err := runPatch(t, env, envelope(
 		"*** Update File: upd.txt\n@@\n one\n-two\n+2",
 		"*** Update File: other/x\n@@\n-bystander\n+changed",
@@ -151,6 +152,6 @@ func TestApplyPatchReadOnlyDirectory(t *testing.T) {
 	if err == nil {
 		t.Fatal("the patch applied")
 	}
-	contains(t, err.Error(), "No file was changed.")
-	sameTree(t, before, snapshot(t, env.Root))
+	tooltest.Contains(t, err.Error(), "No file was changed.")
+	tooltest.SameTree(t, before, tooltest.Snapshot(t, env.Root))
 }

@@ -89,7 +89,7 @@ func FuzzApplyPatch(f *testing.F) {
 			t.Fatal(err)
 		}
 		text := "*** Begin Patch\n*** Update File: f.txt\n" + chunks + "\n*** End Patch\n"
-		before := snapshot(t, root)
+		before := tooltest.Snapshot(t, root)
 		in, _ := json.Marshal(map[string]string{"patch": text})
 		// JSON carries invalid UTF-8 as U+FFFD: compare with what the tool got.
 		var sent struct{ Patch string }
@@ -99,7 +99,7 @@ func FuzzApplyPatch(f *testing.F) {
 		text = sent.Patch
 		result, err := tooltest.Invoke(context.Background(), applyPatchTool(env, nil), in, tool.Runtime{})
 		out := result.Output
-		after := snapshot(t, root)
+		after := tooltest.Snapshot(t, root)
 		if err != nil {
 			if !reflect.DeepEqual(before, after) {
 				t.Fatalf("a failed patch changed the workspace: %v\nbefore %q\nafter %q", err, before, after)

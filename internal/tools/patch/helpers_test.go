@@ -1,27 +1,15 @@
 package patch
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
-	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
-// The family's calls go through the shared kit (tool/tooltest).
-
-var (
-	newEnv        = wstest.Env
-	contains      = tooltest.Contains
-	snapshot      = tooltest.Snapshot
-	sameTree      = tooltest.SameTree
-	readFileIfAny = tooltest.ReadFileIfAny
-)
-
-func marshal(t testing.TB, input any) json.RawMessage { t.Helper(); return tooltest.Input(t, input) }
+// The calls go through the shared kit (tool/tooltest).
 
 // call runs apply_patch with input marshalled to JSON.
 func call(t testing.TB, env *workspace.Env, input any) (tool.Result, error) {
@@ -56,9 +44,4 @@ func inputError(t testing.TB, input any) string {
 // envelope wraps patch sections in Begin/End markers.
 func envelope(sections ...string) string {
 	return "*** Begin Patch\n" + strings.Join(sections, "\n") + "\n*** End Patch\n"
-}
-
-func readFile(t testing.TB, env *workspace.Env, name string) string {
-	t.Helper()
-	return tooltest.ReadFile(t, env.Root, name)
 }

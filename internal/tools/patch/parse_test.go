@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 func TestParsePatchSections(t *testing.T) {
@@ -121,7 +123,7 @@ func TestPatchPathsIsLenient(t *testing.T) {
 	}
 	// The plan reads the paths from the call input without requiring a
 	// valid patch.
-	p, err := applyPatchTool(nil, nil).Prepare(marshal(t, map[string]string{"patch": text}))
+	p, err := applyPatchTool(nil, nil).Prepare(tooltest.Input(t, map[string]string{"patch": text}))
 	if err != nil {
 		t.Fatal(err)
 	}

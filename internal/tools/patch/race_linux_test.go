@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
@@ -16,12 +17,12 @@ func TestApplyPatchStaysInTheJailWhileADirectoryIsSwapped(t *testing.T) {
 	outside := t.TempDir()
 	canary := map[string]string{"p.txt": "n: outside\n", "new0.txt": "outside\n"}
 	wstest.Write(t, outside, canary)
-	env := newEnv(t, map[string]string{"d/p.txt": "n: 0\n"})
+	env := wstest.Env(t, map[string]string{"d/p.txt": "n: 0\n"})
 	sw := wstest.SwapDirWithSymlink(t, filepath.Join(env.Root, "d"), outside)
 	landed := 0
 	for i := range 200 {
 		sw.During(func() {
-			cur := readFileIfAny(env.Root, "d/p.txt")
+			cur := tooltest.ReadFileIfAny(env.Root, "d/p.txt")
 			patch := envelope(
 				fmt.Sprintf("*** Update File: d/p.txt\n@@\n-%s+n: %d", cur, i+1),
 				fmt.Sprintf("*** Add File: d/new%d.txt\n+x", i%2),

@@ -1,36 +1,27 @@
 package patch
 
 import (
-	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
-const oldSchema = `{"type":"object","properties":{` +
-	`"patch":{"type":"string","description":"The whole patch, from *** Begin Patch to *** End Patch"}},` +
-	`"required":["patch"],"additionalProperties":false}`
+// TestSchemas holds apply_patch's schema to testdata/schemas.golden.json
+// (rewrite it with -update and review the diff).
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, Tools(nil), 0)
+}
 
-func TestSchemaAndInfo(t *testing.T) {
+func TestInfo(t *testing.T) {
 	ts := Tools(nil)
 	if len(ts) != 1 {
 		t.Fatalf("%d tools", len(ts))
 	}
 	info := ts[0].Info()
-	var got, want any
-	if err := json.Unmarshal(info.Schema, &got); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(oldSchema), &want); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("schema\n got %s\nwant %s", info.Schema, oldSchema)
-	}
 	if info.Name != "apply_patch" || info.Set != tool.SetEditPlus || info.Effect != tool.Writes ||
 		info.Kind != protocol.KindEdit || info.Subject != tool.PathSubject || info.Guidance == "" {
 		t.Errorf("info %+v", info)
@@ -40,48 +31,26 @@ func TestSchemaAndInfo(t *testing.T) {
 // What Preview shows is what Run writes: for a one-file patch the diff of
 // the bytes on disk; for several files, one diff with a section each.
 func TestPreviewIsWhatRunWrites(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "one\r\ntwo\r\n"})
-	p, err := applyPatchTool(env, nil).Prepare(marshal(t, map[string]string{"patch": envelope("*** Update File: a.txt\n@@\n one\n-two\n+2")}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	preview, err := p.(tool.Previewer).Preview(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.Run(t.Context(), tool.Runtime{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	onDisk := tool.FileDiff("a.txt", "one\r\ntwo\r\n", readFile(t, env, "a.txt"))
-	if *preview != *onDisk || *res.Diff != *onDisk {
-		t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, res.Diff, onDisk)
+	env := wstest.Env(t, map[string]string{"a.txt": "one\r\ntwo\r\n"})
+	preview, ran := tooltest.PreviewAndRun(t, applyPatchTool(env, nil), map[string]string{"patch": envelope("*** Update File: a.txt\n@@\n one\n-two\n+2")})
+	onDisk := tool.FileDiff("a.txt", "one\r\ntwo\r\n", tooltest.ReadFile(t, env.Root, "a.txt"))
+	if *preview != *onDisk || *ran != *onDisk {
+		t.Errorf("preview %+v\nresult %+v\non disk %+v", preview, ran, onDisk)
 	}
 
-	env = newEnv(t, map[string]string{"b.txt": "b\n", "gone.txt": "bye\n", "mv.txt": "m\n"})
-	p, err = applyPatchTool(env, nil).Prepare(marshal(t, map[string]string{"patch": envelope(
+	env = wstest.Env(t, map[string]string{"b.txt": "b\n", "gone.txt": "bye\n", "mv.txt": "m\n"})
+	preview, ran = tooltest.PreviewAndRun(t, applyPatchTool(env, nil), map[string]string{"patch": envelope(
 		"*** Add File: new.txt\n+n",
 		"*** Update File: b.txt\n@@\n-b\n+B",
 		"*** Delete File: gone.txt",
 		"*** Update File: mv.txt\n*** Move to: moved.txt",
-	)}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	preview, err = p.(tool.Previewer).Preview(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err = p.Run(t.Context(), tool.Runtime{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	)})
 	want := tool.FileDiff("new.txt", "", "n\n").Unified +
 		tool.FileDiff("b.txt", "b\n", "B\n").Unified +
 		tool.FileDiff("gone.txt", "bye\n", "").Unified +
 		"--- a/mv.txt\n+++ b/moved.txt\n"
-	if preview.Unified != want || !preview.Truncated || preview.Path != "new.txt" || *preview != *res.Diff {
-		t.Errorf("preview %+v\nresult %+v\nwant unified %q", preview, res.Diff, want)
+	if preview.Unified != want || !preview.Truncated || preview.Path != "new.txt" || *preview != *ran {
+		t.Errorf("preview %+v\nresult %+v\nwant unified %q", preview, ran, want)
 	}
 	wstest.Unchanged(t, env.Root, map[string]string{"new.txt": "n\n", "b.txt": "B\n", "moved.txt": "m\n"})
 }
@@ -99,24 +68,18 @@ func TestRunRefusesFilesChangedSincePreview(t *testing.T) {
 		{"added file appeared", map[string]string{"n.txt": "theirs\n"}, "n.txt"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := newEnv(t, map[string]string{"u.txt": "u\n", "d.txt": "d\n"})
-			p, err := applyPatchTool(env, nil).Prepare(marshal(t, map[string]string{"patch": envelope(
+			env := wstest.Env(t, map[string]string{"u.txt": "u\n", "d.txt": "d\n"})
+			p, _ := tooltest.Previewed(t, applyPatchTool(env, nil), map[string]string{"patch": envelope(
 				"*** Update File: u.txt\n@@\n-u\n+U",
 				"*** Delete File: d.txt",
 				"*** Add File: n.txt\n+mine",
-			)}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.(tool.Previewer).Preview(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			)})
 			wstest.Write(t, env.Root, c.meanwhile)
 			want := map[string]string{"u.txt": "u\n", "d.txt": "d\n"}
 			for k, v := range c.meanwhile {
 				want[k] = v
 			}
-			_, err = p.Run(t.Context(), tool.Runtime{})
+			_, err := p.Run(t.Context(), tool.Runtime{})
 			if err == nil || !strings.Contains(err.Error(), c.stale+" changed on disk") {
 				t.Fatalf("err = %v", err)
 			}

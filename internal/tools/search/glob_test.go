@@ -31,7 +31,7 @@ func TestGlob(t *testing.T) {
 		{"sub/deeper", "sub/deeper/.gitignore\nsub/deeper/local.txt"},
 	}
 	for _, c := range cases {
-		got := mustRun(t, env, "glob", map[string]any{"pattern": c.pattern})
+		got := family.Ok(t, env, "glob", map[string]any{"pattern": c.pattern})
 		if c.pattern == "*.txt" {
 			// Walk order: .hidden/ sorts before a.txt.
 			c.want = ".hidden/h.txt\na.txt\nsrc/build/x.txt\nsub/deeper/local.txt\nsub/x/anchored.txt"
@@ -40,7 +40,7 @@ func TestGlob(t *testing.T) {
 			t.Errorf("glob %q:\n got %q\nwant %q", c.pattern, got, c.want)
 		}
 	}
-	got := mustRun(t, env, "glob", map[string]any{"pattern": "*.log", "includeIgnored": true})
+	got := family.Ok(t, env, "glob", map[string]any{"pattern": "*.log", "includeIgnored": true})
 	if got != "app.log\nkeep.log\nsub/app.log" {
 		t.Errorf("includeIgnored: %q", got)
 	}
@@ -50,18 +50,18 @@ func TestGlob(t *testing.T) {
 		{"[a-", "Invalid glob pattern: [a-"},
 		{"", "Empty glob pattern"},
 	} {
-		if msg := mustRefuse(t, env, "glob", map[string]any{"pattern": c.pattern}); !strings.Contains(msg, c.want) {
+		if msg := family.Refuse(t, env, "glob", map[string]any{"pattern": c.pattern}).Err.Error(); !strings.Contains(msg, c.want) {
 			t.Errorf("glob %q: got %q", c.pattern, msg)
 		}
 	}
 	// The schema carries limit's bounds, so the model sees them and a call
 	// outside them is refused before it is judged.
 	for limit, want := range map[int]string{0: "limit must be at least 1; got 0", 1001: "limit must be at most 1000; got 1001"} {
-		if msg := mustRefuse(t, env, "glob", map[string]any{"pattern": "*", "limit": limit}); msg != want {
+		if msg := family.Refuse(t, env, "glob", map[string]any{"pattern": "*", "limit": limit}).Err.Error(); msg != want {
 			t.Errorf("limit %d: got %q", limit, msg)
 		}
 	}
-	if out := mustRun(t, env, "glob", map[string]any{"pattern": "a.txt", "limit": 1000}); out != "a.txt" {
+	if out := family.Ok(t, env, "glob", map[string]any{"pattern": "a.txt", "limit": 1000}); out != "a.txt" {
 		t.Errorf("limit 1000: %q", out)
 	}
 }
@@ -71,8 +71,8 @@ func TestGlobLimit(t *testing.T) {
 	for i := range 250 {
 		files[fmt.Sprintf("d/f%03d.go", i)] = ""
 	}
-	env := newEnv(t, files)
-	out := mustRun(t, env, "glob", map[string]any{"pattern": "*.go"})
+	env := wstest.Env(t, files)
+	out := family.Ok(t, env, "glob", map[string]any{"pattern": "*.go"})
 	lines := strings.Split(out, "\n")
 	if len(lines) != 201 || lines[0] != "d/f000.go" || lines[199] != "d/f199.go" {
 		t.Fatalf("%d lines: %q ... %q", len(lines), lines[0], lines[len(lines)-1])
@@ -80,7 +80,7 @@ func TestGlobLimit(t *testing.T) {
 	if lines[200] != "[200 of 250 files shown; narrow the pattern or raise limit]" {
 		t.Errorf("note %q", lines[200])
 	}
-	if out := mustRun(t, env, "glob", map[string]any{"pattern": "*.go", "limit": 2}); out != "d/f000.go\nd/f001.go\n[2 of 250 files shown; narrow the pattern or raise limit]" {
+	if out := family.Ok(t, env, "glob", map[string]any{"pattern": "*.go", "limit": 2}); out != "d/f000.go\nd/f001.go\n[2 of 250 files shown; narrow the pattern or raise limit]" {
 		t.Errorf("got %q", out)
 	}
 }
@@ -88,14 +88,14 @@ func TestGlobLimit(t *testing.T) {
 func TestGlobJailThroughSymlinkedBase(t *testing.T) {
 	outside := t.TempDir()
 	wstest.Write(t, outside, map[string]string{"s.go": ""})
-	env := newEnv(t, nil)
+	env := wstest.Env(t, nil)
 	if err := os.Symlink(outside, filepath.Join(env.Root, "out")); err != nil {
 		t.Fatal(err)
 	}
-	if msg := mustFail(t, env, "glob", map[string]any{"pattern": "out/*.go"}); !strings.Contains(msg, "escapes workspace") {
+	if msg := family.FailRun(t, env, "glob", map[string]any{"pattern": "out/*.go"}); !strings.Contains(msg, "escapes workspace") {
 		t.Errorf("got %q", msg)
 	}
-	if out := mustRun(t, env, "glob", map[string]any{"pattern": "**/*.go"}); out != "No files matched." {
+	if out := family.Ok(t, env, "glob", map[string]any{"pattern": "**/*.go"}); out != "No files matched." {
 		t.Errorf("a walk followed the symlink: %q", out)
 	}
 }

@@ -210,7 +210,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // runs: decoding the call against the derived schema and the check that
 // compiles the pattern and reads the include.
 func BenchmarkGrepPrepare(b *testing.B) {
-	g := toolNamed(b, &workspace.Env{Root: b.TempDir()}, "grep")
+	g := family.Named(b, &workspace.Env{Root: b.TempDir()}, "grep")
 	input := []byte(`{"pattern":"errors\\.New\\(\".*not","include":"src/**/*.go","ignoreCase":true}`)
 	g.Info() // derive the schema outside the loop, as the first request does
 	for b.Loop() {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 	"github.com/shiro-neko/shiro/internal/workspace"
 	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
@@ -54,7 +55,7 @@ func TestGrepIgnoreSemanticsBothBackends(t *testing.T) {
 		}
 	}
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
-		out := mustRun(t, env, "grep", map[string]any{"pattern": "needle"})
+		out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle"})
 		if got := hitPaths(out); !slices.Equal(got, want) {
 			t.Errorf("paths\n got: %q\nwant: %q\noutput:\n%s", got, want, out)
 		}
@@ -67,8 +68,8 @@ func TestGrepIgnoreSemanticsBothBackends(t *testing.T) {
 func TestGrepIncludeIgnored(t *testing.T) {
 	env := wstest.IgnoreFixture(t)
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
-		out := mustRun(t, env, "grep", map[string]any{"pattern": "needle", "includeIgnored": true})
-		contains(t, out, "app.log:1:", "build/out.txt:1:", "private/p.txt:1:", "sub/gen/g.go:1:", "secret-excluded.txt:1:")
+		out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle", "includeIgnored": true})
+		tooltest.Contains(t, out, "app.log:1:", "build/out.txt:1:", "private/p.txt:1:", "sub/gen/g.go:1:", "secret-excluded.txt:1:")
 		for _, p := range hitPaths(out) {
 			if strings.HasPrefix(p, ".git/") || strings.Contains(p, "node_modules") {
 				t.Errorf("includeIgnored still must skip %s", p)
@@ -81,15 +82,15 @@ func TestGrepIncludeDoesNotOverrideIgnores(t *testing.T) {
 	env := wstest.IgnoreFixture(t)
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
 		// ripgrep's -g would whitelist app.log; the result must not.
-		out := mustRun(t, env, "grep", map[string]any{"pattern": "needle", "include": "*.log"})
+		out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle", "include": "*.log"})
 		if got := hitPaths(out); !slices.Equal(got, []string{"keep.log"}) {
 			t.Errorf("include *.log: got %q\n%s", got, out)
 		}
-		out = mustRun(t, env, "grep", map[string]any{"pattern": "needle", "include": "sub/**/*.txt"})
+		out = family.Ok(t, env, "grep", map[string]any{"pattern": "needle", "include": "sub/**/*.txt"})
 		if got, want := hitPaths(out), []string{"sub/deeper/local.txt", "sub/x/anchored.txt"}; !slices.Equal(got, want) {
 			t.Errorf("include sub/**/*.txt: got %q, want %q\n%s", got, want, out)
 		}
-		out = mustRun(t, env, "grep", map[string]any{"pattern": "needle", "include": "**/*.go"})
+		out = family.Ok(t, env, "grep", map[string]any{"pattern": "needle", "include": "**/*.go"})
 		if got := hitPaths(out); !slices.Equal(got, []string{"gen/g.go"}) {
 			t.Errorf("include **/*.go: got %q\n%s", got, out)
 		}
@@ -98,7 +99,7 @@ func TestGrepIncludeDoesNotOverrideIgnores(t *testing.T) {
 
 func TestGrepMatchingRules(t *testing.T) {
 	long := strings.Repeat("x", 400) + " needle"
-	env := newEnv(t, map[string]string{
+	env := wstest.Env(t, map[string]string{
 		"a.go":      "package a\n\nfunc Needle() {}\n// needle here\r\nneedle\n",
 		"b/c.go":    "no match\n",
 		"b.txt":     "needle b\n",
@@ -110,56 +111,56 @@ func TestGrepMatchingRules(t *testing.T) {
 		"start.txt": "needle at start\nmid needle\n",
 	})
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
-		out := mustRun(t, env, "grep", map[string]any{"pattern": "needle"})
+		out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle"})
 		// Sorted by path in walk order: b/ before b.txt.
 		wantOrder := []string{"a.go", "b.txt", "long.txt", "noeol.txt", "start.txt", "utf8.txt"}
 		if got := hitPaths(out); !slices.Equal(got, wantOrder) {
 			t.Errorf("paths %q, want %q\n%s", got, wantOrder, out)
 		}
-		contains(t, out, "a.go:4: // needle here\n", "a.go:5: needle\n", "noeol.txt:1: last needle", "start.txt:2: mid needle")
+		tooltest.Contains(t, out, "a.go:4: // needle here\n", "a.go:5: needle\n", "noeol.txt:1: last needle", "start.txt:2: mid needle")
 		if strings.Contains(out, "\r") {
 			t.Errorf("a CR leaked into the output: %q", out)
 		}
 		if strings.Contains(out, "bin.dat") {
 			t.Error("a binary file was searched")
 		}
-		contains(t, out, "long.txt:1: "+strings.Repeat("x", 300)+"…\n")
-		contains(t, out, "utf8.txt:1: "+strings.Repeat("é", 300)+"…")
+		tooltest.Contains(t, out, "long.txt:1: "+strings.Repeat("x", 300)+"…\n")
+		tooltest.Contains(t, out, "utf8.txt:1: "+strings.Repeat("é", 300)+"…")
 
-		out = mustRun(t, env, "grep", map[string]any{"pattern": "NEEDLE", "ignoreCase": true, "include": "*.go"})
-		contains(t, out, "a.go:3: func Needle() {}", "a.go:4:", "a.go:5:")
-		out = mustRun(t, env, "grep", map[string]any{"pattern": "Needle"})
+		out = family.Ok(t, env, "grep", map[string]any{"pattern": "NEEDLE", "ignoreCase": true, "include": "*.go"})
+		tooltest.Contains(t, out, "a.go:3: func Needle() {}", "a.go:4:", "a.go:5:")
+		out = family.Ok(t, env, "grep", map[string]any{"pattern": "Needle"})
 		if got := hitPaths(out); !slices.Equal(got, []string{"a.go"}) || strings.Contains(out, "a.go:4") {
 			t.Errorf("case-sensitive by default: %s", out)
 		}
-		out = mustRun(t, env, "grep", map[string]any{"pattern": "^needle"})
-		contains(t, out, "a.go:5:", "start.txt:1:")
+		out = family.Ok(t, env, "grep", map[string]any{"pattern": "^needle"})
+		tooltest.Contains(t, out, "a.go:5:", "start.txt:1:")
 		if strings.Contains(out, "start.txt:2") {
 			t.Errorf("^ must anchor at line start: %s", out)
 		}
-		out = mustRun(t, env, "grep", map[string]any{"pattern": `foo\sbar`})
+		out = family.Ok(t, env, "grep", map[string]any{"pattern": `foo\sbar`})
 		if out != "No matches." {
 			t.Errorf("a match across lines must not count: %s", out)
 		}
-		if out := mustRun(t, env, "grep", map[string]any{"pattern": "zzz-absent"}); out != "No matches." {
+		if out := family.Ok(t, env, "grep", map[string]any{"pattern": "zzz-absent"}); out != "No matches." {
 			t.Errorf("got %q", out)
 		}
 	})
 }
 
 func TestGrepErrors(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "x\n"})
+	env := wstest.Env(t, map[string]string{"a.txt": "x\n"})
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
-		if msg := mustRefuse(t, env, "grep", map[string]any{"pattern": "a("}); !strings.HasPrefix(msg, "Invalid regex: ") {
+		if msg := family.Refuse(t, env, "grep", map[string]any{"pattern": "a("}).Err.Error(); !strings.HasPrefix(msg, "Invalid regex: ") {
 			t.Errorf("got %q", msg)
 		}
-		if msg := mustRefuse(t, env, "grep", map[string]any{"pattern": ""}); !strings.Contains(msg, "pattern is required") {
+		if msg := family.Refuse(t, env, "grep", map[string]any{"pattern": ""}).Err.Error(); !strings.Contains(msg, "pattern is required") {
 			t.Errorf("got %q", msg)
 		}
-		if msg := mustRefuse(t, env, "grep", map[string]any{"pattern": "x", "include": "../*"}); !strings.Contains(msg, "..") {
+		if msg := family.Refuse(t, env, "grep", map[string]any{"pattern": "x", "include": "../*"}).Err.Error(); !strings.Contains(msg, "..") {
 			t.Errorf("got %q", msg)
 		}
-		if msg := mustRefuse(t, env, "grep", map[string]any{"pattern": "x", "include": "[a-"}); !strings.Contains(msg, "Invalid glob pattern") {
+		if msg := family.Refuse(t, env, "grep", map[string]any{"pattern": "x", "include": "[a-"}).Err.Error(); !strings.Contains(msg, "Invalid glob pattern") {
 			t.Errorf("got %q", msg)
 		}
 	})
@@ -173,9 +174,9 @@ func TestGrepCaps(t *testing.T) {
 	}
 	// One file with 250 hits: only 200 counted.
 	files["zz/many.txt"] = strings.Repeat("hit\n", 250)
-	env := newEnv(t, files)
+	env := wstest.Env(t, files)
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
-		out := mustRun(t, env, "grep", map[string]any{"pattern": "hit"})
+		out := family.Ok(t, env, "grep", map[string]any{"pattern": "hit"})
 		lines := strings.Split(out, "\n")
 		if len(lines) != grepMaxHits+1 {
 			t.Fatalf("%d lines, want %d hits and a note", len(lines), grepMaxHits)
@@ -186,7 +187,7 @@ func TestGrepCaps(t *testing.T) {
 		if want := "[200 of at least 500 matching lines shown; narrow the pattern or set include]"; lines[200] != want {
 			t.Errorf("note %q, want %q", lines[200], want)
 		}
-		out = mustRun(t, env, "grep", map[string]any{"pattern": "hit", "include": "zz/*"})
+		out = family.Ok(t, env, "grep", map[string]any{"pattern": "hit", "include": "zz/*"})
 		if !strings.HasSuffix(out, "[a file has more than 200 matching lines; only its first 200 are shown]") {
 			t.Errorf("per-file cap note missing:\n%s", out[max(0, len(out)-200):])
 		}
@@ -196,14 +197,14 @@ func TestGrepCaps(t *testing.T) {
 func TestGrepSymlinkedFileAndDirNotFollowed(t *testing.T) {
 	outside := t.TempDir()
 	wstest.Write(t, outside, map[string]string{"secret.txt": "needle outside\n"})
-	env := newEnv(t, map[string]string{"in.txt": "needle inside\n"})
+	env := wstest.Env(t, map[string]string{"in.txt": "needle inside\n"})
 	for name, target := range map[string]string{"linkdir": outside, "link.txt": filepath.Join(outside, "secret.txt")} {
 		if err := os.Symlink(target, filepath.Join(env.Root, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
-		out := mustRun(t, env, "grep", map[string]any{"pattern": "needle"})
+		out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle"})
 		if out != "in.txt:1: needle inside" {
 			t.Errorf("got %q", out)
 		}
@@ -213,7 +214,7 @@ func TestGrepSymlinkedFileAndDirNotFollowed(t *testing.T) {
 // The rg path honours .shiroignore only through our filter; check the
 // filter works for a nested file too and that rg's output is not trusted.
 func TestGrepRipgrepHonoursShiroignore(t *testing.T) {
-	env := newEnv(t, map[string]string{
+	env := wstest.Env(t, map[string]string{
 		".shiroignore":     "secrets/\n",
 		"secrets/key.txt":  "needle\n",
 		"app/.shiroignore": "*.gen.go\n!keep.gen.go\n",
@@ -223,7 +224,7 @@ func TestGrepRipgrepHonoursShiroignore(t *testing.T) {
 		"other/y.gen.go":   "needle\n",
 	})
 	env.Ripgrep = ripgrep(t)
-	out := mustRun(t, env, "grep", map[string]any{"pattern": "needle"})
+	out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle"})
 	want := []string{"app/keep.gen.go", "app/main.go", "other/y.gen.go"}
 	if got := hitPaths(out); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
@@ -233,18 +234,18 @@ func TestGrepRipgrepHonoursShiroignore(t *testing.T) {
 // A ripgrep that fails for a reason other than the pattern hands over to
 // the Go walker; one that rejects the pattern gives Invalid regex.
 func TestGrepRipgrepFailureFallsBack(t *testing.T) {
-	env := newEnv(t, map[string]string{"a.txt": "needle\n"})
+	env := wstest.Env(t, map[string]string{"a.txt": "needle\n"})
 	dir := t.TempDir()
 	broken := filepath.Join(dir, "rg-broken")
 	if err := os.WriteFile(broken, []byte("#!/bin/sh\necho 'some I/O error' >&2\nexit 2\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	env.Ripgrep = broken
-	if out := mustRun(t, env, "grep", map[string]any{"pattern": "needle"}); out != "a.txt:1: needle" {
+	if out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle"}); out != "a.txt:1: needle" {
 		t.Errorf("fallback result %q", out)
 	}
 	env.Ripgrep = filepath.Join(dir, "no-such-rg")
-	if out := mustRun(t, env, "grep", map[string]any{"pattern": "needle"}); out != "a.txt:1: needle" {
+	if out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle"}); out != "a.txt:1: needle" {
 		t.Errorf("missing rg: result %q", out)
 	}
 	picky := filepath.Join(dir, "rg-picky")
@@ -252,7 +253,7 @@ func TestGrepRipgrepFailureFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	env.Ripgrep = picky
-	if msg := mustFail(t, env, "grep", map[string]any{"pattern": "needle"}); msg != "Invalid regex: regex parse error: nope" {
+	if msg := family.FailRun(t, env, "grep", map[string]any{"pattern": "needle"}); msg != "Invalid regex: regex parse error: nope" {
 		t.Errorf("got %q", msg)
 	}
 	// Output the parser gives up on (a line past its limit) stops rg,
@@ -262,7 +263,7 @@ func TestGrepRipgrepFailureFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	env.Ripgrep = flood
-	if out := mustRun(t, env, "grep", map[string]any{"pattern": "needle"}); out != "a.txt:1: needle" {
+	if out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle"}); out != "a.txt:1: needle" {
 		t.Errorf("after a flood: %q", out)
 	}
 }
@@ -301,7 +302,7 @@ func TestGrepBackendsAgreeOnGoroot(t *testing.T) {
 	} {
 		goEnv, rgEnv := *env, *env
 		goEnv.Ripgrep, rgEnv.Ripgrep = "", rg
-		a, b := mustRun(t, &goEnv, "grep", in), mustRun(t, &rgEnv, "grep", in)
+		a, b := family.Ok(t, &goEnv, "grep", in), family.Ok(t, &rgEnv, "grep", in)
 		if a != b {
 			t.Errorf("%v: the backends differ\n--- go:\n%s\n--- rg:\n%s", in, head(a, 20), head(b, 20))
 		}

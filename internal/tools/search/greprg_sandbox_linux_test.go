@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/sandbox"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // The rg grep runs is whichever PATH named, which may be a program the
@@ -19,7 +20,7 @@ func TestGrepRipgrepRunsInTheSandbox(t *testing.T) {
 	}
 	root := t.TempDir()
 	home, outside, tmp := filepath.Join(root, "home"), filepath.Join(root, "outside"), filepath.Join(root, "tmp")
-	env := newEnv(t, map[string]string{"a.txt": "needle\n"})
+	env := wstest.Env(t, map[string]string{"a.txt": "needle\n"})
 	for _, d := range []string{filepath.Join(home, ".ssh"), outside, tmp} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -53,7 +54,7 @@ func TestGrepRipgrepRunsInTheSandbox(t *testing.T) {
 	t.Cleanup(func() { sb.Ready(); sb.Close() })
 	env.Launcher = sb
 
-	if out := mustRun(t, env, "grep", map[string]any{"pattern": "needle"}); out != "a.txt:1: needle" {
+	if out := family.Ok(t, env, "grep", map[string]any{"pattern": "needle"}); out != "a.txt:1: needle" {
 		t.Fatalf("grep through the planted rg: %q", out)
 	}
 	seen, err := os.ReadFile(filepath.Join(env.Root, "rg-env.txt"))

@@ -2,7 +2,6 @@ package search
 
 import (
 	"encoding/json"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -81,20 +80,10 @@ func TestPlans(t *testing.T) {
 		{"recent_files", ``, tool.Plan{}},
 	}
 	for _, c := range cases {
-		p, err := toolNamed(t, env, c.tool).Prepare(json.RawMessage(c.input))
-		if err != nil {
-			t.Errorf("%s %s: %v", c.tool, c.input, err)
-			continue
-		}
-		if got := p.Plan(); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s %s: plan %+v, want %+v", c.tool, c.input, got, c.want)
-		}
-		if _, ok := p.(tool.Previewer); ok {
-			t.Errorf("%s changes no file but offers a preview", c.tool)
-		}
+		tooltest.Plan(t, family.Named(t, env, c.tool), c.input, c.want)
 	}
 	long := strings.Repeat("x", 200)
-	p, err := toolNamed(t, env, "grep").Prepare(json.RawMessage(`{"pattern":"` + long + `"}`))
+	p, err := family.Named(t, env, "grep").Prepare(json.RawMessage(`{"pattern":"` + long + `"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +105,7 @@ func TestStrictInput(t *testing.T) {
 		"find_files":   `{}`,
 		"recent_files": `{"limit":"5"}`,
 	} {
-		if _, err := toolNamed(t, env, name).Prepare(json.RawMessage(input)); err == nil {
+		if _, err := family.Named(t, env, name).Prepare(json.RawMessage(input)); err == nil {
 			t.Errorf("%s %s was accepted", name, input)
 		}
 	}

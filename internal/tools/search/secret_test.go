@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/workspace"
+	"github.com/shiro-neko/shiro/internal/workspace/wstest"
 )
 
 // grep must not carry secrets to the model: lines of .env files are
 // withheld on both backends.
 func TestGrepWithholdsSecretFiles(t *testing.T) {
-	env := newEnv(t, map[string]string{
+	env := wstest.Env(t, map[string]string{
 		".env":   "API_KEY=sk-live-123\n",
 		"app.go": "// API_KEY is read from the environment\n",
 	})
@@ -20,7 +21,7 @@ func TestGrepWithholdsSecretFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
-		out := mustRun(t, env, "grep", map[string]any{"pattern": "API_KEY"})
+		out := family.Ok(t, env, "grep", map[string]any{"pattern": "API_KEY"})
 		if strings.Contains(out, "sk-live") || !strings.Contains(out, "app.go:1:") || !strings.Contains(out, "1 secret file") {
 			t.Fatalf("%s", out)
 		}
@@ -36,9 +37,9 @@ func TestGrepWithholdsWhatSecretsIsFileNames(t *testing.T) {
 	for _, p := range append(append([]string(nil), secret...), plain...) {
 		files[p] = "token=hunter2\n"
 	}
-	env := newEnv(t, files)
+	env := wstest.Env(t, files)
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
-		out := mustRun(t, env, "grep", map[string]any{"pattern": "hunter2", "includeIgnored": true})
+		out := family.Ok(t, env, "grep", map[string]any{"pattern": "hunter2", "includeIgnored": true})
 		got := hitPaths(out)
 		if strings.Join(got, ",") != ".env.example,environment.go,id_rsa.pub,keys.go" {
 			t.Errorf("shown: %q\n%s", got, out)
@@ -47,7 +48,7 @@ func TestGrepWithholdsWhatSecretsIsFileNames(t *testing.T) {
 			t.Errorf("note missing:\n%s", out)
 		}
 		// All hits withheld: the answer says so instead of a bare "No matches.".
-		out = mustRun(t, env, "grep", map[string]any{"pattern": "hunter2", "include": "*.pem"})
+		out = family.Ok(t, env, "grep", map[string]any{"pattern": "hunter2", "include": "*.pem"})
 		if out != "No matches.\n[matches in 1 secret file(s) such as .env or keys withheld; read one only if the user asks]" {
 			t.Errorf("only secrets: %q", out)
 		}
@@ -58,12 +59,12 @@ func TestGrepWithholdsWhatSecretsIsFileNames(t *testing.T) {
 // make grep say a file's lines were cut: none of its lines are shown, and
 // the count of matching lines is exact.
 func TestGrepWithheldFileDoesNotCountAsCapped(t *testing.T) {
-	env := newEnv(t, map[string]string{
+	env := wstest.Env(t, map[string]string{
 		".env":   strings.Repeat("TOKEN=abc\n", grepPerFile+50),
 		"app.go": "// TOKEN comes from the environment\n",
 	})
 	grepBackends(t, env, func(t *testing.T, env *workspace.Env) {
-		out := mustRun(t, env, "grep", map[string]any{"pattern": "TOKEN"})
+		out := family.Ok(t, env, "grep", map[string]any{"pattern": "TOKEN"})
 		want := "app.go:1: // TOKEN comes from the environment\n" +
 			"[matches in 1 secret file(s) such as .env or keys withheld; read one only if the user asks]"
 		if out != want {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tool/tooltest"
 )
 
 func TestFetchInput(t *testing.T) {
@@ -68,25 +69,9 @@ func TestFetchPlan(t *testing.T) {
 	}
 }
 
-// fetchSchemaBefore is the schema web_fetch had before it was derived from
-// its input type: the derived one must say the same.
-const fetchSchemaBefore = `{"type":"object","properties":{` +
-	`"url":{"type":"string","description":"An http or https URL of a public site"},` +
-	`"maxChars":{"type":"integer","minimum":500,"maximum":30000,"description":"Most characters of the page to return (default 20000)"}},` +
-	`"required":["url"],"additionalProperties":false}`
-
-func TestFetchSchemaMatchesTheHandWrittenOne(t *testing.T) {
-	info := Tools(nil, nil, Search{})[0].Info()
-	var got, want any
-	if err := json.Unmarshal(info.Schema, &got); err != nil {
-		t.Fatalf("the derived schema is not JSON: %v\n%s", err, info.Schema)
-	}
-	if err := json.Unmarshal([]byte(fetchSchemaBefore), &want); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("derived schema differs\n got %s\nwant %s", info.Schema, fetchSchemaBefore)
-	}
-	base := len(info.Name) + len(info.Description)
-	t.Logf("web_fetch %d -> %d bytes (name, description and schema)", base+len(fetchSchemaBefore), base+len(info.Schema))
+// TestSchemas holds the schemas of web_fetch and web_search to
+// testdata/schemas.golden.json (rewrite it with -update and review the
+// diff).
+func TestSchemas(t *testing.T) {
+	tooltest.SchemasGolden(t, Tools(nil, nil, Search{}), 0)
 }

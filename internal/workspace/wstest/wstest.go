@@ -1,6 +1,7 @@
 // Package wstest builds workspaces for tests of the packages that read
-// them: a temp directory with files, and a fixture that exercises every
-// ignore rule, so the walker, grep and glob are tested against one truth.
+// them: a temp directory with files, commands kept from the person's own
+// settings, and a fixture that exercises every ignore rule, so the
+// walker, grep and glob are tested against one truth.
 package wstest
 
 import (
@@ -22,6 +23,25 @@ func Env(t testing.TB, files map[string]string) *workspace.Env {
 	}
 	Write(t, env.Root, files)
 	return env
+}
+
+// Isolated makes a workspace like Env whose commands run with
+// CleanEnviron.
+func Isolated(t testing.TB, files map[string]string) *workspace.Env {
+	t.Helper()
+	env := Env(t, files)
+	env.ShellEnv = CleanEnviron(t)
+	return env
+}
+
+// CleanEnviron is this process's environment, then extra, for the
+// commands a test runs: with a HOME of the test's own and git told to read
+// no configuration file, so that nothing of the person running the tests
+// (login scripts, git settings) reaches them.
+func CleanEnviron(t testing.TB, extra ...string) []string {
+	t.Helper()
+	env := append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	return append(env, extra...)
 }
 
 // Write creates files below root.
