@@ -70,7 +70,7 @@ func BenchmarkStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	base := history200()
-	_ = s.SetHistory(base)
+	_ = s.Resume(s.ID(), base)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -81,7 +81,7 @@ func BenchmarkStep(b *testing.B) {
 			// here, as it would be once on resume.
 			b.StopTimer()
 			s.Wait()
-			_ = s.SetHistory(base)
+			_ = s.Resume(s.ID(), base)
 			b.StartTimer()
 		}
 		for e := range s.Send(ctx, "go") {

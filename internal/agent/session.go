@@ -62,7 +62,27 @@ type CommandOutcome struct {
 	// Line, when set, is how the result reports the line that ran: a line
 	// that carried a secret (a pasted API key) is reported without it.
 	Line string
+	// Change is what the command does to the conversation, nil for
+	// nothing: the session makes it in the command's place in the queue,
+	// before the result (also when the command failed partway), and the
+	// events it causes carry the command's id.
+	Change Change
 }
+
+// Change is a change a command makes to the conversation: Replace or
+// Compact. A command returns it rather than making it, so the session
+// stays the only writer of its history.
+type Change interface{ change() }
+
+// Replace puts History in place of the conversation (/clear, /undo).
+type Replace struct{ History []llm.Message }
+
+// Compact has the model summarise the older history, keeping Focus above
+// all (/compact); a failure leaves the history as it was.
+type Compact struct{ Focus string }
+
+func (Replace) change() {}
+func (Compact) change() {}
 
 // Config assembles a session.
 type Config struct {
@@ -293,26 +313,18 @@ func (s *session) History() []llm.Message {
 	return slices.Clone(s.history)
 }
 
-// SetHistory replaces the conversation (/clear, /undo, /redo); the
-// recorder keeps that it was replaced, and a HistoryEvent marked Replaced
-// tells front ends to redraw. To continue another stored conversation, use Resume. It
-// refuses while a turn runs; a command queued behind turns runs between
-// them, where it may.
-func (s *session) SetHistory(h []llm.Message) error {
+// replaceHistory makes a Replace change: the recorder keeps that the
+// history was replaced, and a HistoryEvent marked Replaced, carrying op,
+// tells front ends to redraw.
+func (s *session) replaceHistory(op string, h []llm.Message) {
 	s.mu.Lock()
-	if s.inTurn {
-		s.mu.Unlock()
-		return errors.New("a turn is running; wait for it to end")
-	}
 	s.setHistoryLocked(h)
 	head := s.headLocked()
 	s.mu.Unlock()
 	s.record(Replaced{Head: head, History: h})
-	// Front ends redraw what they show of the conversation.
 	ev := s.historyEvent(h)
-	ev.Replaced = true
+	ev.Op, ev.Replaced = op, true
 	s.out.emit(ev)
-	return nil
 }
 
 // Usage returns the tokens used by the session so far.

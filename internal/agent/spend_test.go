@@ -126,9 +126,7 @@ func TestACompactionsSummaryIsPriced(t *testing.T) {
 	for i := range 6 {
 		rs = append(rs, resp(llm.TextDelta{Text: fmt.Sprint("answer ", i)}))
 	}
-	cmd := &compactCommand{}
-	h := newHarness(t, options{spend: agent.Spend{Cost: centPerToken}, commands: cmd}, nil, rs...)
-	cmd.s = h.session
+	h := newHarness(t, options{spend: agent.Spend{Cost: centPerToken}, commands: compactCommand{}}, nil, rs...)
 	for i := range 5 {
 		h.collect(t.Context(), fmt.Sprint("prompt ", i))
 	}
