@@ -114,11 +114,8 @@ func (a *App) mcpTurn(ctx context.Context, setup agent.TurnSetup) agent.TurnSetu
 		names = append(names, p.Name+" "+p.Usage())
 	}
 	// Only the session's turn runner calls this, one turn at a time.
-	if sig := strings.Join(names, "\n"); sig != a.mcpPrompts && a.owner != nil {
-		a.mcpPrompts = sig
-		if c := a.owner.Config().Commands; c != nil {
-			a.publish(protocol.CommandsEvent{Commands: c.List()})
-		}
+	if sig := strings.Join(names, "\n"); sig != a.mcpPrompts {
+		a.mcpPrompts, setup.Commands = sig, true
 	}
 	return setup
 }

@@ -85,7 +85,7 @@ func (t turnStart) Setup(ctx context.Context) agent.TurnSetup {
 	}
 	a.ux.mu.Unlock()
 	if a.ux.cmds.Refresh() {
-		a.publish(protocol.CommandsEvent{Commands: a.ux.cmds.List()})
+		setup.Commands = true
 		for _, p := range a.ux.cmds.CustomProblems() {
 			setup.Notices = append(setup.Notices, "command "+p)
 		}
