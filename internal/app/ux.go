@@ -183,7 +183,7 @@ func (h host) ShellTool() string {
 }
 
 func (h host) Complete(ctx context.Context, system, text string) (string, error) {
-	return h.a.owner.Complete(ctx, system, text)
+	return h.a.owner.CompleteOn(ctx, "", system, text)
 }
 
 func (h host) Notes() commands.Notes {
