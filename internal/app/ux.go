@@ -53,7 +53,7 @@ func (a *App) startConfiguredCheck() {
 	}
 	a.ux.diag.SetAuto(d.Auto)
 	if err := a.ux.diag.Run(d.Command); err != nil {
-		a.publish(protocol.NoticeEvent{Text: "diagnostics: " + err.Error()})
+		a.notice("diagnostics: " + err.Error())
 	}
 }
 
@@ -137,7 +137,7 @@ func (a *App) announceSetup() {
 	if err != nil {
 		return
 	}
-	a.owner.Publish(protocol.CommandResultEvent{Command: "provider", Line: "/provider",
+	a.publish(protocol.CommandResultEvent{Command: "provider", Line: "/provider",
 		Output: "No API key is set up yet. " + out.Output, Choices: out.Choices})
 }
 
