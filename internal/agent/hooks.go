@@ -143,7 +143,7 @@ func (Charged) record()   {}
 // NoHooks takes part in no stage; embed it to implement only some.
 type NoHooks struct{}
 
-// Setup, Expand, BeforeChange, Recorded and Ended implement TurnHooks.
+// Setup implements TurnHooks, as do the four methods below.
 func (NoHooks) Setup(context.Context) TurnSetup                  { return TurnSetup{} }
 func (NoHooks) Expand(_ context.Context, in TurnInput) TurnInput { return in }
 func (NoHooks) BeforeChange(context.Context, string) []string    { return nil }
