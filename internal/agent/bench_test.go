@@ -61,7 +61,7 @@ func history200() []llm.Message {
 func BenchmarkStep(b *testing.B) {
 	reg, _ := tool.NewRegistry((&fakeTool{name: "noop"}).build())
 	s, err := agent.Start(context.Background(), agent.Config{
-		Provider: &alternatingProvider{}, Model: "m", Cwd: b.TempDir(), Tools: reg,
+		Provider: &alternatingProvider{}, Model: "m", SessionID: "bench", Cwd: b.TempDir(), Tools: reg,
 		Gate:     &agent.Gate{Rules: allowAll(), Plugins: plugin.NewHost()},
 		Prompter: staticPrompter{stable: strings.Repeat("stable prompt ", 500), volatile: "task list"},
 		Filter:   tool.Filter{Sets: tool.DefaultSets()},
@@ -70,7 +70,9 @@ func BenchmarkStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	base := history200()
-	_ = s.SetHistory(base)
+	if err := s.Resume(s.ID(), base); err != nil {
+		b.Fatal(err)
+	}
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -81,7 +83,7 @@ func BenchmarkStep(b *testing.B) {
 			// here, as it would be once on resume.
 			b.StopTimer()
 			s.Wait()
-			_ = s.SetHistory(base)
+			_ = s.Resume(s.ID(), base)
 			b.StartTimer()
 		}
 		for e := range s.Send(ctx, "go") {

@@ -66,38 +66,25 @@ type Compaction struct {
 	Summarized int
 }
 
-// CompactResult says what a compaction did.
-type CompactResult struct {
-	// Summarized is how many messages the summary replaced.
-	Summarized int
-	// Before and After are the history's estimated tokens.
-	Before, After int
-	// from is where the summarised messages began.
-	from int
-}
+// compactResult says what a compaction did: how many messages the
+// summary replaced, from where.
+type compactResult struct{ summarized, from int }
 
-// Compact has the model summarise the older history (/compact): focus, if
-// given, says what the summary should keep above all. It refuses while a
-// turn runs, and a failure leaves the history as it was.
-func (s *session) Compact(ctx context.Context, focus string) (CompactResult, error) {
-	s.mu.Lock()
-	busy := s.inTurn
-	s.mu.Unlock()
-	if busy {
-		return CompactResult{}, errors.New("a turn is running; wait for it to end")
-	}
+// compactNow has the model summarise the older history for a Compact
+// change; op is the command's id, which the compacted event carries.
+func (s *session) compactNow(ctx context.Context, op, focus string) error {
 	provider, _ := s.Provider()
 	s.gate.Load().preCompact(ctx, "manual")
-	res, _, err := s.compact(ctx, provider, s.Model(), focus)
-	return res, err
+	_, _, err := s.compact(ctx, op, provider, s.Model(), focus)
+	return err
 }
 
 // compact summarises the older history with model and installs the
 // result. usage is the summary call's (charged to the session by ask),
 // also when it failed after answering. The history is left untouched on any error.
-func (s *session) compact(ctx context.Context, provider llm.Provider, model, focus string) (CompactResult, llm.Usage, error) {
+func (s *session) compact(ctx context.Context, op string, provider llm.Provider, model, focus string) (compactResult, llm.Usage, error) {
 	if provider == nil {
-		return CompactResult{}, llm.Usage{}, errors.New("no model to write the summary")
+		return compactResult{}, llm.Usage{}, errors.New("no model to write the summary")
 	}
 	s.mu.Lock()
 	h := s.history[:len(s.history):len(s.history)]
@@ -105,11 +92,11 @@ func (s *session) compact(ctx context.Context, provider llm.Provider, model, foc
 	s.mu.Unlock()
 	plan, ok := planCompaction(h, s.compactKeep(), s.compactBudget(model)/2)
 	if !ok {
-		return CompactResult{}, llm.Usage{}, errors.New("nothing to compact yet: the conversation is only its first prompt and the latest exchanges")
+		return compactResult{}, llm.Usage{}, errors.New("nothing to compact yet: the conversation is only its first prompt and the latest exchanges")
 	}
 	summary, usage, err := s.summarise(ctx, provider, model, h[plan.from:plan.cut], focus)
 	if err != nil {
-		return CompactResult{}, usage, fmt.Errorf("compacting the conversation (it was left as is): %w", err)
+		return compactResult{}, usage, fmt.Errorf("compacting the conversation (it was left as is): %w", err)
 	}
 	next := make([]llm.Message, 0, plan.from+1+len(h)-plan.cut)
 	next = append(next, h[:plan.from]...)
@@ -119,18 +106,18 @@ func (s *session) compact(ctx context.Context, provider llm.Provider, model, foc
 	s.mu.Lock()
 	if len(s.history) != len(h) {
 		s.mu.Unlock()
-		return CompactResult{}, usage, errors.New("compacting the conversation: it changed while the summary was written; it was left as is")
+		return compactResult{}, usage, errors.New("compacting the conversation: it changed while the summary was written; it was left as is")
 	}
 	s.setHistoryLocked(next)
 	after := s.sizes.total(s.history)
 	head := s.headLocked()
 	s.mu.Unlock()
 
-	res := CompactResult{Summarized: plan.cut - plan.from, Before: before, After: after, from: plan.from}
+	res := compactResult{summarized: plan.cut - plan.from, from: plan.from}
 	s.record(Compacted{Head: head, Compaction: Compaction{
-		History: next, Summary: summary, Model: model, Usage: usage, Summarized: res.Summarized,
+		History: next, Summary: summary, Model: model, Usage: usage, Summarized: res.summarized,
 	}})
-	s.out.emit(protocol.CompactedEvent{Before: before, After: after, Summarized: res.Summarized})
+	s.out.emit(protocol.CompactedEvent{Op: op, Before: before, After: after, Summarized: res.summarized})
 	return res, usage, nil
 }
 
@@ -307,7 +294,7 @@ func (t *turn) autoCompact(req *llm.Request) *llm.Request {
 		return req
 	}
 	t.gate.preCompact(t.ctx, "auto")
-	res, usage, err := t.s.compact(t.ctx, t.provider, t.model, "")
+	res, usage, err := t.s.compact(t.ctx, t.op, t.provider, t.model, "")
 	t.usage.Add(usage)
 	if err != nil {
 		if t.ctx.Err() == nil {
@@ -321,8 +308,8 @@ func (t *turn) autoCompact(req *llm.Request) *llm.Request {
 	// past the summary.
 	switch start := t.historyStart; {
 	case start < res.from:
-	case start >= res.from+res.Summarized:
-		t.historyStart = start - (res.Summarized - 1)
+	case start >= res.from+res.summarized:
+		t.historyStart = start - (res.summarized - 1)
 	default:
 		t.historyStart = t.s.historyLen()
 	}

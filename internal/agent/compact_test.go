@@ -45,19 +45,17 @@ func compactingSession(t *testing.T, p llm.Provider, window int, share float64, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := &compactCommand{}
 	s, err := agent.Start(t.Context(), agent.Config{
 		Provider: p, Model: "test-model", SessionID: "s1", Cwd: t.TempDir(), Tools: reg,
 		Gate:     &agent.Gate{Rules: allowAll(), Plugins: plugin.NewHost()},
 		Prompter: staticPrompter{stable: "You are a test.", volatile: "Tasks: [ ] keep the parser fast"},
 		Filter:   tool.Filter{Sets: tool.DefaultSets()},
 		Hooks:    rec, ContextWindow: func(string) int { return window }, CompactAt: share, CompactKeep: 4,
-		Commands: cmd,
+		Commands: compactCommand{},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.s = s
 	t.Cleanup(func() {
 		_, _ = s.Submit(protocol.Interrupt{})
 		_, _ = s.Submit(protocol.Shutdown{})
@@ -69,27 +67,37 @@ func compactingSession(t *testing.T, p llm.Provider, window int, share float64, 
 
 // compactCommand is /compact as the commands package runs it: in the turn
 // queue, so never beside a turn.
-type compactCommand struct{ s *agent.Owner }
+type compactCommand struct{}
 
-func (c *compactCommand) List() []protocol.CommandInfo {
+func (compactCommand) List() []protocol.CommandInfo {
 	return []protocol.CommandInfo{{Name: "compact"}}
 }
-func (c *compactCommand) Immediate(string) bool { return false }
-func (c *compactCommand) Run(ctx context.Context, line string) (agent.CommandOutcome, error) {
+func (compactCommand) Immediate(string) bool { return false }
+func (compactCommand) Run(_ context.Context, line string) (agent.CommandOutcome, error) {
 	focus, _ := strings.CutPrefix(strings.TrimPrefix(line, "/compact"), " ")
-	res, err := c.s.Compact(ctx, focus)
-	return agent.CommandOutcome{Output: fmt.Sprintf("%d summarised", res.Summarized)}, err
+	return agent.CommandOutcome{Change: agent.Compact{Focus: focus}}, nil
 }
 
-// compactNow runs /compact line and returns its result.
+// compactNow runs /compact line and returns its result, with the number
+// of messages summarised in its Output, as the compacted event carrying
+// the command's id reported it.
 func compactNow(t *testing.T, s *agent.Owner, line string) protocol.CommandResultEvent {
 	t.Helper()
-	if _, err := s.Submit(protocol.Command{Line: line}); err != nil {
+	op, err := s.Submit(protocol.Command{Line: line})
+	if err != nil {
 		t.Fatal(err)
 	}
+	summarized := 0
 	for e := range s.Events() {
-		if r, ok := e.(protocol.CommandResultEvent); ok {
-			return r
+		switch e := e.(type) {
+		case protocol.CompactedEvent:
+			if e.Op != op {
+				t.Fatalf("compacted event %+v, want op %s", e, op)
+			}
+			summarized = e.Summarized
+		case protocol.CommandResultEvent:
+			e.Output = fmt.Sprintf("%d summarised", summarized)
+			return e
 		}
 	}
 	t.Fatal("the session closed before the command's result")

@@ -64,16 +64,10 @@ func (s *session) RunCall(ctx context.Context, name string, input json.RawMessag
 	return res, nil
 }
 
-// Complete sends one prompt to the session's model, with no tools and no
-// history, and returns the answer (/memory merging entries). Its usage
-// counts in the session's tokens and spend, as a compaction's does.
-func (s *session) Complete(ctx context.Context, system, prompt string) (string, error) {
-	return s.CompleteOn(ctx, "", system, prompt)
-}
-
-// CompleteOn is Complete on another model of the session's provider (the
-// background learner's subagentModel); "" is the session's own. It is
-// charged like Complete, under that model's name and price.
+// CompleteOn sends one prompt, with no tools and no history, to model of
+// the session's provider ("" is the session's own) and returns the answer
+// (/memory merging entries, the background learner). Its usage counts in
+// the session's tokens and spend, under that model's name and price.
 func (s *session) CompleteOn(ctx context.Context, model, system, prompt string) (string, error) {
 	provider, _ := s.Provider()
 	if model == "" {

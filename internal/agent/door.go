@@ -34,11 +34,10 @@ func (d *Session) ID() string { return d.s.ID() }
 func (d *Session) Wait() { d.s.Wait() }
 
 // Owner is the session as the one who built it holds it: the door and the
-// wiring behind it (history, resume, compaction, the session's own tool
-// calls and side prompts, usage and spending, the live gate and tools, and
-// events it adds to the stream). It is kept apart from the Session so
-// that clients get the door and only the composition root, which answers
-// for what the session is wired to, gets the wiring.
+// wiring behind it (history, resume, the session's own tool calls and side
+// prompts, usage and spending, the live gate and tools, events it adds to
+// the stream). Only the composition root, which answers for the wiring,
+// holds it; clients get the door.
 type Owner struct{ *session }
 
 // Door is the session as its clients see it.

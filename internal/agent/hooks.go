@@ -9,67 +9,54 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// TurnHooks is how the owner of a session takes part in its turns: one
-// method per stage, in the order a turn meets them. The session calls them
-// on the turn's goroutine (Recorded also from /clear, /compact and side
-// calls, between turns). Embed NoHooks to take part in some stages only;
-// compose several with Chain.
+// TurnHooks is the owner's part in a session's turns, one method per
+// stage in the order a turn meets them, called on the turn's goroutine
+// (Recorded also between turns). Embed NoHooks for some stages only;
+// compose with Chain.
 type TurnHooks interface {
-	// Setup runs as a turn starts, before its settings are read: the
-	// turn boundary where reloaded plugins, changed tools and a new
-	// provider take effect, never mid-turn.
+	// Setup runs at the turn boundary, before the settings are read, so
+	// reloaded plugins, new tools or a new provider never apply mid-turn.
 	Setup(ctx context.Context) TurnSetup
 	// Expand rewrites the person's input before it enters the history
-	// (@mentions attach files and MCP resources); the turn-start event
-	// keeps what the person typed. A Refusal stops the turn before
-	// anything is sent.
+	// (@mentions); the turn-start event keeps what was typed.
 	Expand(ctx context.Context, in TurnInput) TurnInput
-	// BeforeChange runs before the first call of a turn whose tool
-	// writes, runs commands or delegates (the checkpoint before a change);
-	// it may return notices to show.
+	// BeforeChange runs before a turn's first call that writes, runs
+	// commands or delegates (the checkpoint).
 	BeforeChange(ctx context.Context, sessionID string) []string
-	// Recorded hears every change to the stored conversation as it
-	// happens: a Step as each message enters the history, before the next
-	// step starts, so a process killed at any moment loses at most the
-	// step in flight; a Replaced or Compacted history; the Charged usage
-	// of calls no message carries. An error is shown once as a notice; the
-	// session goes on in memory.
+	// Recorded hears each change to the stored conversation as it
+	// happens, so a killed process loses at most the step in flight. An
+	// error is told once; the session goes on in memory.
 	Recorded(ctx context.Context, r Record) error
-	// Ended runs when the turn ends, however it ends. When the model
-	// ended it and e.MayContinue is set, an Ending with Continue sends the
-	// model back to work in the same turn: the text is stored as the
-	// person's message and shown as a notice.
+	// Ended runs however the turn ends. When e.MayContinue, an Ending's
+	// Continue sends the model back to work in the same turn, stored as
+	// the person's message.
 	Ended(ctx context.Context, e TurnEnd) Ending
 }
 
-// TurnSetup is what Setup hands the next turn: a new gate when extensions
-// were reloaded (nil keeps the current one), a new tool registry when the
-// tools changed (MCP servers connected, or one's tool list changed; nil
-// keeps the current one) and notices to show.
-//
-// A new Provider (chosen with /provider) replaces the session's from that
-// turn on, with the name of the preset it came from and the model to use
-// with it; the session then describes itself again.
+// TurnSetup is what Setup hands the next turn; nil and zero keep what is.
+// Gate comes after reloaded extensions, Tools when MCP servers' tools
+// changed; Commands says the slash commands changed (custom command files,
+// MCP prompts), so the session lists them again. A new Provider (/provider)
+// replaces the session's, with its preset's name and model, and the
+// session describes itself again.
 type TurnSetup struct {
 	Gate         *Gate
 	Tools        *tool.Registry
+	Commands     bool
 	Notices      []string
 	Provider     llm.Provider
 	ProviderName string
 	Model        string
 }
 
-// TurnInput is the person's input on its way into the history.
+// TurnInput is the person's input on its way into the history: the text
+// the model reads, its images (submitted or @attached), notices to show
+// first, and a Refusal that stops the turn before anything is sent,
+// shown as its error.
 type TurnInput struct {
-	// Text is what the model will read.
-	Text string
-	// Images go with the turn's message (submitted, or attached with
-	// @shot.png).
-	Images []llm.Image
-	// Notices are shown before the turn starts.
+	Text    string
+	Images  []llm.Image
 	Notices []string
-	// Refusal, when set, says why the turn does not run; the person sees
-	// it as the turn's error.
 	Refusal string
 }
 
@@ -79,43 +66,36 @@ type TurnEnd struct {
 	// Seq numbers the session's turns; Typed is what the person typed.
 	Seq   int
 	Typed string
-	// HistoryLen is how many messages the history held before the turn:
-	// undoing the turn's conversation shortens it to that.
+	// HistoryLen is the history's length before the turn, and Opening the
+	// turn's first message, which an undo expects to find there (a
+	// compaction or /clear since moves it).
 	HistoryLen int
-	// Opening is the turn's first message (the person's), which an undo
-	// finds at HistoryLen while the conversation still holds the turn
-	// where it began; a compaction or /clear since moves or removes it.
-	Opening *llm.Message
-	// Stop is why the turn ends (StopEnd when the model ended it).
-	Stop protocol.StopReason
-	// Continued counts the times a hook sent this turn back to work; a
-	// non-zero count means this ending follows such a continuation (Claude
-	// Code's stop_hook_active).
-	Continued int
-	// MayContinue is set when the model ended the turn itself and the
-	// turn may still be sent back (at most MaxContinues times).
+	Opening    *llm.Message
+	Stop       protocol.StopReason
+	// Continued counts the times a hook sent this turn back to work
+	// (Claude Code's stop_hook_active); MayContinue says the model ended
+	// the turn and it may be sent back again (at most MaxContinues).
+	Continued   int
 	MayContinue bool
 }
 
-// Ending is what a hook makes of a turn's end.
+// Ending is what a hook makes of a turn's end: notices, and the message
+// that sends the model back to work, when the end allows it.
 type Ending struct {
-	Notices []string
-	// Continue, when set and the end allows it, is the message that sends
-	// the model back to work.
+	Notices  []string
 	Continue string
 }
 
 // Record is one change to the stored conversation: Step, Replaced,
-// Compacted or Charged. Each names the conversation and the provider
-// preset and model in use, so a recorder needs nothing of the session.
+// Compacted or Charged. Its Head names the conversation, provider preset
+// and model, so a recorder needs nothing of the session.
 type Record interface {
-	// Conversation is the record's Head.
 	Conversation() Head
 	record()
 }
 
-// Head names the conversation a record belongs to and the provider preset
-// and model the session used at the time.
+// Head names a record's conversation and the provider preset and model in
+// use at the time.
 type Head struct {
 	SessionID string
 	Provider  string
@@ -125,8 +105,8 @@ type Head struct {
 // Conversation implements Record for every record that embeds a Head.
 func (h Head) Conversation() Head { return h }
 
-// Step is a message that entered the history. For a message a model call
-// produced, CallModel and Usage are that call's; otherwise they are zero.
+// Step is a message that entered the history, with the model call's model
+// and usage when one produced it.
 type Step struct {
 	Head
 	Message   llm.Message
@@ -134,23 +114,21 @@ type Step struct {
 	Usage     llm.Usage
 }
 
-// Replaced is a history replaced by another (/clear empties it, /undo
-// shortens it).
+// Replaced is a history replaced by another (/clear, /undo).
 type Replaced struct {
 	Head
 	History []llm.Message
 }
 
-// Compacted is a history compacted into a summary; the messages before
-// stay stored.
+// Compacted is a history compacted into a summary; the old messages stay
+// stored.
 type Compacted struct {
 	Head
 	Compaction
 }
 
-// Charged is the usage of a model call no stored message carries: a
-// subagent's run, a one-off prompt such as /memory's. The stored total
-// then counts every call the session's own total counts.
+// Charged is the usage of a call no stored message carries (a subagent's
+// run, /memory's prompt), so the stored total counts what the session's does.
 type Charged struct {
 	Head
 	CallModel string
@@ -165,32 +143,19 @@ func (Charged) record()   {}
 // NoHooks takes part in no stage; embed it to implement only some.
 type NoHooks struct{}
 
-// Setup implements TurnHooks.
-func (NoHooks) Setup(context.Context) TurnSetup { return TurnSetup{} }
-
-// Expand implements TurnHooks.
+// Setup implements TurnHooks, as do the four methods below.
+func (NoHooks) Setup(context.Context) TurnSetup                  { return TurnSetup{} }
 func (NoHooks) Expand(_ context.Context, in TurnInput) TurnInput { return in }
+func (NoHooks) BeforeChange(context.Context, string) []string    { return nil }
+func (NoHooks) Recorded(context.Context, Record) error           { return nil }
+func (NoHooks) Ended(context.Context, TurnEnd) Ending            { return Ending{} }
 
-// BeforeChange implements TurnHooks.
-func (NoHooks) BeforeChange(context.Context, string) []string { return nil }
-
-// Recorded implements TurnHooks.
-func (NoHooks) Recorded(context.Context, Record) error { return nil }
-
-// Ended implements TurnHooks.
-func (NoHooks) Ended(context.Context, TurnEnd) Ending { return Ending{} }
-
-// Chain composes hooks, which run in the order given (nil ones are
-// skipped):
-//   - Setup: every one; a later gate, registry or provider wins, notices
-//     add up;
-//   - Expand: each rewrites what the one before left; the first refusal
-//     stops the rest;
-//   - BeforeChange and Recorded: every one; notices and errors add up;
-//   - Ended: in order, until one sends the model back: the ones after it
-//     hear the turn's next ending instead. So hooks that may continue a
-//     turn come first, and those that only watch it end come after them,
-//     hearing each turn end once.
+// Chain composes hooks in the order given, skipping nil ones. Every one
+// runs each stage (a later gate, registry or provider wins; notices and
+// errors add up), except that Expand stops at the first refusal and Ended
+// at the first hook that sends the model back: the ones after it hear the
+// turn's next ending instead. So hooks that may continue a turn come
+// first, and those that only watch come after, hearing each end once.
 func Chain(hooks ...TurnHooks) TurnHooks {
 	var c chain
 	for _, h := range hooks {
@@ -219,6 +184,7 @@ func (c chain) Setup(ctx context.Context) TurnSetup {
 		if s.Provider != nil {
 			out.Provider, out.ProviderName, out.Model = s.Provider, s.ProviderName, s.Model
 		}
+		out.Commands = out.Commands || s.Commands
 		out.Notices = append(out.Notices, s.Notices...)
 	}
 	return out

@@ -302,38 +302,45 @@ func TestConfigureAppliesAtTheTurnBoundary(t *testing.T) {
 	}
 }
 
-// commandsAt answers every command line by clearing the history, as /clear
+// clearer answers every command line by clearing the history, as /clear
 // does, so a test can queue one behind a turn.
-type clearer struct{ s **agent.Owner }
+type clearer struct{}
 
-func (c clearer) List() []protocol.CommandInfo { return []protocol.CommandInfo{{Name: "clear"}} }
-func (c clearer) Immediate(string) bool        { return false }
-func (c clearer) Run(context.Context, string) (agent.CommandOutcome, error) {
-	return agent.CommandOutcome{Output: "cleared"}, (*c.s).SetHistory(nil)
+func (clearer) List() []protocol.CommandInfo { return []protocol.CommandInfo{{Name: "clear"}} }
+func (clearer) Immediate(string) bool        { return false }
+func (clearer) Run(context.Context, string) (agent.CommandOutcome, error) {
+	return agent.CommandOutcome{Output: "cleared", Change: agent.Replace{}}, nil
 }
 
 // A command queued behind a turn runs between turns, where it may change
 // the conversation.
 func TestAQueuedCommandRunsBetweenTurns(t *testing.T) {
-	var s *agent.Owner
 	reg, _ := tool.NewRegistry()
 	s, err := agent.Start(t.Context(), agent.Config{
 		Provider: replay.New("t", []replay.Response{resp(llm.TextDelta{Text: "one"})}), Model: "m", Cwd: t.TempDir(),
-		Tools: reg, Gate: &agent.Gate{Rules: allowAll()}, Prompter: staticPrompter{}, Commands: clearer{&s},
+		Tools: reg, Gate: &agent.Gate{Rules: allowAll()}, Prompter: staticPrompter{}, Commands: clearer{},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _ = s.Submit(protocol.UserTurn{Text: "first"})
-	_, _ = s.Submit(protocol.Command{Line: "/clear"})
+	op, _ := s.Submit(protocol.Command{Line: "/clear"})
 	_, _ = s.Submit(protocol.Shutdown{})
 	var result protocol.CommandResultEvent
+	var redraw protocol.HistoryEvent
 	for e := range s.Events() {
-		if r, ok := e.(protocol.CommandResultEvent); ok {
-			result = r
+		switch e := e.(type) {
+		case protocol.CommandResultEvent:
+			result = e
+		case protocol.HistoryEvent:
+			redraw = e
 		}
 	}
 	if result.Error != "" || result.Output != "cleared" || len(s.History()) != 0 {
 		t.Fatalf("result %+v, history %d", result, len(s.History()))
+	}
+	// The change is the command's: the redraw carries its id.
+	if !redraw.Replaced || redraw.Op != op || len(redraw.Messages) != 0 {
+		t.Fatalf("history event %+v, want the replacement by %s", redraw, op)
 	}
 }

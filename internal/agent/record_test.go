@@ -310,10 +310,19 @@ func TestResumeSwitchesTheConversation(t *testing.T) {
 	}
 }
 
-func TestSetHistoryIsRecordedAsAReplacement(t *testing.T) {
-	s, j, _ := startRecorded(t, nil)
-	if err := s.SetHistory(nil); err != nil {
+func TestAReplaceChangeIsRecordedAsAReplacement(t *testing.T) {
+	j := &journal{}
+	reg, _ := tool.NewRegistry()
+	s, err := agent.Start(t.Context(), agent.Config{
+		Provider: replay.New("test", nil), Model: "m1", SessionID: "s1", Cwd: t.TempDir(), Tools: reg,
+		Gate: &agent.Gate{Rules: allowAll()}, Prompter: staticPrompter{}, Hooks: j, Commands: clearer{},
+	})
+	if err != nil {
 		t.Fatal(err)
+	}
+	_, _ = s.Submit(protocol.Command{Line: "/clear"})
+	_, _ = s.Submit(protocol.Shutdown{})
+	for range s.Events() {
 	}
 	if got := j.lines(); len(got) != 1 || got[0] != "replace s1 0" {
 		t.Fatalf("journal %q", got)

@@ -62,95 +62,100 @@ type CommandOutcome struct {
 	// Line, when set, is how the result reports the line that ran: a line
 	// that carried a secret (a pasted API key) is reported without it.
 	Line string
+	// Change is what the command does to the conversation, nil for
+	// nothing: the session makes it in the command's place in the queue,
+	// before the result (also when the command failed partway), and the
+	// events it causes carry the command's id.
+	Change Change
 }
+
+// Change is a change a command makes to the conversation: Replace or
+// Compact. A command returns it rather than making it, so the session
+// stays the only writer of its history.
+type Change interface{ change() }
+
+// Replace puts History in place of the conversation (/clear, /undo).
+type Replace struct{ History []llm.Message }
+
+// Compact has the model summarise the older history, keeping Focus above
+// all (/compact); a failure leaves the history as it was.
+type Compact struct{ Focus string }
+
+func (Replace) change() {}
+func (Compact) change() {}
 
 // Config assembles a session.
 type Config struct {
-	Provider  llm.Provider
-	Model     string
-	SessionID string
-	// Provider's preset name, for the session event.
+	Provider llm.Provider
+	Model    string
+	// SessionID names the conversation; ProviderName is the provider's
+	// preset, for the session event.
+	SessionID    string
 	ProviderName string
-	// Cwd is the workspace root.
-	Cwd      string
-	Tools    *tool.Registry
-	Gate     *Gate
-	Prompter Prompter
-	Variant  Variant
-	// Filter selects the offered tools (sets); the variant's read-only
-	// flag and the session's attendance are applied on top.
+	Cwd          string // the workspace root
+	Tools        *tool.Registry
+	Gate         *Gate
+	Prompter     Prompter
+	Variant      Variant
+	// Filter selects the offered tools; the variant's read-only flag and
+	// the attendance apply on top.
 	Filter tool.Filter
-	// Attended says someone will answer approvals and questions. Without
-	// it every ask is denied by policy and interactive tools are withheld.
+	// Attended says someone answers approvals and questions; without it
+	// every ask is denied by policy and interactive tools are withheld.
 	Attended bool
 	// CacheSystemPrefix marks the stable system block cacheable and adds
 	// the moving breakpoint on the last message (Anthropic protocol).
 	CacheSystemPrefix bool
-	// VolatilePlacement says where the volatile part of the prompt goes on
-	// the wire. The zero value, VolatileTail, is the one that caches most.
+	// VolatilePlacement is where the volatile prompt goes on the wire; the
+	// zero value caches most.
 	VolatilePlacement VolatilePlacement
-	// PruneTokens is the estimated history size above which old tool
-	// output is pruned from the copy sent to the model (0: default).
+	// PruneTokens is the history size above which old tool output is
+	// pruned from the copy sent (0: default).
 	PruneTokens int
-	// Hooks take part in every turn's stages (hooks.go); nil takes none.
-	Hooks TurnHooks
-	// MaxContinues bounds how often the hooks may send one turn back to
-	// work (0: DefaultMaxContinues).
-	MaxContinues int
-	// SubagentHooks take part in the turns of the subagents this
-	// session's delegating calls start; nil takes none.
+	// Hooks take part in every turn's stages (hooks.go), at most
+	// MaxContinues times a turn sending it back (0: DefaultMaxContinues);
+	// SubagentHooks in the turns of the subagents its calls start.
+	Hooks         TurnHooks
+	MaxContinues  int
 	SubagentHooks TurnHooks
 	// Commands runs slash commands; nil refuses every Command op.
 	Commands Commander
-	// OutputSchema is the JSON Schema the answer that ends a turn must
-	// follow (headless --output-schema); every model request of the
-	// session carries it (llm.Request.OutputSchema). The front end
-	// validates the answer.
+	// OutputSchema is the JSON Schema every request carries and the
+	// answer ending a turn must follow (headless --output-schema; the
+	// front end validates).
 	OutputSchema json.RawMessage
-	// Subagent names the subagent kind this session runs as (explore,
-	// review, worker), empty for the main session. Every call it makes is
-	// marked with it at the gate, so the person's prompt says who asks and
-	// a denial tells the subagent to stop and report.
+	// Subagent is the kind this session runs as (explore, review,
+	// worker), empty for the main session: the gate marks its calls, so
+	// the person's prompt says who asks and a denial tells it to stop.
+	// Broker is then the parent's, so approvals reach its front end.
 	Subagent string
-	// Broker is the parent's, for a subagent: its approvals and questions
-	// reach the parent's front end. Nil for a main session.
-	Broker *Broker
-	// SplitTurn, when set, undoes the Expand hooks for the front ends: a stored
-	// prompt is shown as typed, with the names of what was attached, not
-	// with the attached content (a resumed or undone conversation would
-	// otherwise redraw a whole log file inline).
+	Broker   *Broker
+	// SplitTurn undoes Expand for front ends: a stored prompt is shown as
+	// typed with the names of what was attached, not a whole log inline.
 	SplitTurn func(expanded string) (typed string, attached []string)
-	// SeesImages reports whether a model takes pictures (the catalogue's
-	// vision flag); nil takes every model at its word. A turn with a
-	// picture for a model that does not is refused before anything is
-	// sent, and pictures tools return are left out for it.
+	// SeesImages says whether a model takes pictures (nil: all do); a
+	// picture for one that does not is refused before anything is sent.
 	SeesImages func(model string) bool
-	// History is the conversation to continue (a resumed session). It is
-	// made valid first (see ValidHistory), and front ends hear it as a
-	// HistoryEvent after the session event.
+	// History is the conversation to continue, made valid first (see
+	// ValidHistory); front ends hear it as a HistoryEvent.
 	History []llm.Message
-	// Spend prices usage and holds the spend ceilings (spend.go).
+	// Spend prices usage and holds the ceilings (spend.go).
 	Spend Spend
-	// MaxSteps, when positive, is the step cap of every turn (--max-steps,
-	// config maxSteps) in place of the agent variant's own.
+	// MaxSteps, when positive, caps every turn's steps in place of the
+	// variant's own (--max-steps).
 	MaxSteps int
-	// ContextWindow is a model's context window in tokens from the model
-	// catalogue, zero when unknown; nil knows none.
+	// ContextWindow and OutputLimit are a model's sizes in tokens from the
+	// catalogue, zero when unknown; requests keep under the output limit.
 	ContextWindow func(model string) int
-	// OutputLimit is a model's output limit in tokens from the model
-	// catalogue, zero when unknown; requests carry it so the adapter keeps
-	// its budget under it. Nil knows none.
-	OutputLimit func(model string) int
-	// CompactAt is the share of the context window the next request may
-	// fill before the older history is compacted into a summary (config
-	// compactAt); zero is defaultCompactAt, and 1 or more turns automatic
-	// compaction off. /compact works either way (compact.go).
-	CompactAt float64
-	// CompactKeep is how many of the latest exchanges compaction keeps
-	// verbatim (0: defaultCompactKeep).
+	OutputLimit   func(model string) int
+	// CompactAt is the share of the window the next request may fill
+	// before the older history is compacted (0: default, 1 or more: never
+	// automatically); CompactKeep is how many latest exchanges stay
+	// verbatim (compact.go).
+	CompactAt   float64
 	CompactKeep int
 	// Mode is the permission mode the session starts in (a subagent's is
-	// its parent's); Configure ops and an approved plan change it.
+	// its parent's).
 	Mode permission.Mode
 }
 
@@ -293,26 +298,18 @@ func (s *session) History() []llm.Message {
 	return slices.Clone(s.history)
 }
 
-// SetHistory replaces the conversation (/clear, /undo, /redo); the
-// recorder keeps that it was replaced, and a HistoryEvent marked Replaced
-// tells front ends to redraw. To continue another stored conversation, use Resume. It
-// refuses while a turn runs; a command queued behind turns runs between
-// them, where it may.
-func (s *session) SetHistory(h []llm.Message) error {
+// replaceHistory makes a Replace change: the recorder keeps that the
+// history was replaced, and a HistoryEvent marked Replaced, carrying op,
+// tells front ends to redraw.
+func (s *session) replaceHistory(op string, h []llm.Message) {
 	s.mu.Lock()
-	if s.inTurn {
-		s.mu.Unlock()
-		return errors.New("a turn is running; wait for it to end")
-	}
 	s.setHistoryLocked(h)
 	head := s.headLocked()
 	s.mu.Unlock()
 	s.record(Replaced{Head: head, History: h})
-	// Front ends redraw what they show of the conversation.
 	ev := s.historyEvent(h)
-	ev.Replaced = true
+	ev.Op, ev.Replaced = op, true
 	s.out.emit(ev)
-	return nil
 }
 
 // Usage returns the tokens used by the session so far.

@@ -126,9 +126,7 @@ func TestACompactionsSummaryIsPriced(t *testing.T) {
 	for i := range 6 {
 		rs = append(rs, resp(llm.TextDelta{Text: fmt.Sprint("answer ", i)}))
 	}
-	cmd := &compactCommand{}
-	h := newHarness(t, options{spend: agent.Spend{Cost: centPerToken}, commands: cmd}, nil, rs...)
-	cmd.s = h.session
+	h := newHarness(t, options{spend: agent.Spend{Cost: centPerToken}, commands: compactCommand{}}, nil, rs...)
 	for i := range 5 {
 		h.collect(t.Context(), fmt.Sprint("prompt ", i))
 	}
@@ -159,7 +157,7 @@ func TestUsageEventsCarryTheSessionsTotal(t *testing.T) {
 	if !ok || u.Usage != (protocol.Usage{InputTokens: 10, OutputTokens: 5}) || u.CostUSD == nil || math.Abs(*u.CostUSD-0.15) > 1e-9 {
 		t.Fatalf("after one step: usage event %+v (found %v), want 10 in, 5 out, $0.15", u, ok)
 	}
-	if _, err := h.session.Complete(t.Context(), "You merge notes.", "merge these"); err != nil {
+	if _, err := h.session.CompleteOn(t.Context(), "", "You merge notes.", "merge these"); err != nil {
 		t.Fatal(err)
 	}
 	evs = h.collect(t.Context(), "more")
@@ -194,7 +192,7 @@ func TestTheRecorderKeepsUsageNoMessageCarries(t *testing.T) {
 		for range s.Send(t.Context(), fmt.Sprint("prompt ", i)) {
 		}
 	}
-	if _, err := s.Complete(t.Context(), "You merge notes.", "merge these"); err != nil {
+	if _, err := s.CompleteOn(t.Context(), "", "You merge notes.", "merge these"); err != nil {
 		t.Fatal(err)
 	}
 	if r := compactNow(t, s, "/compact"); r.Error != "" {

@@ -3,6 +3,7 @@ package agent
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -300,6 +301,10 @@ func (s *session) command(op string, c protocol.Command) error {
 func (s *session) runCommand(ctx context.Context, op, line string) {
 	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
 	out, err := s.cfg.Commands.Run(ctx, line)
+	if out.Change != nil {
+		// Also after a failure: an /undo of two turns that undid one.
+		err = errors.Join(err, s.change(ctx, op, out.Change))
+	}
 	ev := protocol.CommandResultEvent{Op: op, Command: name, Output: out.Output, Choices: out.Choices, Field: out.Field,
 		Line: cmp.Or(out.Line, strings.TrimSpace(line))}
 	follows := err == nil && strings.TrimSpace(out.Prompt) != ""
@@ -320,4 +325,23 @@ func (s *session) runCommand(ctx context.Context, op, line string) {
 		}
 		s.mu.Unlock()
 	}
+}
+
+// change makes a command's change to the conversation, as op. Only a
+// command queued between turns may: one that runs beside a turn is refused.
+func (s *session) change(ctx context.Context, op string, c Change) error {
+	s.mu.Lock()
+	busy := s.inTurn
+	s.mu.Unlock()
+	if busy {
+		return errors.New("a turn is running; wait for it to end")
+	}
+	switch c := c.(type) {
+	case Replace:
+		s.replaceHistory(op, c.History)
+		return nil
+	case Compact:
+		return s.compactNow(ctx, op, c.Focus)
+	}
+	return fmt.Errorf("agent: unknown change %T", c)
 }

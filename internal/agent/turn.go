@@ -105,6 +105,9 @@ func (s *session) runTurn(ctx context.Context, seq int, q queued) {
 	if setup.Provider != nil {
 		s.swapProvider(setup)
 	}
+	if setup.Commands && s.cfg.Commands != nil {
+		t.emit(protocol.CommandsEvent{Commands: s.cfg.Commands.List()})
+	}
 	for _, n := range setup.Notices {
 		t.emit(protocol.NoticeEvent{Text: n})
 	}

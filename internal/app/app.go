@@ -263,10 +263,10 @@ func (a *App) Owner() *agent.Owner { return a.owner }
 // turn: load problems, a missing API key, hooks waiting for approval.
 func (a *App) announce() {
 	for _, p := range a.Problems() {
-		a.owner.Publish(protocol.NoticeEvent{Text: p.String()})
+		a.notice(p.String())
 	}
 	if s := a.Loaded.Settings; s.NeedsKey() {
-		a.owner.Publish(protocol.NoticeEvent{Text: s.MissingKey(a.Loaded.Paths.ConfigFile())})
+		a.notice(s.MissingKey(a.Loaded.Paths.ConfigFile()))
 		if a.opts.Attended {
 			a.announceSetup()
 		}
@@ -275,7 +275,7 @@ func (a *App) announce() {
 	a.announceStatusLine()
 	if a.Hooks != nil && a.opts.Attended {
 		if review := commands.HookReview(a.Hooks); len(review.Choices) > 0 {
-			a.owner.Publish(protocol.CommandResultEvent{Command: "hooks", Output: review.Output, Choices: review.Choices})
+			a.publish(protocol.CommandResultEvent{Command: "hooks", Output: review.Output, Choices: review.Choices})
 		}
 	} else if a.Hooks != nil {
 		a.announcePendingHooks()

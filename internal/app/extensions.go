@@ -115,7 +115,7 @@ func (a *App) gate(ext *extensions) *agent.Gate {
 		g.Irreplaceable = a.checkpoints
 	}
 	if a.Hooks != nil {
-		g.Hooks = hookGate{runner: a.Hooks, cwd: a.Env.Root, notify: a.publishNotice}
+		g.Hooks = hookGate{runner: a.Hooks, cwd: a.Env.Root, notify: a.notice}
 	}
 	return g
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/shiro-neko/shiro/internal/claudecode"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/hooks"
-	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // openHooks loads the hook folders, the hooks of Claude Code's settings
@@ -64,7 +63,7 @@ func (a *App) announcePendingHooks() {
 		}
 	}
 	if len(names) > 0 {
-		a.owner.Publish(protocol.NoticeEvent{Text: fmt.Sprintf("%d hook(s) wait for your approval and block what they guard until then: %s. Review them with `shiro hooks list`, then run `shiro hooks approve NAME`.", len(names), strings.Join(names, ", "))})
+		a.notice(fmt.Sprintf("%d hook(s) wait for your approval and block what they guard until then: %s. Review them with `shiro hooks list`, then run `shiro hooks approve NAME`.", len(names), strings.Join(names, ", ")))
 	}
 }
 
@@ -142,13 +141,6 @@ func (h hookObserver) Ended(ctx context.Context, t agent.TurnEnd) agent.Ending {
 		notices = append(notices, "after_turn hook: "+err.Error())
 	}
 	return agent.Ending{Notices: notices}
-}
-
-// publishNotice shows text as a notice once the session runs.
-func (a *App) publishNotice(text string) {
-	if a.Session != nil {
-		a.owner.Publish(protocol.NoticeEvent{Text: text})
-	}
 }
 
 // edgeHooks runs the hooks of the person's input: session_start before

@@ -7,7 +7,6 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/learn"
 	"github.com/shiro-neko/shiro/internal/llm"
-	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // openLearner makes the background learner (internal/learn), or nil when
@@ -30,7 +29,7 @@ func (a *App) openLearner(ctx context.Context, opts Options, resumed int) *learn
 		Memory:       a.Memory,
 		CeilingShare: func() float64 { return ceilingShare(a.owner.Spending(), s.MaxSpendUSD, s.MaxSpendPerTurn) },
 		Redact:       a.redactForLearning,
-		Notify:       func(text string) { a.owner.Publish(protocol.NoticeEvent{Text: text}) },
+		Notify:       a.notice,
 		Inline:       !opts.Attended,
 		Resumed:      resumed,
 	}

@@ -86,10 +86,10 @@ func (a *App) openMCP(opts Options) error {
 	var authorize func(server, url string)
 	if opts.Attended {
 		authorize = func(server, url string) {
-			a.publish(protocol.NoticeEvent{Text: fmt.Sprintf("MCP server %s asks you to sign in: open %s (shiro waits up to 5 minutes)", server, url)})
+			a.notice(fmt.Sprintf("MCP server %s asks you to sign in: open %s (shiro waits up to 5 minutes)", server, url))
 		}
 	}
-	a.MCP = NewMCP(opts.Loaded, a.Env, defs, func(n string) { a.publish(protocol.NoticeEvent{Text: n}) }, authorize)
+	a.MCP = NewMCP(opts.Loaded, a.Env, defs, a.notice, authorize)
 	return nil
 }
 
@@ -114,11 +114,8 @@ func (a *App) mcpTurn(ctx context.Context, setup agent.TurnSetup) agent.TurnSetu
 		names = append(names, p.Name+" "+p.Usage())
 	}
 	// Only the session's turn runner calls this, one turn at a time.
-	if sig := strings.Join(names, "\n"); sig != a.mcpPrompts && a.owner != nil {
-		a.mcpPrompts = sig
-		if c := a.owner.Config().Commands; c != nil {
-			a.publish(protocol.CommandsEvent{Commands: c.List()})
-		}
+	if sig := strings.Join(names, "\n"); sig != a.mcpPrompts {
+		a.mcpPrompts, setup.Commands = sig, true
 	}
 	return setup
 }
@@ -155,16 +152,15 @@ func (a *App) announceMCP() {
 	}
 	if a.opts.Attended {
 		review := commands.MCPReview(a.MCP)
-		a.owner.Publish(protocol.CommandResultEvent{Command: "mcp", Output: review.Output, Choices: review.Choices})
+		a.publish(protocol.CommandResultEvent{Command: "mcp", Output: review.Output, Choices: review.Choices})
 		return
 	}
 	names := make([]string, len(pending))
 	for i, p := range pending {
 		names[i] = p.Name
 	}
-	a.owner.Publish(protocol.NoticeEvent{Text: fmt.Sprintf(
-		"mcp: project server(s) %s from %s not started: not approved (review and approve with `shiro mcp approve NAME`)",
-		strings.Join(names, ", "), pending[0].Source)})
+	a.notice(fmt.Sprintf("mcp: project server(s) %s from %s not started: not approved (review and approve with `shiro mcp approve NAME`)",
+		strings.Join(names, ", "), pending[0].Source))
 }
 
 // Expand attaches what a message names: files (@path) and MCP resources

@@ -101,7 +101,7 @@ func (k *sessionKeeper) started(ctx context.Context, st start, pick bool) error 
 		if err := k.a.Notebook.Replace(snap.Tasks); err != nil {
 			return fmt.Errorf("resuming session %s: its task list: %w", store.Short(st.id), err)
 		}
-		k.a.publish(protocol.NoticeEvent{Text: continuingNotice(st.id, *snap)})
+		k.a.notice(continuingNotice(st.id, *snap))
 	}
 	if !pick {
 		return nil
@@ -162,7 +162,7 @@ func (k *sessionKeeper) keepTasks(next func([]protocol.Task)) func([]protocol.Ta
 		k.mu.Unlock()
 		head.SessionID = s.ID() // a /resume that recorded nothing yet moved it
 		if err := k.store.SaveTasks(k.ctx, k.head(head, ""), list); err != nil {
-			k.a.publish(protocol.NoticeEvent{Text: "the task list could not be saved with the session: " + err.Error()})
+			k.a.notice("the task list could not be saved with the session: " + err.Error())
 		}
 	}
 }

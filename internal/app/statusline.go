@@ -203,6 +203,6 @@ func (a *App) announceStatusLine() {
 		return
 	}
 	if review := commands.StatusLineReview(host{a}); len(review.Choices) > 0 {
-		a.owner.Publish(protocol.CommandResultEvent{Command: "statusline", Output: review.Output, Choices: review.Choices})
+		a.publish(protocol.CommandResultEvent{Command: "statusline", Output: review.Output, Choices: review.Choices})
 	}
 }

@@ -93,6 +93,9 @@ func (a *App) publish(e protocol.Event) {
 	}
 }
 
+// notice publishes text as a notice.
+func (a *App) notice(text string) { a.publish(protocol.NoticeEvent{Text: text}) }
+
 func jobEvent(j bash.Job, running int) protocol.BackgroundEvent {
 	return protocol.BackgroundEvent{ID: j.ID(), Command: j.Command, State: j.State(), ExitCode: j.ExitCode, Running: running}
 }

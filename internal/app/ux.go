@@ -53,7 +53,7 @@ func (a *App) startConfiguredCheck() {
 	}
 	a.ux.diag.SetAuto(d.Auto)
 	if err := a.ux.diag.Run(d.Command); err != nil {
-		a.publish(protocol.NoticeEvent{Text: "diagnostics: " + err.Error()})
+		a.notice("diagnostics: " + err.Error())
 	}
 }
 
@@ -85,7 +85,7 @@ func (t turnStart) Setup(ctx context.Context) agent.TurnSetup {
 	}
 	a.ux.mu.Unlock()
 	if a.ux.cmds.Refresh() {
-		a.publish(protocol.CommandsEvent{Commands: a.ux.cmds.List()})
+		setup.Commands = true
 		for _, p := range a.ux.cmds.CustomProblems() {
 			setup.Notices = append(setup.Notices, "command "+p)
 		}
@@ -137,7 +137,7 @@ func (a *App) announceSetup() {
 	if err != nil {
 		return
 	}
-	a.owner.Publish(protocol.CommandResultEvent{Command: "provider", Line: "/provider",
+	a.publish(protocol.CommandResultEvent{Command: "provider", Line: "/provider",
 		Output: "No API key is set up yet. " + out.Output, Choices: out.Choices})
 }
 
@@ -183,7 +183,7 @@ func (h host) ShellTool() string {
 }
 
 func (h host) Complete(ctx context.Context, system, text string) (string, error) {
-	return h.a.owner.Complete(ctx, system, text)
+	return h.a.owner.CompleteOn(ctx, "", system, text)
 }
 
 func (h host) Notes() commands.Notes {

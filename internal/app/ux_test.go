@@ -182,7 +182,7 @@ func TestAtPathAttachesTheFile(t *testing.T) {
 	}
 	// A redrawn conversation (/undo, shiro -c) shows the prompt as typed
 	// and names the file, rather than drawing its content inline.
-	if err := a.Owner().SetHistory(a.Owner().History()); err != nil {
+	if err := a.Owner().Resume(a.Session.ID(), a.Owner().History()); err != nil {
 		t.Fatal(err)
 	}
 	var hist protocol.HistoryEvent

@@ -84,12 +84,12 @@ func runStep(ctx context.Context, h env, args string, undo bool) (agent.CommandO
 	if err != nil {
 		return agent.CommandOutcome{}, err
 	}
-	sess := h.conv
 	step := k.Redo
 	if undo {
 		step = k.Undo
 	}
-	outcomes, err := step(ctx, sess.ID(), sess, r)
+	conv := &draft{history: h.conv.History()}
+	outcomes, err := step(ctx, h.conv.ID(), conv, r)
 	if errors.Is(err, checkpoint.ErrNothing) {
 		return text(fmt.Sprintf("nothing to %s in this session", verb)), nil
 	}
@@ -97,10 +97,13 @@ func runStep(ctx context.Context, h env, args string, undo bool) (agent.CommandO
 	for _, o := range outcomes {
 		describeOutcome(&b, o, done, undo)
 	}
-	if err != nil {
-		return agent.CommandOutcome{Output: b.String()}, err
-	}
 	out := agent.CommandOutcome{Output: strings.TrimRight(b.String(), "\n")}
+	if conv.changed {
+		out.Change = agent.Replace{History: conv.history}
+	}
+	if err != nil {
+		return out, err
+	}
 	if undo {
 		out.Choices = []protocol.Choice{{Label: "redo", Line: strings.TrimSpace("/redo " + args)}}
 	}

@@ -21,46 +21,39 @@ import (
 )
 
 // Host is what the commands act on around the session: the parts of the
-// composition root. The app implements it; the session itself is reached
-// only through the Conversation handed to New.
+// composition root, which implements it. The session itself is reached
+// only through the Conversation the set is bound to.
 type Host interface {
 	Tools() *tool.Registry
-	// ProviderLabel names the provider preset, for /cost and /model.
+	// ProviderLabel names the provider preset (/cost, /model); ListModels
+	// asks the provider, warning says when the preset's list stood in.
 	ProviderLabel() string
-	// ListModels asks the provider for its models; warning says when the
-	// preset's own list was used instead.
 	ListModels(ctx context.Context) (models []string, warning string, err error)
-	// CacheLines is the prompt-cache part of /cost.
+	// CacheLines and Catalog are /cost's prompt-cache report and prices.
 	CacheLines() []string
-	// Catalog prices models and says how large they are, for /cost.
 	Catalog() *catalog.Catalog
 	Tasks() []protocol.Task
 	DescribeSkills() string
 	DescribePlugins() string
 	Grants() []string
-	// Hooks is nil when hooks are off.
+	// Hooks is nil when hooks are off, Jobs when background commands are.
 	Hooks() *hooks.Runner
 	Registry() *registry.Client
-	// Jobs is nil when background commands are unavailable.
 	Jobs() Jobs
-	// Reload asks for skills and plugins to be reloaded at the next turn.
+	// Reload reloads skills and plugins at the next turn.
 	Reload()
-	// Init is /init's side: whether the project lacks the workflow files,
-	// writing them, and the prompt that has the agent write AGENTS.md.
+	// NeedsScaffold, Scaffold and InitPrompt are /init's side: the
+	// workflow files and the prompt that has the agent write AGENTS.md.
 	NeedsScaffold() bool
 	Scaffold() (written, kept []string, err error)
 	InitPrompt(scaffolded bool) string
-	// Workflow is /workflow's side: the project workflow's state.
 	Workflow() WorkflowState
-	// LSP is /lsp's report: the session's language servers and their
-	// state.
+	// LSP is /lsp's report on the language servers.
 	LSP() string
-	// UXHost is the side of the everyday-use commands (ux.go).
+	// The sides of the everyday commands (ux.go), the session commands
+	// (sessions.go), and /undo, /redo, /changes and /diff (checkpoints.go).
 	UXHost
-	// SessionHost is the side of the session commands (sessions.go).
 	SessionHost
-	// CheckpointHost is the side of /undo, /redo, /changes and /diff
-	// (checkpoints.go).
 	CheckpointHost
 }
 
@@ -146,10 +139,8 @@ func New(h Host, conv Conversation) *Set {
 	return s
 }
 
-// Bind gives the set the conversation it runs in, for a set made before
-// its session: the session takes the set when it starts, so the
-// composition root binds the two right after, before any op can reach a
-// command.
+// Bind gives a set made before its session (which takes the set when it
+// starts) the conversation, before any op can reach a command.
 func (s *Set) Bind(conv Conversation) { s.conv = conv }
 
 // List implements agent.Commander.

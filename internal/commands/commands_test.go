@@ -97,7 +97,7 @@ func newHost(t *testing.T, responses ...replay.Response) *fakeHost {
 		t.Fatal(err)
 	}
 	s, err := agent.Start(t.Context(), agent.Config{
-		Provider: replay.New("t", responses), Model: "m1", Cwd: t.TempDir(), Tools: reg,
+		Provider: replay.New("t", responses), Model: "m1", SessionID: "t1", Cwd: t.TempDir(), Tools: reg,
 		Gate: &agent.Gate{Plugins: plugin.NewHost()}, Prompter: prompter{}, Filter: tool.Filter{Sets: tool.DefaultSets()},
 	})
 	if err != nil {
@@ -117,7 +117,7 @@ func (prompter) Prompt([]tool.Tool, string) (string, string) { return "p", "" }
 
 func run(t *testing.T, h *fakeHost, line string) (agent.CommandOutcome, error) {
 	t.Helper()
-	return commands.New(h, conversationOf(h)).Run(t.Context(), line)
+	return runOn(t, h, line)
 }
 
 func TestAgentWithoutAnArgumentOffersChoices(t *testing.T) {

@@ -11,12 +11,12 @@ import (
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
-// Conversation is what the commands may do to the session they run in,
-// handed to New by the composition root: settings change through a
-// Configure op like any client's, and the few direct capabilities are
-// named here, so no command reaches the session itself. Commands run in
-// the session's queue, between turns, which is why /clear, /undo and
-// /compact may change the history in place.
+// Conversation is what the commands may know of the session they run in,
+// bound to the set by the composition root. A command changes nothing
+// through it: settings change through a Configure op like any client's,
+// and the conversation through the agent.Change its outcome carries
+// (/clear, /undo, /compact), which the session makes in the command's
+// place in its queue, under the command's op id.
 type Conversation interface {
 	// Submit sends an op, as a front end would (/agent, /think, /model).
 	Submit(op protocol.Op) (string, error)
@@ -27,20 +27,30 @@ type Conversation interface {
 	Model() string
 	Provider() (llm.Provider, string)
 	Variant() agent.Variant
-	// Mode is the permission mode (/mode).
 	Mode() permission.Mode
 	// Spending and SubagentUsage are what /cost reports.
 	Spending() agent.Spending
 	SubagentUsage() []agent.ModelUsage
 	// ActiveTools are the tools the next step offers (/tools).
 	ActiveTools() []tool.Tool
-	// History and SetHistory read and replace the conversation (/clear,
-	// /undo, /redo, /fork).
+	// History is the stored conversation (/fork, /plan, /undo).
 	History() []llm.Message
-	SetHistory(h []llm.Message) error
-	// Compact summarises the older history (/compact).
-	Compact(ctx context.Context, focus string) (agent.CompactResult, error)
-	// RunCall runs one tool call through the session's gate (a custom
-	// command's shell lines).
+	// RunCall runs one tool call through the session's gate, shown as
+	// the session's own (a custom command's shell lines).
 	RunCall(ctx context.Context, name string, input json.RawMessage) (tool.Result, error)
+}
+
+// draft is the conversation as /undo and /redo move it: the history the
+// command started from, and the one it leaves for the session to put in
+// place.
+type draft struct {
+	history []llm.Message
+	changed bool
+}
+
+func (d *draft) History() []llm.Message { return d.history }
+
+func (d *draft) SetHistory(h []llm.Message) error {
+	d.history, d.changed = h, true
+	return nil
 }

@@ -13,13 +13,10 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// runClear starts the conversation over. It waits for the running turn
-// (it is not immediate), so the history is free to replace.
-func runClear(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {
-	if err := h.conv.SetHistory(nil); err != nil {
-		return agent.CommandOutcome{}, err
-	}
-	return text("cleared: the conversation starts over (tokens used so far still count in /cost)"), nil
+// runClear starts the conversation over.
+func runClear(context.Context, env, string) (agent.CommandOutcome, error) {
+	return agent.CommandOutcome{Output: "cleared: the conversation starts over (tokens used so far still count in /cost)",
+		Change: agent.Replace{}}, nil
 }
 
 // runInit has the agent write AGENTS.md. When the project lacks the

@@ -225,13 +225,9 @@ func runRename(ctx context.Context, h env, args string) (agent.CommandOutcome, e
 	return text(fmt.Sprintf("session %s is now %q", store.Short(id), strings.TrimSpace(args))), nil
 }
 
-// runCompact has the model summarise the older history; it runs between
-// turns, and a failure leaves the history as it was. Its result carries no
-// text: the session's compacted event already reports what was replaced,
-// to every front end, and a second report printed the news twice.
-func runCompact(ctx context.Context, h env, focus string) (agent.CommandOutcome, error) {
-	if _, err := h.conv.Compact(ctx, focus); err != nil {
-		return agent.CommandOutcome{}, err
-	}
-	return agent.CommandOutcome{}, nil
+// runCompact has the model summarise the older history. Its result
+// carries no text: the session's compacted event already reports what was
+// replaced, to every front end, and a second report printed the news twice.
+func runCompact(_ context.Context, _ env, focus string) (agent.CommandOutcome, error) {
+	return agent.CommandOutcome{Change: agent.Compact{Focus: focus}}, nil
 }

@@ -40,9 +40,18 @@ func newStoreHost(t *testing.T, responses ...replay.Response) *storeHost {
 	return &storeHost{fakeHost: newHost(t, responses...), st: st}
 }
 
+// runOn runs line in a set over h; a history the outcome replaces is put
+// in place as the session would (the session's side is agent's tests').
 func runOn(t *testing.T, h commands.Host, line string) (agent.CommandOutcome, error) {
 	t.Helper()
-	return commands.New(h, conversationOf(h)).Run(t.Context(), line)
+	out, err := commands.New(h, conversationOf(h)).Run(t.Context(), line)
+	if r, ok := out.Change.(agent.Replace); ok {
+		s := conversationOf(h).(*agent.Owner)
+		if rerr := s.Resume(s.ID(), r.History); rerr != nil {
+			t.Fatal(rerr)
+		}
+	}
+	return out, err
 }
 
 // seed stores a session of two messages in dir.

@@ -232,10 +232,12 @@ type TasksEvent struct {
 }
 
 // CompactedEvent reports that the history sent to the model was pruned,
-// or that older history was compacted into a summary.
+// or that older history was compacted into a summary. Op is the id of the
+// op that caused it (the /compact command, or the turn).
 type CompactedEvent struct {
-	Before int `json:"before"`
-	After  int `json:"after"`
+	Op     string `json:"op,omitempty"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
 	// Summarized, when set, is how many messages of the stored history a
 	// model-written summary replaced (/compact, or automatic compaction
 	// near the context window); zero when only the copy sent was pruned.

@@ -10,8 +10,10 @@ import "encoding/json"
 //
 // With Replaced, the session's own conversation was replaced while it ran
 // (/undo, /redo, /clear): the front end redraws its transcript from
-// Messages instead of adding them.
+// Messages instead of adding them, and Op is the id of the command op
+// that replaced it.
 type HistoryEvent struct {
+	Op       string           `json:"op,omitempty"`
 	Messages []HistoryMessage `json:"messages"`
 	Replaced bool             `json:"replaced,omitempty"`
 }

@@ -19,7 +19,7 @@ func (mergeCommand) List() []protocol.CommandInfo {
 }
 func (mergeCommand) Immediate(string) bool { return false }
 func (c mergeCommand) Run(ctx context.Context, _ string) (agent.CommandOutcome, error) {
-	text, err := c.ref.s.Complete(ctx, "You merge notes.", "merge these")
+	text, err := c.ref.s.CompleteOn(ctx, "", "You merge notes.", "merge these")
 	return agent.CommandOutcome{Output: "merged: " + text}, err
 }
 

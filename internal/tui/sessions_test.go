@@ -317,10 +317,7 @@ func sessionCommands(ref *sessionRef) agent.Commander {
 			}},
 		{protocol.CommandInfo{Name: "clear", Summary: "start over"},
 			func(context.Context, string) (agent.CommandOutcome, error) {
-				if err := ref.s.SetHistory(nil); err != nil {
-					return agent.CommandOutcome{}, err
-				}
-				return agent.CommandOutcome{Output: "cleared: the conversation starts over"}, nil
+				return agent.CommandOutcome{Output: "cleared: the conversation starts over", Change: agent.Replace{}}, nil
 			}},
 	}}
 }
