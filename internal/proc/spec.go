@@ -116,7 +116,8 @@ type Group struct {
 
 // Starter starts a command's leader for proc (Exec.Starter). Start is
 // given the command's stdin, stdout and stderr (nil is /dev/null) and must
-// start the leader with StartProgram, in the group g describes, or return
+// start the leader with StartProgram, or have a supervisor it keeps start
+// it and return it from AdoptLeader, in the group g describes; or return
 // an error and leave nothing running.
 type Starter interface {
 	Start(ctx context.Context, g Group, stdio [3]*os.File) (*Leader, error)

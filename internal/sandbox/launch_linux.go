@@ -192,34 +192,35 @@ func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Ex
 }
 
 // helperExec is what starts the helper with p and the Landlock ruleset
-// for rules (when p.Landlock). Its PoolKey is all it depends on:
-// the plan and the ruleset's key, which names the files the rules grant
-// as well as their paths (a ruleset holds files: a folder replaced since
-// needs another one).
+// for rules (when p.Landlock): handed with the command, or to the probe
+// as its file 3. Its PoolKey is what the helper depends on, the plan: the
+// ruleset, which holds the files the rules grant as they are now, goes
+// with each command, so a helper kept for the session serves commands
+// whose rules differ (a folder replaced, a read grant added).
 func (s *Sandbox) helperExec(program string, p plan, rules fsRules) (*supervise.Launch, error) {
 	encoded, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("encode the sandbox plan: %w", err)
 	}
-	key := string(encoded)
-	var files []*os.File
+	l := &supervise.Launch{
+		Argv:          []string{program, helperArg},
+		Dir:           s.policy.Workspace,
+		Env:           append(withoutVar(os.Environ(), planVar), planVar+"="+string(encoded)),
+		PrivateMounts: len(p.Mounts) > 0 || p.Temp != nil,
+		PoolKey:       string(encoded),
+	}
 	if p.Landlock {
-		ruleset, rulesKey, err := s.rulesets.forCommand(rules)
+		ruleset, _, err := s.rulesets.forCommand(rules)
 		if err != nil {
 			return nil, err
 		}
-		files = []*os.File{ruleset}
-		key += "\n" + rulesKey
+		if p.Probe {
+			l.Files = []*os.File{ruleset}
+		} else {
+			l.CommandFiles = []*os.File{ruleset}
+		}
 	}
-	env := append(withoutVar(os.Environ(), planVar), planVar+"="+string(encoded))
-	return &supervise.Launch{
-		Argv:          []string{program, helperArg},
-		Dir:           s.policy.Workspace,
-		Env:           env,
-		PrivateMounts: len(p.Mounts) > 0 || p.Temp != nil,
-		Files:         files,
-		PoolKey:       key,
-	}, nil
+	return l, nil
 }
 
 // planFor computes what the helper applies, from the policy and the
@@ -389,7 +390,7 @@ func (s *Sandbox) Status() Status {
 	} else if pr.err != nil {
 		st.Processes = "commands do not run: " + pr.err.Error()
 	} else {
-		st.Processes = "a supervisor (a child subreaper) runs each command and stops everything it started, in its group or not, when it ends; the supervisor and the command die with shiro (PR_SET_PDEATHSIG); one more supervisor waits, prepared, for the next command"
+		st.Processes = "a supervisor (a child subreaper) runs each command and stops everything it started, in its group or not, when it ends; the supervisor and the command die with shiro (PR_SET_PDEATHSIG); the supervisor is kept for the session and confines a fresh thread for each command"
 	}
 	return st
 }
