@@ -101,7 +101,7 @@ type Exec struct {
 	Grace time.Duration
 	// Starter, set by a Launcher, starts the leader in proc's place (a
 	// program that takes its command some other way than by its
-	// arguments, or one started ahead); Argv, Dir and Env are then only
+	// arguments, or one kept for the session); Argv, Dir and Env are then only
 	// what names the command in errors. proc closes it once the leader
 	// has started or could not start.
 	Starter Starter

@@ -121,8 +121,8 @@ func userNamespacesBlocked() string {
 // this sandbox. In mode off the helper only supervises (nothing the
 // command starts outlives it); when the helper cannot run at all, an
 // unconfined mode runs the command directly and a confined one refuses.
-// The helper takes the command by handoff, so proc may give it to one
-// started, mounted and confined ahead (s.pool).
+// The helper takes the command by handoff, so proc gives it to the one
+// kept for the session (s.pool), which confines a fresh thread for it.
 func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 	return s.launch(x, s.resolved(), s.pool)
 }
@@ -138,8 +138,8 @@ func (s *Sandbox) readOnly() proc.Launcher {
 	})
 }
 
-// launch is Launch under pol, handing the command to a helper waiting in
-// pool when there is one.
+// launch is Launch under pol, handing the command to a helper kept in
+// pool, when there is a pool.
 func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Exec, error) {
 	pr := s.probe()
 	if pr.err != nil {

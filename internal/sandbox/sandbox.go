@@ -94,7 +94,7 @@ func New(p Policy) (*Sandbox, error) {
 	s.probe = sync.OnceValue(s.runProbe)
 	s.resolveFn = sync.OnceValue(s.resolve)
 	s.life, s.stop = context.WithCancel(context.Background())
-	// A sandbox dropped without Close still lets its waiting helper go.
+	// A sandbox dropped without Close still lets its kept helpers go.
 	runtime.AddCleanup(s, (*supervise.Pool).Close, s.pool)
 	return s, nil
 }

@@ -56,8 +56,10 @@ type kept struct {
 // NewPool returns an empty pool; its first command starts a supervisor.
 func NewPool() *Pool { return &Pool{} }
 
-// Close makes the supervisors waiting in the pool exit, and those running
-// a command exit once it has ended; it keeps no other.
+// Close makes the supervisors waiting in the pool exit, and waits until
+// they have (so that their CPU counts among shiro's children's, and
+// nothing of the session is left); those running a command exit once it
+// has ended. It keeps no other.
 func (pl *Pool) Close() {
 	pl.mu.Lock()
 	pl.closed = true
@@ -66,6 +68,9 @@ func (pl *Pool) Close() {
 	pl.mu.Unlock()
 	for _, k := range idle {
 		k.discard()
+	}
+	for _, k := range idle {
+		<-k.c.Exited()
 	}
 }
 
