@@ -210,7 +210,7 @@ func (s *Sandbox) helperExec(program string, p plan, rules fsRules) (*supervise.
 		PoolKey:       string(encoded),
 	}
 	if p.Landlock {
-		ruleset, _, err := s.rulesets.forCommand(rules)
+		ruleset, err := s.rulesets.forCommand(rules)
 		if err != nil {
 			return nil, err
 		}

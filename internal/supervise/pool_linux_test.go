@@ -122,6 +122,23 @@ func (f *poolFixture) run(t *testing.T) (pid, supervisor int) {
 	return p.PID(), supervisor
 }
 
+// start starts script through the pool, its stdout and stderr to out.
+func (f *poolFixture) start(t *testing.T, ctx context.Context, script string, out *collector) *proc.Process {
+	t.Helper()
+	p, err := proc.Start(ctx, proc.Spec{
+		Argv:       sh(script),
+		Stdout:     out.stream(),
+		Stderr:     proc.SameAsStdout{},
+		NewSession: true,
+		Grace:      100 * time.Millisecond,
+		Launcher:   f.launcher,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // waiting is the supervisor the pool keeps for the next command.
 func (f *poolFixture) waiting(t *testing.T) *proc.Leader {
 	t.Helper()
@@ -272,16 +289,7 @@ func TestStoppingACommandLeavesItsSupervisorForTheNext(t *testing.T) {
 	_, sup := f.run(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	out := newCollector()
-	p, err := proc.Start(ctx, proc.Spec{
-		Argv:       sh(`sleep 600 & echo started; wait`),
-		Stdout:     out.stream(),
-		NewSession: true,
-		Grace:      100 * time.Millisecond,
-		Launcher:   f.launcher,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := f.start(t, ctx, `sleep 600 & echo started; wait`, out)
 	<-out.seen
 	cancel()
 	res := p.Wait()
@@ -301,16 +309,7 @@ func TestACommandWhoseSupervisorDiesFailsAndTheNextGetsANewOne(t *testing.T) {
 	f := newPoolFixture(t)
 	_, sup := f.run(t)
 	out := newCollector()
-	p, err := proc.Start(t.Context(), proc.Spec{
-		Argv:       sh(`echo started; sleep 600`),
-		Stdout:     out.stream(),
-		Stderr:     proc.SameAsStdout{},
-		NewSession: true,
-		Launcher:   f.launcher,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := f.start(t, t.Context(), `echo started; sleep 600`, out)
 	<-out.seen
 	if err := unix.Kill(sup, unix.SIGKILL); err != nil {
 		t.Fatal(err)
