@@ -42,9 +42,10 @@ const maxIdle = 2
 
 // kept is a supervisor kept for the session.
 type kept struct {
-	key string
-	c   *proc.Leader
-	mu  sync.Mutex
+	group proc.Group // how proc sets its commands apart
+	key   string     // the launcher's PoolKey
+	c     *proc.Leader
+	mu    sync.Mutex
 	// ctrl is shiro's end of the control socket, -1 once closed.
 	ctrl int
 	// seq numbers the supervisor's commands; running says the last one
@@ -80,17 +81,21 @@ func (pl *Pool) Close() {
 // so a caller that has waited for its commands finds it there.
 func (pl *Pool) Ready() {}
 
-// take removes from the pool the supervisor waiting for key that was kept
-// last, when one still runs; those kept for another key exit.
-func (pl *Pool) take(key string) *kept {
+// take removes from the pool the supervisor waiting for g and key that
+// was kept last, when one still runs. Those kept for g and another key
+// exit: the launcher's plan changed (new mounts, say). Those kept for
+// another g stay, for the commands set apart that way.
+func (pl *Pool) take(g proc.Group, key string) *kept {
 	pl.mu.Lock()
 	var found *kept
 	var stale []*kept
 	keep := pl.idle[:0]
 	for _, k := range pl.idle {
 		switch {
-		case k.key != key || gone(k.c):
+		case gone(k.c) || k.group == g && k.key != key:
 			stale = append(stale, k)
+		case k.group != g:
+			keep = append(keep, k)
 		case found != nil:
 			keep = append(keep, found)
 			found = k
@@ -150,12 +155,6 @@ func (k *kept) stopper(seq uint64) func() {
 	}
 }
 
-// poolKey tells apart the programs a pool keeps: the launcher's key, and
-// how proc sets the program apart.
-func poolKey(g proc.Group, l *Launch) string {
-	return fmt.Sprintf("%t %t %s", g.NewSession, g.DieWithParent, l.PoolKey)
-}
-
 // Start gives l.Command, with stdio, to a supervisor: with a Pool, one
 // kept for the session (startKept); without one, a new supervisor that
 // runs this command alone and exits.
@@ -201,18 +200,17 @@ func (l *Launch) Start(ctx context.Context, g proc.Group, stdio [3]*os.File) (*p
 // supervisor that could not take it (its preparation went stale, it
 // died) is replaced, once.
 func (l *Launch) startKept(ctx context.Context, g proc.Group, fds []int) (*proc.Leader, error) {
-	key := poolKey(g, l)
 	h := *l.Command
 	h.Keep, h.NewSession = true, g.NewSession
 	for {
-		k := l.Pool.take(key)
+		k := l.Pool.take(g, l.PoolKey)
 		fresh := k == nil
 		if fresh {
 			c, ctrl, err := startSupervisor(ctx, g, l)
 			if err != nil {
 				return nil, err
 			}
-			k = &kept{key: key, c: c, ctrl: ctrl}
+			k = &kept{group: g, key: l.PoolKey, c: c, ctrl: ctrl}
 		}
 		k.mu.Lock()
 		k.seq++

@@ -214,6 +214,22 @@ func TestASupervisorStartedForAnotherKeyIsNotUsed(t *testing.T) {
 	}
 }
 
+// A command set apart otherwise (no session of its own) gets a
+// supervisor of its own, and the one kept for the other kind stays.
+func TestCommandsSetApartDifferentlyKeepASupervisorEach(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t)
+	_, sup := f.run(t)
+	out := newCollector()
+	res := mustRun(t, proc.Spec{Argv: sh(`echo "supervisor $PPID"`), Stdout: out.stream(), Launcher: f.launcher})
+	if !res.Exit.Success() || strings.Contains(out.String(), "supervisor "+strconv.Itoa(sup)+"\n") {
+		t.Errorf("a command without a session of its own: %s, %q (the other kind's supervisor is %d)", res.Exit, out.String(), sup)
+	}
+	if _, again := f.run(t); again != sup {
+		t.Errorf("the next command ran under %d, not the supervisor kept for its kind (%d)", again, sup)
+	}
+}
+
 // Two commands at once get a supervisor each; both are kept.
 func TestACommandBesideARunningOneGetsASupervisorOfItsOwn(t *testing.T) {
 	t.Parallel()
@@ -323,6 +339,26 @@ func TestACommandWhoseSupervisorDiesFailsAndTheNextGetsANewOne(t *testing.T) {
 	}
 	if _, next := f.run(t); next == sup {
 		t.Errorf("the next command ran under the dead supervisor %d", sup)
+	}
+}
+
+// A command the kept supervisor cannot start (its folder is gone) fails
+// to start, with why, and the supervisor takes the next command.
+func TestACommandThatCannotStartLeavesTheKeptSupervisorForTheNext(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t)
+	_, sup := f.run(t)
+	_, err := proc.Start(t.Context(), proc.Spec{
+		Argv:       sh(`true`),
+		Dir:        filepath.Join(f.dir, "missing"),
+		NewSession: true,
+		Launcher:   f.launcher,
+	})
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("error %v, want one naming the missing folder", err)
+	}
+	if _, again := f.run(t); again != sup {
+		t.Errorf("the next command ran under %d, not the kept supervisor %d", again, sup)
 	}
 }
 

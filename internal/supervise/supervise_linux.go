@@ -145,8 +145,12 @@ func Supervise(s Supervision) proc.Exit {
 		if !more {
 			return last
 		}
-		if setUpErr == nil {
-			sv.limits, setUpErr = newLimiter(s.Limits)
+		if setUpErr != nil {
+			continue // the next command is told why it cannot run
+		}
+		var err error
+		if sv.limits, err = newLimiter(s.Limits); err != nil {
+			setUpErr = fmt.Errorf("limit the command: %w", err)
 		}
 	}
 }
@@ -194,6 +198,10 @@ func (sv *supervisor) runKept(m control, setUpErr error, ctl <-chan control) (pr
 	stderr := os.NewFile(uintptr(m.stdio[2]), "stderr")
 	if err := sv.start(m); err != nil {
 		_ = stderr.Close()
+		// The limiter made for this command goes with it; the next
+		// command gets a fresh one.
+		sv.limits.finish(sv.notice)
+		sv.limits = nil
 		code := exitCodeOf(err)
 		return proc.Exit{Code: code}, answer(ctrl, fmt.Sprintf("%s %d %v", handoffCannot, code, err)) == nil
 	}
