@@ -130,12 +130,15 @@ func Supervise(s Supervision) proc.Exit {
 		case m.cmd == nil: // a stop for a command that has ended
 			continue
 		}
-		if setUpErr == nil && s.Check != nil {
-			if err := s.Check(); err != nil {
-				m.close()
-				_ = answer(s.Handoff, handoffStale)
-				return last
-			}
+		// A kept supervisor that has run a command (and so capped its own
+		// process limit) and whose cap no longer fits what the next one
+		// needs hands it on, as one whose preparation no longer holds
+		// does: a fresh one counts again.
+		outgrown := sv.child != 0 && sv.limits.outgrown()
+		if setUpErr == nil && (outgrown || s.Check != nil && s.Check() != nil) {
+			m.close()
+			_ = answer(s.Handoff, handoffStale)
+			return last
 		}
 		if !m.cmd.Keep {
 			return sv.runOnce(m, setUpErr)
