@@ -1,9 +1,10 @@
-// Command shiro-sandbox is the sandbox helper that shiro starts for every
-// command it runs: it applies the sandbox's plan to itself, then supervises
-// the command it is handed. shiro itself can be the helper too, but a
-// program that holds only the sandbox starts in a fifth of the CPU time
-// (it initialises no provider SDKs, schemas or renderers), and a command
-// pays that start every time. shiro uses this program when it lies next
+// Command shiro-sandbox is the sandbox helper that shiro starts for a
+// session's commands: it applies the sandbox's plan to itself, then
+// supervises each command it is handed, confining a fresh thread for it.
+// shiro itself can be the helper too, but a program that holds only the
+// sandbox starts in a fifth of the CPU time (it initialises no provider
+// SDKs, schemas or renderers), and a command beside another, or after the
+// mounts changed, pays that start. shiro uses this program when it lies next
 // to shiro's own executable; people never run it.
 package main
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -13,11 +14,13 @@ import (
 // Leader is a started program, the leader of a command's group, and what
 // is known of its end.
 type Leader struct {
-	cmd        *exec.Cmd
+	cmd        *exec.Cmd // nil for an adopted leader
 	pid        int
 	supervisor bool
-	exited     chan struct{}    // closed once it has exited and been reaped
-	state      *os.ProcessState // how it ended, once exited is closed
+	// stop, for an adopted leader, asks whoever reaps it to stop it.
+	stop   func()
+	exited chan struct{} // closed once it has exited and been reaped
+	exit   Exit          // how it ended, once exited is closed
 }
 
 // Program is what StartProgram starts as a command's leader.
@@ -49,7 +52,27 @@ func (l *Leader) PID() int { return l.pid }
 func (l *Leader) Exited() <-chan struct{} { return l.exited }
 
 // Exit is how the leader ended, once Exited is closed.
-func (l *Leader) Exit() Exit { return exitOf(l.state) }
+func (l *Leader) Exit() Exit { return l.exit }
+
+// AdoptLeader makes a Leader of a process that proc neither started nor
+// reaps: a command that a supervisor kept for the session started, as the
+// leader of a group of its own (pid), and reports the end of. proc treats
+// it as a supervised leader: to stop it, it calls stop, which must have
+// that supervisor stop everything the command started, in its group or
+// not (as SIGTERM does to a supervisor proc started), then waits for the
+// group to empty and kills what is left. The owner calls end, once, when
+// the command has ended and nothing it started runs any more; calls after
+// the first do nothing.
+func AdoptLeader(pid int, stop func()) (l *Leader, end func(Exit)) {
+	l = &Leader{pid: pid, supervisor: true, stop: stop, exited: make(chan struct{})}
+	var once sync.Once
+	return l, func(e Exit) {
+		once.Do(func() {
+			l.exit = e
+			close(l.exited)
+		})
+	}
+}
 
 // StartProgram starts prog as the leader of a group g describes, with
 // stdio as its stdin, stdout and stderr (nil is /dev/null). It is for a
@@ -81,7 +104,7 @@ func startLeader(ctx context.Context, g Group, prog Program, stdio [3]*os.File) 
 		l.cmd, l.pid = cmd, cmd.Process.Pid
 		started <- nil
 		_ = cmd.Wait() // only *os.File streams: returns when the leader exits
-		l.state = cmd.ProcessState
+		l.exit = exitOf(cmd.ProcessState)
 		close(l.exited)
 	}()
 	if err := <-started; err != nil {

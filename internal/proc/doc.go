@@ -58,13 +58,14 @@
 // A launcher may also say how the leader is started (Exec.Starter):
 // proc then opens the command's pipes and hands them to the Starter,
 // which starts the leader with StartProgram and may pass it files,
-// namespaces or a command it receives some other way. What happens next
-// is proc's again. A leader started as a supervisor (Program.Supervisor)
+// namespaces or a command it receives some other way, or adopts one that
+// a supervisor kept for the session started and will report the end of
+// (AdoptLeader). What happens next is proc's again. A leader started as a supervisor (Program.Supervisor)
 // stops everything the command started, in its group or not, when it
 // gets SIGTERM, so proc signals it alone instead of the group, gives it
 // Grace and SupervisorSlack, has the kernel send it SIGTERM when shiro
 // dies and starts no watchdog beside it. The sandbox's supervisor, its
-// pool of supervisors started ahead and the hand-off of a command to one
+// pool of supervisors kept for the session and the hand-off of a command to one
 // live in internal/supervise: proc knows nothing of pools or mounts.
 //
 // A launcher that is also an Explainer is shown the end of a failed

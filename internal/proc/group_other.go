@@ -10,7 +10,13 @@ import "syscall"
 
 const groupsSupported = false
 
-func (p *Process) stop() { _ = p.lead.cmd.Process.Kill() }
+func (p *Process) stop() {
+	if p.lead.stop != nil {
+		p.lead.stop()
+		return
+	}
+	_ = p.lead.cmd.Process.Kill()
+}
 
 // sweep has nothing to do: only the leader could be stopped, and it has
 // exited.

@@ -36,16 +36,27 @@ const SupervisorSlack = 2 * time.Second
 // supervisor alone: it signals every process of the command itself,
 // including those that left the group, and gives them Grace), waits for
 // the group to empty, and kills the group if the supervisor does not
-// manage it in time. The signal goes through the process handle (a pidfd
-// where there is one), so a supervisor that has just exited and been
-// reaped cannot have its pid mistaken for another process's.
+// manage it in time.
 func (p *Process) stopSupervisor() {
-	_ = p.lead.cmd.Process.Signal(syscall.SIGTERM)
-	_ = p.lead.cmd.Process.Signal(syscall.SIGCONT)
+	p.lead.askToStop()
 	if awaitGroupGone(p.lead.pid, p.spec.Grace+SupervisorSlack) {
 		return
 	}
 	_ = signalGroup(p.lead.pid, syscall.SIGKILL)
+}
+
+// askToStop asks a supervised leader to stop its command: the supervisor
+// that owns an adopted one, or a supervisor proc started by SIGTERM to it
+// alone, through the process handle (a pidfd where there is one), so that
+// one that has just exited and been reaped cannot have its pid mistaken
+// for another process's.
+func (l *Leader) askToStop() {
+	if l.stop != nil {
+		l.stop()
+		return
+	}
+	_ = l.cmd.Process.Signal(syscall.SIGTERM)
+	_ = l.cmd.Process.Signal(syscall.SIGCONT)
 }
 
 // stopGroup asks group pgid to stop (SIGTERM), gives it grace to do so,

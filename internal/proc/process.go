@@ -174,7 +174,7 @@ func (p *Process) supervise(ctx context.Context) {
 		held = true
 	}
 	p.result = Result{
-		Exit:       exitOf(p.lead.state),
+		Exit:       p.lead.exit,
 		Stopped:    stopped,
 		Leftovers:  leftovers && stopped == nil,
 		OutputHeld: held,

@@ -101,7 +101,7 @@ type Exec struct {
 	Grace time.Duration
 	// Starter, set by a Launcher, starts the leader in proc's place (a
 	// program that takes its command some other way than by its
-	// arguments, or one started ahead); Argv, Dir and Env are then only
+	// arguments, or one kept for the session); Argv, Dir and Env are then only
 	// what names the command in errors. proc closes it once the leader
 	// has started or could not start.
 	Starter Starter
@@ -116,7 +116,8 @@ type Group struct {
 
 // Starter starts a command's leader for proc (Exec.Starter). Start is
 // given the command's stdin, stdout and stderr (nil is /dev/null) and must
-// start the leader with StartProgram, in the group g describes, or return
+// start the leader with StartProgram, or have a supervisor it keeps start
+// it and return it from AdoptLeader, in the group g describes; or return
 // an error and leave nothing running.
 type Starter interface {
 	Start(ctx context.Context, g Group, stdio [3]*os.File) (*Leader, error)

@@ -40,7 +40,7 @@ func BenchmarkPlanParts(b *testing.B) {
 	})
 	b.Run("launcher: reuse the ruleset", func(b *testing.B) {
 		for b.Loop() {
-			f, _, err := s.rulesets.forCommand(rules)
+			f, err := s.rulesets.forCommand(rules)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -34,7 +34,7 @@ const (
 	helperArg = "-test.run=^$"
 	// planVersion changes whenever the plan's meaning does: a helper only
 	// applies a plan it understands.
-	planVersion = 3
+	planVersion = 4
 	// probeOK is what a probing helper prints when everything worked.
 	probeOK = "shiro-sandbox-helper ok"
 )
@@ -46,9 +46,11 @@ type plan struct {
 	Parent  int `json:"parent"`
 	// Probe applies everything, runs nothing and prints probeOK.
 	Probe bool `json:"probe,omitempty"`
-	// Landlock says file descriptor 3 holds the Landlock ruleset to
-	// enforce, which the launcher built (and reuses while the rules stay
-	// the same): the helper has nothing to open or add.
+	// Landlock says that each command comes with the Landlock ruleset to
+	// enforce (the probe: file descriptor 3), which the launcher built
+	// (and reuses while the rules stay the same): the helper has nothing
+	// to open or add, and a helper kept for the session confines each
+	// command with the rules as they are when it comes.
 	Landlock bool `json:"landlock,omitempty"`
 	// Seccomp, when it refuses anything, refuses the sockets Landlock
 	// cannot see.
@@ -92,7 +94,7 @@ func runHelper(raw string) proc.Exit {
 	if p.Version != planVersion {
 		return fail(fmt.Errorf("plan version %d, this helper applies %d (a different shiro started it)", p.Version, planVersion))
 	}
-	h := &helper{plan: p, ruleset: -1}
+	h := &helper{plan: p}
 	if p.Probe {
 		return h.probe()
 	}
@@ -110,18 +112,15 @@ func runHelper(raw string) proc.Exit {
 // helper applies one plan.
 type helper struct {
 	plan    plan
-	ruleset int
 	mounted []mounted // what prepare mounted, for check
 }
 
-// rulesetFD is where the launcher passes the Landlock ruleset.
+// rulesetFD is where the launcher passes the probe its Landlock ruleset;
+// a command's comes with it (supervise.Launch.CommandFiles).
 const rulesetFD = 3
 
 // prepare makes the mounts, for the whole process.
 func (h *helper) prepare() error {
-	if h.plan.Landlock {
-		h.ruleset = rulesetFD
-	}
 	temp, err := applyTempMount(h.plan.Temp)
 	if err != nil {
 		return err
@@ -144,8 +143,22 @@ func (h *helper) check() error {
 	return nil
 }
 
-// confine restricts the calling OS thread, which then starts the command.
-func (h *helper) confine() error {
+// confine restricts the calling OS thread, which then starts the command,
+// and closes files: the Landlock ruleset to enforce, first, when the plan
+// has one.
+func (h *helper) confine(files []int) error {
+	ruleset := -1
+	if h.plan.Landlock {
+		if len(files) == 0 {
+			return errors.New("no Landlock ruleset came with the command")
+		}
+		ruleset = files[0]
+	}
+	defer func() {
+		for _, fd := range files {
+			_ = unix.Close(fd)
+		}
+	}()
 	if h.plan.DropCaps {
 		if err := dropCapabilities(); err != nil {
 			return err
@@ -154,11 +167,8 @@ func (h *helper) confine() error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("set no_new_privs: %w", err)
 	}
-	if h.ruleset >= 0 {
-		err := restrictThread(h.ruleset)
-		_ = unix.Close(h.ruleset)
-		h.ruleset = -1
-		if err != nil {
+	if ruleset >= 0 {
+		if err := restrictThread(ruleset); err != nil {
 			return err
 		}
 	}
@@ -176,10 +186,14 @@ func (h *helper) probe() proc.Exit {
 		fmt.Fprintf(os.Stderr, "shiro sandbox: %v\n", err)
 		return proc.Exit{Code: supervise.ExitCannotRun}
 	}
+	var files []int
+	if h.plan.Landlock {
+		files = []int{rulesetFD}
+	}
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-		done <- h.confine()
+		done <- h.confine(files)
 	}()
 	if err := <-done; err != nil {
 		fmt.Fprintf(os.Stderr, "shiro sandbox: %v\n", err)

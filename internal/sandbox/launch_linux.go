@@ -121,8 +121,8 @@ func userNamespacesBlocked() string {
 // this sandbox. In mode off the helper only supervises (nothing the
 // command starts outlives it); when the helper cannot run at all, an
 // unconfined mode runs the command directly and a confined one refuses.
-// The helper takes the command by handoff, so proc may give it to one
-// started, mounted and confined ahead (s.pool).
+// The helper takes the command by handoff, so proc gives it to the one
+// kept for the session (s.pool), which confines a fresh thread for it.
 func (s *Sandbox) Launch(x proc.Exec) (proc.Exec, error) {
 	return s.launch(x, s.resolved(), s.pool)
 }
@@ -138,8 +138,8 @@ func (s *Sandbox) readOnly() proc.Launcher {
 	})
 }
 
-// launch is Launch under pol, handing the command to a helper waiting in
-// pool when there is one.
+// launch is Launch under pol, handing the command to a helper kept in
+// pool, when there is a pool.
 func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Exec, error) {
 	pr := s.probe()
 	if pr.err != nil {
@@ -192,34 +192,35 @@ func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Ex
 }
 
 // helperExec is what starts the helper with p and the Landlock ruleset
-// for rules (when p.Landlock). Its PoolKey is all it depends on:
-// the plan and the ruleset's key, which names the files the rules grant
-// as well as their paths (a ruleset holds files: a folder replaced since
-// needs another one).
+// for rules (when p.Landlock): handed with the command, or to the probe
+// as its file 3. Its PoolKey is what the helper depends on, the plan: the
+// ruleset, which holds the files the rules grant as they are now, goes
+// with each command, so a helper kept for the session serves commands
+// whose rules differ (a folder replaced, a read grant added).
 func (s *Sandbox) helperExec(program string, p plan, rules fsRules) (*supervise.Launch, error) {
 	encoded, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("encode the sandbox plan: %w", err)
 	}
-	key := string(encoded)
-	var files []*os.File
+	l := &supervise.Launch{
+		Argv:          []string{program, helperArg},
+		Dir:           s.policy.Workspace,
+		Env:           append(withoutVar(os.Environ(), planVar), planVar+"="+string(encoded)),
+		PrivateMounts: len(p.Mounts) > 0 || p.Temp != nil,
+		PoolKey:       string(encoded),
+	}
 	if p.Landlock {
-		ruleset, rulesKey, err := s.rulesets.forCommand(rules)
+		ruleset, err := s.rulesets.forCommand(rules)
 		if err != nil {
 			return nil, err
 		}
-		files = []*os.File{ruleset}
-		key += "\n" + rulesKey
+		if p.Probe {
+			l.Files = []*os.File{ruleset}
+		} else {
+			l.CommandFiles = []*os.File{ruleset}
+		}
 	}
-	env := append(withoutVar(os.Environ(), planVar), planVar+"="+string(encoded))
-	return &supervise.Launch{
-		Argv:          []string{program, helperArg},
-		Dir:           s.policy.Workspace,
-		Env:           env,
-		PrivateMounts: len(p.Mounts) > 0 || p.Temp != nil,
-		Files:         files,
-		PoolKey:       key,
-	}, nil
+	return l, nil
 }
 
 // planFor computes what the helper applies, from the policy and the
@@ -389,7 +390,7 @@ func (s *Sandbox) Status() Status {
 	} else if pr.err != nil {
 		st.Processes = "commands do not run: " + pr.err.Error()
 	} else {
-		st.Processes = "a supervisor (a child subreaper) runs each command and stops everything it started, in its group or not, when it ends; the supervisor and the command die with shiro (PR_SET_PDEATHSIG); one more supervisor waits, prepared, for the next command"
+		st.Processes = "a supervisor (a child subreaper) runs each command and stops everything it started, in its group or not, when it ends; the supervisor and the command die with shiro (PR_SET_PDEATHSIG); the supervisor is kept for the session and confines a fresh thread for each command"
 	}
 	return st
 }

@@ -3,10 +3,14 @@ package sandbox_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // A helper waits, mounted and confined, for the next command. If the
@@ -83,11 +87,12 @@ func TestABareRepositoryWorkspaceKeepsItsHooksAndConfig(t *testing.T) {
 	assertMissing(t, filepath.Join(f.ws, "hooks", "pre-receive"))
 }
 
-// A waiting helper holds the Landlock ruleset built for the folders as
-// they were: a ruleset grants files, not paths. If a writable folder is
-// replaced meanwhile (rm -rf and made again), the next command must get
-// a ruleset for the new folder, not the helper confined for the old one.
-func TestAWaitingHelperIsNotUsedOnceAWritableFolderWasReplaced(t *testing.T) {
+// A ruleset grants files, not paths. If a writable folder is replaced
+// between two commands (rm -rf and made again), the second must get a
+// ruleset for the new folder: the helper kept for the session confines
+// each command's thread with the rules as they are when it comes, and
+// the first command's rules (granting the old folder) do not stay on it.
+func TestAKeptHelperConfinesEachCommandWithTheRulesAsTheyAreNow(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	cache := filepath.Join(f.outside, "cache")
@@ -96,10 +101,11 @@ func TestAWaitingHelperIsNotUsedOnceAWritableFolderWasReplaced(t *testing.T) {
 	}
 	f.policy.Writable = []string{cache}
 	sb := f.sandbox(t)
-	if res, out := runIn(t, sb, f.ws, `echo first`); !res.Exit.Success() {
+	res, out := runIn(t, sb, f.ws, `echo "helper $PPID"`)
+	if !res.Exit.Success() {
 		t.Fatalf("first command failed: %s", out)
 	}
-	sb.Ready() // a helper waits, with a ruleset granting the cache as it is now
+	helper := pidsAfter(t, out, "helper ")
 	// Moved within a folder granted whole, so that the rules name the
 	// same paths as before.
 	if err := os.Rename(cache, filepath.Join(f.outside, "old-cache")); err != nil {
@@ -109,10 +115,98 @@ func TestAWaitingHelperIsNotUsedOnceAWritableFolderWasReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	made := filepath.Join(cache, "made.txt")
-	if res, out := runIn(t, sb, f.ws, `echo made > `+made); !res.Exit.Success() {
+	res, out = runIn(t, sb, f.ws, `echo "helper $PPID"; echo made > `+made)
+	if !res.Exit.Success() {
 		t.Errorf("writing the new cache failed (%s): %s", res.Exit, out)
 	}
 	assertFile(t, made, "made\n")
+	if again := pidsAfter(t, out, "helper "); !slices.Equal(again, helper) {
+		t.Errorf("the second command ran under helper %v, not the one kept (%v)", again, helper)
+	}
+}
+
+// A command runs as a child of the helper kept for the session, with the
+// same user, but cannot tamper with it: it can neither signal it (Landlock
+// scopes signals to the command's own domain) nor read its memory, its
+// environment or its descriptors (the control socket among them), which
+// need the right to trace it. (Their numbers it may list: /proc shows
+// them to the same user.) The next command still runs under it.
+func TestACommandCannotTamperWithItsKeptHelper(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	sb := f.sandbox(t)
+	res, out := runIn(t, sb, f.ws, `echo "helper $PPID"
+kill -STOP $PPID 2>/dev/null && echo "stopped it"
+kill -KILL $PPID 2>/dev/null && echo "killed it"
+cat /proc/$PPID/environ >/dev/null 2>&1 && echo "read its environment"
+for fd in /proc/$PPID/fd/*; do
+  readlink "$fd" >/dev/null 2>&1 && echo "followed its descriptor $fd"
+  { echo x >"$fd"; } 2>/dev/null && echo "wrote its descriptor $fd"
+done
+head -c1 /proc/$PPID/mem >/dev/null 2>&1 && echo "read its memory"
+true`)
+	if !res.Exit.Success() {
+		t.Fatalf("command failed (%s): %s", res.Exit, out)
+	}
+	for _, done := range []string{"stopped it", "killed it", "read its environment", "its descriptor", "read its memory"} {
+		if strings.Contains(out, done) {
+			t.Errorf("the command %s: %s", done, out)
+		}
+	}
+	helper := pidsAfter(t, out, "helper ")
+	res, out = runIn(t, sb, f.ws, `echo "helper $PPID"; echo x >> ../outside/canary.txt`)
+	if res.Exit.Success() {
+		t.Errorf("the next command wrote outside the workspace: %s", out)
+	}
+	if again := pidsAfter(t, out, "helper "); !slices.Equal(again, helper) {
+		t.Errorf("the next command ran under helper %v, not the one kept (%v)", again, helper)
+	}
+	assertFile(t, filepath.Join(f.outside, "canary.txt"), canaryBody)
+}
+
+// A helper killed while its command runs fails the command closed: the
+// command is killed with it and reported so, and the next command gets a
+// new helper, confined as before.
+func TestAKilledHelperFailsItsCommandAndTheNextGetsANewOne(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	sb := f.sandbox(t)
+	out := &syncBuffer{}
+	started := make(chan struct{})
+	var once sync.Once
+	p, err := proc.Start(t.Context(), proc.Spec{
+		Argv: []string{"bash", "--norc", "-c", `echo "helper $PPID"; exec sleep 1000`},
+		Dir:  f.ws,
+		Stdout: proc.Stream(func(b []byte) {
+			out.write(b)
+			once.Do(func() { close(started) })
+		}),
+		Stderr:     proc.SameAsStdout{},
+		NewSession: true,
+		Launcher:   sb,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	helper := pidsAfter(t, out.String(), "helper ")
+	for _, pid := range helper {
+		if err := unix.Kill(pid, unix.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := p.Wait()
+	if res.Exit.Signal != unix.SIGKILL || !strings.Contains(out.String(), "supervisor ended while the command ran") {
+		t.Errorf("the command ended %s with %q, want killed and why", res.Exit, out.String())
+	}
+	res2, out2 := runIn(t, sb, f.ws, `echo "helper $PPID"; echo x >> ../outside/canary.txt`)
+	if res2.Exit.Success() {
+		t.Errorf("the next command wrote outside the workspace: %s", out2)
+	}
+	if again := pidsAfter(t, out2, "helper "); len(again) != 1 || slices.Equal(again, helper) {
+		t.Errorf("the next command ran under helper %v, the killed one was %v", again, helper)
+	}
+	assertFile(t, filepath.Join(f.outside, "canary.txt"), canaryBody)
 }
 
 // A command handed to a helper waiting in the pool gets its stdin, stdout

@@ -162,9 +162,8 @@ func runFakeShiro(policyJSON string) {
 	if err != nil {
 		panic(err)
 	}
-	// The helper started ahead for the next command must die with shiro
-	// too: name every child once it waits.
-	sb.Ready()
+	// Every child of shiro (the helper kept for the session, running the
+	// command) must die with shiro too.
 	tasks, _ := filepath.Glob("/proc/self/task/*/children")
 	for _, path := range tasks {
 		data, _ := os.ReadFile(path)
@@ -177,8 +176,8 @@ func runFakeShiro(policyJSON string) {
 }
 
 // When shiro is killed outright (SIGKILL: no cleanup of its own), the
-// kernel tells the supervisor, which stops everything, escaped processes
-// included, and the helper waiting for the next command, which exits.
+// kernel tells the supervisor kept for the session, which stops
+// everything, escaped processes included, and exits.
 func TestKillingShiroTakesEveryCommandProcessWithIt(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

@@ -110,19 +110,19 @@ func stampFolders(folders []string, now time.Time) (stamp string, ok bool) {
 }
 
 // forCommand returns a ruleset for rules, for one command: a duplicate
-// the caller (proc) closes once the command has started; and its key
-// (rulesetKey), which tells it apart from a ruleset for other files.
-func (c *rulesetCache) forCommand(rules fsRules) (*os.File, string, error) {
+// the caller (proc) closes once the command has started. It is built
+// again only when the rules' key (rulesetKey) changed.
+func (c *rulesetCache) forCommand(rules fsRules) (*os.File, error) {
 	key, err := rulesetKey(rules)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.current == nil || c.key != key {
 		fd, err := rules.ruleset()
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		if c.current != nil {
 			_ = c.current.Close() // duplicates handed out stay valid
@@ -131,9 +131,9 @@ func (c *rulesetCache) forCommand(rules fsRules) (*os.File, string, error) {
 	}
 	dup, err := unix.FcntlInt(c.current.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
-		return nil, "", fmt.Errorf("duplicate the Landlock ruleset: %w", err)
+		return nil, fmt.Errorf("duplicate the Landlock ruleset: %w", err)
 	}
-	return os.NewFile(uintptr(dup), "landlock-ruleset"), key, nil
+	return os.NewFile(uintptr(dup), "landlock-ruleset"), nil
 }
 
 // rulesetKey names rules and the files their paths name now.

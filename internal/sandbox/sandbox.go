@@ -44,7 +44,8 @@ type Sandbox struct {
 	// rulesets keeps the last Landlock ruleset for the next command
 	// (Linux).
 	rulesets *rulesetCache
-	// pool keeps a helper started ahead of the next command (Linux).
+	// pool keeps the session's helpers, each running one command at a
+	// time (Linux).
 	pool *supervise.Pool
 	// limits are what each command's supervisor holds it to, and
 	// cgroupsWhy why they use no cgroups (Linux; resources.go).
@@ -93,12 +94,13 @@ func New(p Policy) (*Sandbox, error) {
 	s.probe = sync.OnceValue(s.runProbe)
 	s.resolveFn = sync.OnceValue(s.resolve)
 	s.life, s.stop = context.WithCancel(context.Background())
-	// A sandbox dropped without Close still lets its waiting helper go.
+	// A sandbox dropped without Close still lets its kept helpers go.
 	runtime.AddCleanup(s, (*supervise.Pool).Close, s.pool)
 	return s, nil
 }
 
-// Close makes the helper waiting for the next command exit and removes
+// Close makes the helpers kept for the session exit (one running a
+// command, once it ends) and removes
 // the session's private temp folder; commands still running lose it, and
 // a command launched afterwards starts a helper of its own (without a
 // private temp folder).
@@ -117,8 +119,8 @@ func (s *Sandbox) Close() {
 	supervise.RemoveCommandCgroups(s.limits, os.Getpid())
 }
 
-// Ready waits until the helper for the next command, when one is being
-// started, is waiting: benchmarks measure the command that finds it.
+// Ready returns at once (supervise.Pool.Ready): the helper kept for the
+// session is back in its pool before its command's end is reported.
 func (s *Sandbox) Ready() { s.pool.Ready() }
 
 // Policy is the sandbox's policy, with its paths resolved and the

@@ -30,11 +30,17 @@ type Launch struct {
 	// program is not a supervisor and gets the command's stdin, stdout
 	// and stderr itself (the sandbox's probe, which runs nothing).
 	Command *Handoff
-	// Pool, when set, keeps a supervisor started ahead of the next
-	// command. Launches with the same PoolKey (for a Spec with the same
-	// NewSession and DieWithParent) must start interchangeable
-	// supervisors: the launcher puts everything that tells them apart,
-	// Files' contents included, into the key.
+	// CommandFiles are handed to the supervisor with the command, for
+	// Supervision.Confine (the sandbox's Landlock ruleset): what may
+	// differ from one command to the next under the same supervisor. The
+	// Launch owns them and Close closes them.
+	CommandFiles []*os.File
+	// Pool, when set, keeps the supervisor for the session: it runs this
+	// command and then waits for the next with the same PoolKey (for a
+	// Spec with the same NewSession and DieWithParent). Launches with the
+	// same key must start interchangeable supervisors: the launcher puts
+	// everything that tells them apart, Files' contents included, into
+	// the key; CommandFiles are not part of it.
 	Pool    *Pool
 	PoolKey string
 }
@@ -45,12 +51,20 @@ type Handoff struct {
 	Dir   string        `json:"dir"`
 	Env   []string      `json:"env"`
 	Grace time.Duration `json:"grace"`
+	// Keep says that the supervisor is kept for the session: it starts
+	// the command as the leader of a group of its own (a session, with
+	// NewSession), reports its end over the control socket and waits for
+	// the next. Without it the command runs in the supervisor's group and
+	// the supervisor exits with its status.
+	Keep       bool `json:"keep,omitempty"`
+	NewSession bool `json:"newSession,omitempty"`
 }
 
 // Close closes the Launch's files: the supervisor has its own copies once
-// it has started.
+// it has started, or has the command.
 func (l *Launch) Close() error {
 	closeFiles(l.Files...)
+	closeFiles(l.CommandFiles...)
 	return nil
 }
 

@@ -134,6 +134,35 @@ func (lm *limiter) holdSelf() error {
 // supervisor may start: its own threads.
 const supervisorTasks = 16
 
+// outgrown reports whether the process limit this command needs has
+// grown well past the hard limit the supervisor took for its first
+// command: the person's other processes (and the supervisor's own
+// threads) grew since, and the command's budget would shrink by more
+// than an eighth. A kept supervisor then hands the command to a fresh one
+// (as it does when Check fails), which counts again and gives the whole
+// budget. A smaller shrink is let through, so that the few threads a
+// process starts and ends do not cost a new supervisor.
+func (lm *limiter) outgrown() bool {
+	if lm == nil || lm.nproc == 0 {
+		return false
+	}
+	var own unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NPROC, &own); err != nil {
+		return false // fork reads it again and says why
+	}
+	return shrinksBudget(lm.nproc, own.Max, uint64(lm.taskBudget()))
+}
+
+// shrinksBudget says whether a command's process limit nproc, with the
+// supervisor's own tasks above it, overshoots the hard limit by more than
+// an eighth of the command's budget.
+func shrinksBudget(nproc, hard, budget uint64) bool {
+	if hard == unix.RLIM_INFINITY {
+		return false
+	}
+	return nproc+supervisorTasks > hard+budget/8
+}
+
 // capSelf sets the process's soft and hard limit of resource to value, or
 // to the hard limit it has when that is lower.
 func capSelf(resource int, name string, value uint64) error {

@@ -6,148 +6,158 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
-	"time"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/shiro-neko/shiro/internal/proc"
 )
 
-// Pool keeps one supervisor started ahead of the command it will run.
-// Starting the sandbox's supervisor means starting shiro again, which
-// costs milliseconds (the Go runtime and every package's initialisation);
-// handing a command to one that is already running, prepared and confined
-// costs two messages. Once a command has taken the waiting supervisor,
-// another is started in the background for the next one.
+// Pool keeps a session's supervisors. Starting the sandbox's supervisor
+// means starting a program, which costs milliseconds of CPU (the Go
+// runtime, the first heap, the namespaces' teardown when it exits); a
+// supervisor kept for the session pays them once, and each command then
+// costs it a fresh confined thread, a fork and three messages.
 //
-// A waiting supervisor is a process that does nothing until a command
-// comes: it holds no pipe of any command, and exits when the pool is
-// closed, when it finds its preparation out of date, or with shiro.
+// A kept supervisor runs one command at a time. When a command comes, the
+// pool hands it to one waiting for the same key (the same mounts, the
+// same plan), or starts a new one: the first command of a session, a
+// command beside another still running, a command after the key changed
+// (the supervisors kept for the old key exit). One whose preparation no
+// longer holds (Supervision.Check) hands the command back and exits, and
+// the command goes to a fresh one. Once its command has ended, a
+// supervisor is back in the pool before proc learns of the end, so the
+// next command finds it.
 type Pool struct {
-	mu      sync.Mutex
-	idle    *warm // at most one
-	closed  bool
-	refills sync.WaitGroup
+	mu     sync.Mutex
+	idle   []*kept // waiting for a command, oldest first
+	closed bool
 }
 
-// warm is a supervisor waiting for its command.
-type warm struct {
-	key  string
-	c    *proc.Leader
-	ctrl int // our end of the control socket
+// maxIdle bounds the supervisors a pool keeps waiting: more wait only
+// after commands ran side by side, and one is enough for the next.
+const maxIdle = 2
+
+// kept is a supervisor kept for the session.
+type kept struct {
+	group proc.Group // how proc sets its commands apart
+	key   string     // the launcher's PoolKey
+	c     *proc.Leader
+	mu    sync.Mutex
+	// ctrl is shiro's end of the control socket, -1 once closed.
+	ctrl int
+	// seq numbers the supervisor's commands; running says the last one
+	// has not ended, so that a stop for it can reach no other.
+	seq     uint64
+	running bool
 }
 
-// NewPool returns an empty pool; its first command starts a supervisor
-// for itself, and another for the next.
+// NewPool returns an empty pool; its first command starts a supervisor.
 func NewPool() *Pool { return &Pool{} }
 
-// Close makes the waiting supervisor, if any, exit, and starts no other;
-// commands already running are not affected.
+// Close makes the supervisors waiting in the pool exit, and waits until
+// they have (so that their CPU counts among shiro's children's, and
+// nothing of the session is left); those running a command exit once it
+// has ended. It keeps no other.
 func (pl *Pool) Close() {
 	pl.mu.Lock()
 	pl.closed = true
-	w := pl.idle
+	idle := pl.idle
 	pl.idle = nil
 	pl.mu.Unlock()
-	w.discard()
+	for _, k := range idle {
+		k.discard()
+	}
+	for _, k := range idle {
+		<-k.c.Exited()
+	}
 }
 
-// Ready waits until the supervisor being started for the next command, if
-// one is, is waiting in the pool (or failed to start). Benchmarks use it
-// to measure the command that finds one.
-func (pl *Pool) Ready() { pl.refills.Wait() }
+// Ready returns at once: it is for callers that waited for a supervisor
+// started ahead in the background, which a pool no longer does. A
+// supervisor is back in the pool before its command's end is reported,
+// so a caller that has waited for its commands finds it there.
+func (pl *Pool) Ready() {}
 
-// take removes the waiting supervisor from the pool and returns it when it
-// was started for key and is still running.
-func (pl *Pool) take(key string) *warm {
+// take removes from the pool the supervisor waiting for g and key that
+// was kept last, when one still runs. Those kept for g and another key
+// exit: the launcher's plan changed (new mounts, say). Those kept for
+// another g stay, for the commands set apart that way.
+func (pl *Pool) take(g proc.Group, key string) *kept {
 	pl.mu.Lock()
-	w := pl.idle
-	pl.idle = nil
-	pl.mu.Unlock()
-	if w != nil && (w.key != key || gone(w.c)) {
-		w.discard()
-		return nil
+	var found *kept
+	var stale []*kept
+	keep := pl.idle[:0]
+	for _, k := range pl.idle {
+		switch {
+		case gone(k.c) || k.group == g && k.key != key:
+			stale = append(stale, k)
+		case k.group != g:
+			keep = append(keep, k)
+		case found != nil:
+			keep = append(keep, found)
+			found = k
+		default:
+			found = k
+		}
 	}
-	return w
+	pl.idle = keep
+	pl.mu.Unlock()
+	for _, k := range stale {
+		k.discard()
+	}
+	return found
 }
 
-// put keeps w for the next command, unless the pool is closed or already
-// has one.
-func (pl *Pool) put(w *warm) {
+// put keeps k for the next command, unless the pool is closed; the
+// oldest beyond maxIdle exits.
+func (pl *Pool) put(k *kept) {
 	pl.mu.Lock()
-	keep := !pl.closed && pl.idle == nil
-	if keep {
-		pl.idle = w
+	var extra []*kept
+	if pl.closed {
+		extra = []*kept{k}
+	} else {
+		pl.idle = append(pl.idle, k)
+		if n := len(pl.idle) - maxIdle; n > 0 {
+			extra = append(extra, pl.idle[:n]...)
+			pl.idle = append(pl.idle[:0], pl.idle[n:]...)
+		}
 	}
 	pl.mu.Unlock()
-	if !keep {
-		w.discard()
+	for _, k := range extra {
+		k.discard()
 	}
 }
 
-// refillDelay is how long a command runs before the supervisor for the
-// next one starts beside it: starting one is a burst of work that would
-// otherwise compete with the command's own start, on a small machine.
-const refillDelay = 50 * time.Millisecond
+// discard closes shiro's end of the control socket: a supervisor waiting
+// for a command reads the end of it and exits (the goroutine that started
+// it reaps it); one running a command stops it and exits.
+func (k *kept) discard() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.ctrl >= 0 {
+		_ = unix.Close(k.ctrl)
+		k.ctrl = -1
+	}
+}
 
-// refill starts a supervisor for the next command like x, in the
-// background, once the command before (the one that has just taken a
-// supervisor) has exited or run refillDelay. x's files are duplicated now:
-// the caller closes its own.
-func (pl *Pool) refill(g proc.Group, l *Launch, key string, before *proc.Leader) {
-	pl.mu.Lock()
-	closed := pl.closed
-	pl.mu.Unlock()
-	if closed {
-		return
-	}
-	files, err := dupFiles(l.Files)
-	if err != nil {
-		return // the next command starts its own supervisor
-	}
-	next := *l
-	next.Files = files
-	pl.refills.Add(1)
-	go func() {
-		defer pl.refills.Done()
-		defer closeFiles(files...)
-		wait := time.NewTimer(refillDelay)
-		select {
-		case <-before.Exited():
-		case <-wait.C:
+// stopper is how proc stops command seq: a stop message, unless that
+// command has ended (the supervisor may be running the next one).
+func (k *kept) stopper(seq uint64) func() {
+	return func() {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		if k.seq == seq && k.running && k.ctrl >= 0 {
+			_ = retryEINTR(func() error { return unix.Sendmsg(k.ctrl, []byte(handoffStop), nil, nil, unix.MSG_NOSIGNAL) })
 		}
-		wait.Stop()
-		w, err := startWarm(context.Background(), g, &next, key)
-		if err != nil {
-			return // the next command starts its own supervisor
-		}
-		if awaitReady(w.ctrl) != nil {
-			w.discard()
-			return
-		}
-		pl.put(w)
-	}()
-}
-
-// discard closes shiro's end of the control socket: a supervisor still
-// waiting reads the end of it and exits (the goroutine that started it
-// reaps it).
-func (w *warm) discard() {
-	if w != nil {
-		_ = unix.Close(w.ctrl)
 	}
 }
 
-// poolKey tells apart the programs a pool keeps: the launcher's key, and
-// how proc sets the program apart.
-func poolKey(g proc.Group, l *Launch) string {
-	return fmt.Sprintf("%t %t %s", g.NewSession, g.DieWithParent, l.PoolKey)
-}
-
-// Start gives l.Command, with stdio, to a supervisor: the one waiting in
-// l.Pool if it was started for the same key, or a new one. A supervisor
-// that could not take the command is replaced, once.
+// Start gives l.Command, with stdio, to a supervisor: with a Pool, one
+// kept for the session (startKept); without one, a new supervisor that
+// runs this command alone and exits.
 func (l *Launch) Start(ctx context.Context, g proc.Group, stdio [3]*os.File) (*proc.Leader, error) {
 	if l.Command == nil {
 		return proc.StartProgram(ctx, g, l.program(l.Env, l.Files, false), stdio)
@@ -155,44 +165,153 @@ func (l *Launch) Start(ctx context.Context, g proc.Group, stdio [3]*os.File) (*p
 	if len(l.Command.Argv) == 0 || l.Command.Argv[0] == "" {
 		return nil, errors.New("the launcher handed off no command")
 	}
-	key := poolKey(g, l)
 	fds, err := stdioFDs(stdio)
 	if err != nil {
 		return nil, err
 	}
 	defer closeFiles(fds.opened...)
-	var w *warm
+	handed := fds.fds[:]
+	for _, f := range l.CommandFiles {
+		handed = append(handed, int(f.Fd()))
+	}
 	if l.Pool != nil {
-		w = l.Pool.take(key)
+		return l.startKept(ctx, g, handed)
 	}
-	if w != nil {
-		if err := sendCommand(w.ctrl, l.Command, fds.fds); err != nil {
-			w.discard()
-			w = nil
-		}
+	c, ctrl, err := startSupervisor(ctx, g, l)
+	if err != nil {
+		return nil, err
 	}
-	if w == nil {
-		if w, err = startWarm(ctx, g, l, key); err != nil {
-			return nil, err
-		}
-		if err := sendCommand(w.ctrl, l.Command, fds.fds); err != nil {
-			w.discard()
-			<-w.c.Exited()
-			return nil, err
-		}
+	h := *l.Command
+	h.Keep = false
+	word, err := sendCommand(ctrl, &h, handed)
+	_ = unix.Close(ctrl) // the supervisor has nothing more to hear
+	if err == nil && word != handoffTaken {
+		err = fmt.Errorf("the supervisor answered %q", word)
 	}
-	_ = unix.Close(w.ctrl) // the supervisor has nothing more to hear
-	if l.Pool != nil {
-		l.Pool.refill(g, l, key, w.c)
+	if err != nil {
+		<-c.Exited()
+		return nil, err
 	}
-	return w.c, nil
+	return c, nil
 }
 
-// startWarm starts l's program with a control socket and no command yet.
-func startWarm(ctx context.Context, g proc.Group, l *Launch, key string) (*warm, error) {
+// startKept hands the command to a supervisor kept in l.Pool, or to a new
+// one it then keeps, and adopts the command as proc's leader. A kept
+// supervisor that could not take it (its preparation went stale, it
+// died) is replaced, once.
+func (l *Launch) startKept(ctx context.Context, g proc.Group, fds []int) (*proc.Leader, error) {
+	h := *l.Command
+	h.Keep, h.NewSession = true, g.NewSession
+	for {
+		k := l.Pool.take(g, l.PoolKey)
+		fresh := k == nil
+		if fresh {
+			c, ctrl, err := startSupervisor(ctx, g, l)
+			if err != nil {
+				return nil, err
+			}
+			k = &kept{group: g, key: l.PoolKey, c: c, ctrl: ctrl}
+		}
+		k.mu.Lock()
+		k.seq++
+		seq, ctrl := k.seq, k.ctrl
+		k.mu.Unlock()
+		word, err := sendCommand(ctrl, &h, fds)
+		if err != nil {
+			k.discard()
+			if !fresh {
+				continue
+			}
+			<-k.c.Exited()
+			return nil, err
+		}
+		pid, err := taken(word)
+		if err != nil {
+			l.Pool.put(k) // it may take the next; if it exits, take sees it gone
+			return nil, err
+		}
+		// The supervisor's notice, should it die, goes where the
+		// command's errors go.
+		stderr, err := unix.FcntlInt(uintptr(fds[2]), unix.F_DUPFD_CLOEXEC, 0)
+		if err != nil {
+			stderr = -1
+		}
+		k.mu.Lock()
+		k.running = true
+		k.mu.Unlock()
+		leader, end := proc.AdoptLeader(pid, k.stopper(seq))
+		go k.await(l.Pool, end, stderr)
+		return leader, nil
+	}
+}
+
+// taken reads a kept supervisor's answer to a command: the command's
+// pid, or why it could not start it.
+func taken(word string) (int, error) {
+	verb, rest, _ := strings.Cut(word, " ")
+	switch verb {
+	case handoffTaken:
+		pid, err := strconv.Atoi(rest)
+		if err != nil || pid <= 1 {
+			return 0, fmt.Errorf("the supervisor answered %q", word)
+		}
+		return pid, nil
+	case handoffCannot:
+		_, why, _ := strings.Cut(rest, " ")
+		return 0, fmt.Errorf("the sandbox's supervisor could not start the command: %s", why)
+	}
+	return 0, fmt.Errorf("the supervisor answered %q", word)
+}
+
+// await waits for the end of k's command, puts k back in pl and tells
+// proc (end). A supervisor that ends first, or answers nonsense, failed
+// its command closed: the kernel killed the command with it (Pdeathsig),
+// proc sweeps its group, and the command is reported killed, with a line
+// on its stderr saying why; that supervisor is not kept.
+func (k *kept) await(pl *Pool, end func(proc.Exit), stderr int) {
+	word, err := readWord(k.ctrl)
+	e, ok := endOf(word)
+	k.mu.Lock()
+	k.running = false
+	k.mu.Unlock()
+	if err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("it answered %q", word)
+		}
+		if stderr >= 0 {
+			_, _ = unix.Write(stderr, []byte("shiro: the sandbox's supervisor ended while the command ran ("+err.Error()+"); the command was killed\n"))
+		}
+		k.discard()
+		e = proc.Exit{Code: -1, Signal: syscall.SIGKILL}
+	} else {
+		pl.put(k)
+	}
+	if stderr >= 0 {
+		_ = unix.Close(stderr)
+	}
+	end(e)
+}
+
+// endOf reads "end <code> <signal>".
+func endOf(word string) (proc.Exit, bool) {
+	f := strings.Fields(word)
+	if len(f) != 3 || f[0] != handoffEnd {
+		return proc.Exit{}, false
+	}
+	code, err1 := strconv.Atoi(f[1])
+	sig, err2 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil {
+		return proc.Exit{}, false
+	}
+	return proc.Exit{Code: code, Signal: syscall.Signal(sig)}, true
+}
+
+// startSupervisor starts l's program with a control socket and no
+// command yet; it returns shiro's end of the socket.
+func startSupervisor(ctx context.Context, g proc.Group, l *Launch) (*proc.Leader, int, error) {
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return nil, fmt.Errorf("create the supervisor's control socket: %w", err)
+		return nil, -1, fmt.Errorf("create the supervisor's control socket: %w", err)
 	}
 	theirs := os.NewFile(uintptr(pair[1]), "handoff")
 	defer func() { _ = theirs.Close() }()
@@ -205,9 +324,9 @@ func startWarm(ctx context.Context, g proc.Group, l *Launch, key string) (*warm,
 	c, err := proc.StartProgram(ctx, g, l.program(env, files, true), [3]*os.File{})
 	if err != nil {
 		_ = unix.Close(pair[0])
-		return nil, err
+		return nil, -1, err
 	}
-	return &warm{key: key, c: c, ctrl: pair[0]}, nil
+	return c, pair[0], nil
 }
 
 // program is what starts l's program with env and files.
@@ -251,18 +370,4 @@ func stdioFDs(stdio [3]*os.File) (handedStdio, error) {
 		s.fds[i] = int(f.Fd())
 	}
 	return s, nil
-}
-
-// dupFiles duplicates files, close-on-exec.
-func dupFiles(files []*os.File) ([]*os.File, error) {
-	out := make([]*os.File, 0, len(files))
-	for _, f := range files {
-		fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
-		if err != nil {
-			closeFiles(out...)
-			return nil, errors.Join(errors.New("duplicate a launcher's file"), err)
-		}
-		out = append(out, os.NewFile(uintptr(fd), f.Name()))
-	}
-	return out, nil
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/proc"
 )
 
-// Pool keeps supervisors started ahead of their commands; supervisors
+// Pool keeps supervisors for the session; supervisors
 // need Linux, so elsewhere it keeps nothing.
 type Pool struct{}
 

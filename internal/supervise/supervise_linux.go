@@ -36,34 +36,37 @@ import (
 // The command runs in the supervisor's group and session, so proc still
 // sees it as the same group, and its output goes straight to proc's pipes.
 
-// Supervision is how a supervisor sets itself up for the command it
+// Supervision is how a supervisor sets itself up for the commands it
 // will receive over Handoff.
 type Supervision struct {
-	// Handoff is the control socket the command arrives on (HandoffFile),
-	// with its stdin, stdout and stderr: the supervisor sets itself up
+	// Handoff is the control socket the commands arrive on (HandoffFile),
+	// with their stdin, stdout and stderr: the supervisor sets itself up
 	// first and then waits, so that it can be started before the command
-	// exists. See Pool.
+	// exists, and kept for the next (see Pool).
 	Handoff *os.File
 	// Parent, when not zero, is the process the supervisor must be a child
 	// of: if it has died already, nothing is started.
 	Parent int
-	// Prepare, when set, runs once before the command comes.
+	// Prepare, when set, runs once before the first command comes.
 	Prepare func() error
-	// Confine, when set, runs on the OS thread that then starts the
-	// command, before it comes; what it restricts for that thread
-	// (no_new_privs, Landlock, seccomp, capabilities) applies to the
-	// command and everything it starts, and not to the supervisor, which
-	// keeps its other threads free to signal and reap.
-	Confine func() error
-	// Check, when set, runs when the command arrives, before it is taken:
+	// Confine, when set, runs for each command on a fresh OS thread,
+	// which then starts the command and is never given back (Go ends a
+	// thread whose goroutine exits locked to it), with the descriptors
+	// handed with the command (Launch.CommandFiles), which it closes.
+	// What it restricts for that thread (no_new_privs, Landlock, seccomp,
+	// capabilities) applies to the command and everything it starts, and
+	// neither to the supervisor, which keeps its other threads free to
+	// signal and reap, nor to its next command.
+	Confine func(files []int) error
+	// Check, when set, runs when a command arrives, before it is taken:
 	// an error says that what Prepare did no longer holds (a protected
 	// path was replaced since), and the supervisor exits without running
 	// the command, which Launch.Start then gives to a fresh one.
 	Check func() error
-	// Notices receives what goes wrong before the command comes (stderr);
-	// afterwards the command's stderr does, where the person sees it.
+	// Notices receives what goes wrong outside a command (stderr); while
+	// one runs, its stderr does, where the person sees it.
 	Notices io.Writer
-	// Limits, when set, are what the command is held to (limits.go).
+	// Limits, when set, are what each command is held to (limits.go).
 	Limits *Limits
 }
 
@@ -77,12 +80,14 @@ const (
 	ExitNotFound = 127
 )
 
-// Supervise takes a command over s.Handoff, runs it as a child of the
+// Supervise takes commands over s.Handoff and runs each as a child of the
 // calling process, which must be a supervisor started by Launch.Start,
-// and returns how the command ended
-// once nothing it started runs any more. The caller should then end the
-// same way (ExitAs). A supervisor whose command never comes (the pool was
-// closed, shiro died) or went elsewhere returns 0. It needs Linux.
+// until shiro closes the socket, a command that is not kept has ended, or
+// the supervisor is told to stop. It returns how the last command ended,
+// once nothing it started runs any more; the caller should then end the
+// same way (ExitAs). A supervisor that ran no command (the pool was
+// closed, shiro died, the command went elsewhere) returns 0. It needs
+// Linux.
 func Supervise(s Supervision) proc.Exit {
 	sv := &supervisor{s: s, notices: s.Notices, stops: make(chan os.Signal, 8), events: make(chan waitEvent)}
 	if s.Handoff == nil {
@@ -104,34 +109,130 @@ func Supervise(s Supervision) proc.Exit {
 	if s.Parent != 0 && os.Getppid() != s.Parent {
 		return sv.cannot(ExitCannotRun, errors.New("shiro is gone; the command was not started"))
 	}
-	started := make(chan error, 1)
+	sv.self = os.Getpid()
 	setUpErr := sv.setUp()
 	// What the limits refused is told, and the command's cgroups go, once
 	// nothing the command started is left (or it never came).
-	defer sv.limits.finish(sv.notice)
-	go sv.runChild(setUpErr, started)
-	var err error
-	select {
-	case err = <-started:
-	case sig := <-sv.stops:
+	defer func() { sv.limits.finish(sv.notice) }()
+	ctl := make(chan control, 1)
+	go readControl(s.Handoff, ctl)
+	var last proc.Exit
+	for {
+		var m control
 		select {
-		case err = <-started: // it has just started: watch stops it
-			sv.stops <- sig
-		default: // waiting for a command: shiro died, or stopped it
+		case m = <-ctl:
+		case sig := <-sv.stops: // waiting for a command: shiro died, or stopped it
 			return proc.Exit{Code: -1, Signal: sig.(syscall.Signal)}
 		}
-	}
-	if errors.Is(err, errHandoffClosed) || errors.Is(err, errHandoffStale) {
-		return proc.Exit{Code: 0} // no command came, or it went elsewhere
-	}
-	if err != nil {
-		code := ExitCannotRun
-		if errors.Is(err, syscall.ENOENT) {
-			code = ExitNotFound
+		switch {
+		case m.err != nil: // no more commands
+			return last
+		case m.cmd == nil: // a stop for a command that has ended
+			continue
 		}
-		return sv.cannot(code, err)
+		// A kept supervisor that has run a command (and so capped its own
+		// process limit) and whose cap no longer fits what the next one
+		// needs hands it on, as one whose preparation no longer holds
+		// does: a fresh one counts again.
+		outgrown := sv.child != 0 && sv.limits.outgrown()
+		if setUpErr == nil && (outgrown || s.Check != nil && s.Check() != nil) {
+			m.close()
+			_ = answer(s.Handoff, handoffStale)
+			return last
+		}
+		if !m.cmd.Keep {
+			return sv.runOnce(m, setUpErr)
+		}
+		var more bool
+		last, more = sv.runKept(m, setUpErr, ctl)
+		if !more {
+			return last
+		}
+		if setUpErr != nil {
+			continue // the next command is told why it cannot run
+		}
+		var err error
+		if sv.limits, err = newLimiter(s.Limits); err != nil {
+			setUpErr = fmt.Errorf("limit the command: %w", err)
+		}
 	}
-	return sv.watch()
+}
+
+// close closes the descriptors that came with a command not run.
+func (m control) close() {
+	if m.cmd == nil {
+		return
+	}
+	closeFDs(m.stdio[:])
+	closeFDs(m.files)
+}
+
+// runOnce runs the command of a supervisor that is not kept: what it
+// says goes to the command's stderr, and its end is the supervisor's.
+func (sv *supervisor) runOnce(m control, setUpErr error) proc.Exit {
+	sv.cmd = m.cmd
+	if err := answer(sv.s.Handoff, handoffTaken); err != nil {
+		m.close()
+		return proc.Exit{Code: ExitCannotRun}
+	}
+	sv.notices = os.NewFile(uintptr(m.stdio[2]), "stderr")
+	if setUpErr != nil {
+		closeFDs(m.stdio[:2])
+		closeFDs(m.files)
+		return sv.cannot(ExitCannotRun, setUpErr)
+	}
+	if err := sv.start(m); err != nil {
+		return sv.cannot(exitCodeOf(err), err)
+	}
+	return sv.watch(nil)
+}
+
+// runKept runs a command for a supervisor kept for the session and
+// reports its start and its end over the control socket. It says whether
+// the supervisor may take another command.
+func (sv *supervisor) runKept(m control, setUpErr error, ctl <-chan control) (proc.Exit, bool) {
+	ctrl := sv.s.Handoff
+	if setUpErr != nil {
+		m.close()
+		_ = answer(ctrl, fmt.Sprintf("%s %d %v", handoffCannot, ExitCannotRun, setUpErr))
+		return proc.Exit{Code: ExitCannotRun}, false
+	}
+	sv.cmd = m.cmd
+	stderr := os.NewFile(uintptr(m.stdio[2]), "stderr")
+	if err := sv.start(m); err != nil {
+		_ = stderr.Close()
+		// The limiter made for this command goes with it; the next
+		// command gets a fresh one.
+		sv.limits.finish(sv.notice)
+		sv.limits = nil
+		code := exitCodeOf(err)
+		return proc.Exit{Code: code}, answer(ctrl, fmt.Sprintf("%s %d %v", handoffCannot, code, err)) == nil
+	}
+	if err := answer(ctrl, fmt.Sprintf("%s %d", handoffTaken, sv.child)); err != nil {
+		sv.ending = true // shiro is gone: watch stops the command at once
+	}
+	sv.notices = stderr
+	end := sv.watch(ctl)
+	sv.limits.finish(sv.notice)
+	sv.limits = nil
+	sv.notices = sv.s.Notices
+	_ = stderr.Close()
+	sig := 0
+	if end.Signal != 0 {
+		sig = int(end.Signal)
+	}
+	if err := answer(ctrl, fmt.Sprintf("%s %d %d", handoffEnd, end.Code, sig)); err != nil {
+		return end, false
+	}
+	return end, !sv.ending
+}
+
+// exitCodeOf is the shell's code for a command that could not start.
+func exitCodeOf(err error) int {
+	if errors.Is(err, syscall.ENOENT) {
+		return ExitNotFound
+	}
+	return ExitCannotRun
 }
 
 // closeOnExecFrom marks every descriptor from first on close-on-exec:
@@ -182,11 +283,14 @@ type supervisor struct {
 	s       Supervision
 	cmd     *Handoff  // the command, once taken
 	limits  *limiter  // nil: the command is not limited
-	notices io.Writer // Notices, then the command's stderr
+	notices io.Writer // Notices, or the command's stderr
 	self    int
 	child   int
-	stops   chan os.Signal
-	events  chan waitEvent
+	// ending says that the supervisor was told to stop (a signal, or the
+	// end of the control socket) while a command ran: it takes no other.
+	ending bool
+	stops  chan os.Signal
+	events chan waitEvent
 }
 
 // waitEvent is what the reaping thread saw: the command exited (with
@@ -214,40 +318,49 @@ func (sv *supervisor) notice(format string, args ...any) {
 	}
 }
 
-// runChild confines its own OS thread, waits for the command, starts it
-// from that thread and then reaps every child of the supervisor until
-// none is left. The thread stays locked and is never given back: it
-// carries the confinement, and the command's Pdeathsig is tied to it, so
-// it must live exactly as long as the supervisor. A set-up or confinement
-// that failed still waits for the command, to tell it why it cannot run.
-func (sv *supervisor) runChild(setUpErr error, started chan<- error) {
+// start starts m's command from a fresh thread (runChild) and returns
+// once it runs or could not start. It closes the command's stdin and
+// stdout, and the files handed with it; stderr is the caller's.
+func (sv *supervisor) start(m control) error {
+	started := make(chan error, 1)
+	go sv.runChild(m, started)
+	return <-started
+}
+
+// runChild confines its own OS thread, starts the command from it and
+// then reaps every child of the supervisor until none is left. The thread
+// stays locked and is never given back: it carries the confinement, and
+// the command's Pdeathsig is tied to it, so it lives exactly as long as
+// the command, and Go ends it with the goroutine.
+func (sv *supervisor) runChild(m control, started chan<- error) {
 	runtime.LockOSThread()
-	sv.self = os.Getpid()
-	err := setUpErr
-	if err == nil && sv.s.Confine != nil {
-		if confineErr := sv.s.Confine(); confineErr != nil {
+	var err error
+	if sv.s.Confine != nil {
+		if confineErr := sv.s.Confine(m.files); confineErr != nil {
 			err = fmt.Errorf("confine: %w", confineErr)
 		}
-	}
-	stdio, takeErr := sv.takeCommand(err == nil)
-	if takeErr != nil {
-		started <- takeErr
-		return
+	} else {
+		closeFDs(m.files)
 	}
 	pid := 0
 	if err == nil {
+		h := m.cmd
 		pid, err = sv.limits.fork(func() (int, error) {
-			return syscall.ForkExec(sv.cmd.Argv[0], sv.cmd.Argv, &syscall.ProcAttr{
-				Dir:   sv.cmd.Dir,
-				Env:   sv.cmd.Env,
-				Files: []uintptr{uintptr(stdio[0]), uintptr(stdio[1]), uintptr(stdio[2])},
-				Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+			return syscall.ForkExec(h.Argv[0], h.Argv, &syscall.ProcAttr{
+				Dir:   h.Dir,
+				Env:   h.Env,
+				Files: []uintptr{uintptr(m.stdio[0]), uintptr(m.stdio[1]), uintptr(m.stdio[2])},
+				Sys: &syscall.SysProcAttr{
+					Pdeathsig: syscall.SIGKILL,
+					Setsid:    h.Keep && h.NewSession,
+					Setpgid:   h.Keep && !h.NewSession,
+				},
 			})
 		})
 	}
 	// The command has its stdin and stdout; the supervisor keeps only
 	// stderr, for its notices.
-	closeFDs(stdio[:2])
+	closeFDs(m.stdio[:2])
 	if err != nil {
 		started <- err
 		return
@@ -271,35 +384,6 @@ func (sv *supervisor) runChild(setUpErr error, started chan<- error) {
 	}
 }
 
-// takeCommand says the supervisor is ready, waits for the command on the
-// control socket, checks (when check) that the preparation still holds,
-// takes the command and returns its stdin, stdout and stderr.
-func (sv *supervisor) takeCommand(check bool) ([3]int, error) {
-	ctrl := sv.s.Handoff
-	if err := answer(ctrl, handoffReady); err != nil {
-		return [3]int{}, errors.Join(errHandoffClosed, err)
-	}
-	h, stdio, err := receiveCommand(ctrl)
-	if err != nil {
-		return stdio, err
-	}
-	if check && sv.s.Check != nil {
-		if err := sv.s.Check(); err != nil {
-			closeFDs(stdio[:])
-			_ = answer(ctrl, handoffStale)
-			return [3]int{}, errors.Join(errHandoffStale, err)
-		}
-	}
-	if err := answer(ctrl, handoffTaken); err != nil {
-		closeFDs(stdio[:])
-		return [3]int{}, fmt.Errorf("answer shiro: %w", err)
-	}
-	_ = ctrl.Close()
-	sv.cmd = h
-	sv.notices = os.NewFile(uintptr(stdio[2]), "stderr")
-	return stdio, nil
-}
-
 // killRetry is how often a supervisor that is killing looks again for
 // processes that were forked while it killed; recheck is how often it
 // looks for processes left running after the command exited, while its
@@ -311,8 +395,9 @@ const (
 )
 
 // watch sees the command through: it waits for the command to exit, stops
-// whatever it left running, and stops everything on a stop signal.
-func (sv *supervisor) watch() proc.Exit {
+// whatever it left running, and stops everything on a stop signal, or on
+// a stop from ctl (a kept supervisor's control messages; nil otherwise).
+func (sv *supervisor) watch(ctl <-chan control) proc.Exit {
 	var (
 		status   syscall.WaitStatus
 		exited   bool
@@ -374,12 +459,23 @@ func (sv *supervisor) watch() proc.Exit {
 		}
 		every(recheck)
 	}
+	if sv.ending {
+		stop()
+	}
 	for {
 		select {
 		case <-sv.stops:
+			sv.ending = true
 			if stopping && sv.orphaned() && !killing {
 				kill()
 			}
+			stop()
+		case m := <-ctl:
+			if m.err != nil { // shiro closed its end: no one waits any more
+				ctl = nil
+				sv.ending = true
+			}
+			m.close() // a command while one runs is a mistake: not run
 			stop()
 		case <-grace:
 			grace = nil
