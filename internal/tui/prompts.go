@@ -41,9 +41,12 @@ func (m *model) openRequest(e protocol.Event) tea.Cmd {
 		en, ti := m.tr.tool(e.CallID, "question")
 		ti.question, ti.plan = m.question, e.Plan
 		m.questionAt = en
-		m.tr.touch(en)
 	}
-	return m.armGuard()
+	// The guard is armed before the question is drawn, so that it opens
+	// saying that typing still goes to the input box.
+	cmd := m.armGuard()
+	m.touchQuestion()
+	return cmd
 }
 
 // nextRequest opens the next queued request.

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
 )
@@ -83,39 +82,35 @@ func TestPlanApprovalInTmux(t *testing.T) {
 // option.
 var highlightedOption = regexp.MustCompile(`› (\d+)\. `)
 
-// highlight moves the open question's highlight to option n. A question
-// takes moves only once its typing guard has passed (the guard drops
-// them, answering nothing), so it presses until the highlight is there,
-// checking after each press which way it still has to go.
+// highlight moves the open question's highlight to option n. The
+// question drops moves while its typing guard holds, so it first waits
+// for the guard's note to go; then it presses one key at a time and waits
+// for the highlight to move before pressing again, so that no press is
+// still on its way when it returns (a spinner redraws the pane all the
+// while, so a changed pane says nothing about the key).
 func (p *tmuxPane) highlight(n int) {
 	p.t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	tick := time.NewTicker(30 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		s := p.screen()
-		m := highlightedOption.FindStringSubmatch(s)
-		at := 0
-		if m != nil {
-			at, _ = strconv.Atoi(m[1])
+	s := p.waitFor("the question's typing guard to pass", func(s string) bool {
+		return !strings.Contains(s, "typing goes to the input box") && highlightedAt(s) > 0
+	})
+	for at := highlightedAt(s); at != n; {
+		key, next := "Down", at+1
+		if at > n {
+			key, next = "Up", at-1
 		}
-		switch {
-		case at == n:
-			return
-		case time.Now().After(deadline):
-			p.t.Fatalf("option %d never highlighted; the pane shows:\n%s", n, s)
-		case at < n:
-			p.keys("Down")
-		default:
-			p.keys("Up")
-		}
-		// Give the key a moment to be drawn before judging again; a
-		// press the guard dropped leaves the highlight where it was.
-		for range 20 {
-			if p.screen() != s {
-				break
-			}
-			<-tick.C
-		}
+		p.keys(key)
+		p.waitFor(fmt.Sprintf("option %d highlighted", next), func(s string) bool { return highlightedAt(s) == next })
+		at = next
 	}
+}
+
+// highlightedAt is the number of the highlighted option on screen, 0 for
+// none.
+func highlightedAt(screen string) int {
+	m := highlightedOption.FindStringSubmatch(screen)
+	if m == nil {
+		return 0
+	}
+	at, _ := strconv.Atoi(m[1])
+	return at
 }
