@@ -7,24 +7,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// redirectWrites reports an output redirection to a file (not to another
-// descriptor: `2>&1`, `>&-`), for the plugins that walk a parsed script
-// statement by statement.
-func redirectWrites(r *syntax.Redirect) bool {
-	if r.Word == nil {
-		return false
-	}
-	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
-		syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
-		return true
-	case syntax.DplOut:
-		t := approxWord(r.Word)
-		return t != "-" && strings.Trim(t, "0123456789") != "" // `>&file` sends both streams to a file
-	}
-	return false
-}
-
 // approxWord is a word's value with quotes removed from its literal parts
 // and any expansion kept as written, which is enough to recognise
 // `"$HOME/.ssh/config"` as a path under .ssh.

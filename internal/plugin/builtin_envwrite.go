@@ -215,15 +215,12 @@ func printsSecretStmt(st *syntax.Stmt) (program, name string) {
 // counting the terminal and /dev/null.
 func fileTarget(st *syntax.Stmt) string {
 	for _, r := range st.Redirs {
-		if !redirectWrites(r) {
+		if r.Word == nil {
 			continue
 		}
-		t := approxWord(r.Word)
-		switch t {
-		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
-			continue
+		if t := approxWord(r.Word); shellguard.RedirectWrites(r.Op, t) && !shellguard.HarmlessDevice(t) {
+			return t
 		}
-		return t
 	}
 	return ""
 }
