@@ -247,7 +247,7 @@ func pipesSecretToFile(b *syntax.BinaryCmd) (program, name, target string) {
 				for _, w := range call.Args[1:] {
 					words = append(words, approxWord(w))
 				}
-				if _, ops := scanArgs(words, argSpec{}); len(ops) > 0 {
+				if _, ops := shellguard.ScanArgs(words, ""); len(ops) > 0 {
 					return program, name, ops[0]
 				}
 			}

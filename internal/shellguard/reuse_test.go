@@ -3,6 +3,7 @@ package shellguard_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/permission"
@@ -38,5 +39,26 @@ func TestRulesAndPluginsAgreeOnHarmlessDevices(t *testing.T) {
 		if pluginTrusts := blocked == nil; pluginTrusts != harmless {
 			t.Errorf("no-env-write on %q: blocked %v; want blocked only for a file", line, blocked)
 		}
+	}
+}
+
+// ScanArgs reads plain words as scanOptions reads a command's: options
+// after operands, values attached, next or after =, abbreviated long
+// options, and "--" ending the options.
+func TestScanArgsReadsPlainWords(t *testing.T) {
+	opts, ops := shellguard.ScanArgs(
+		[]string{"main", "-qbfeat", "--orph", "x", "--conflict=diff3", "-c", "y", "-", "--", "-b"},
+		"bc", "orphan", "conflict")
+	want := map[string][]string{"q": {""}, "b": {"feat"}, "orph": {"x"}, "conflict": {"diff3"}, "c": {"y"}}
+	if len(opts) != len(want) {
+		t.Errorf("options %v, want %v", opts, want)
+	}
+	for name, values := range want {
+		if got := opts[name]; len(got) != len(values) || got[0] != values[0] {
+			t.Errorf("option %q = %q, want %q", name, got, values)
+		}
+	}
+	if got := strings.Join(ops, " "); got != "main - -b" {
+		t.Errorf("operands %q, want %q", got, "main - -b")
 	}
 }
