@@ -17,22 +17,12 @@ const testDeadline = 20 * time.Second
 // the child at the timeout, and the agent is back right after.
 func TestHangingHookIsKilledWithItsChildrenAtTheTimeout(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	pidFile := f.evidence("child.pid")
-	f.hook("guard", KindPreTool, []string{"*"}, "sleep 1000 &\necho $! > "+pidFile+"\nsleep 1000")
-	const timeout = time.Second
-	r := f.approved("guard")
-	r.opts.DefaultTimeout = timeout
-
-	start := time.Now()
-	res := preBash(r, "ls")
-	elapsed := time.Since(start)
+	res, elapsed, pid, err := runHangingHook(t, "sleep 1000")
 
 	wantBlocked(t, res, "guard", "did not finish within 1s and was killed")
-	if elapsed < timeout || elapsed > timeout+3*time.Second {
-		t.Errorf("took %v; want the timeout (%v) plus a small margin", elapsed, timeout)
+	if elapsed < hangTimeout || elapsed > hangTimeout+3*time.Second {
+		t.Errorf("took %v; want the timeout (%v) plus a small margin", elapsed, hangTimeout)
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(f.read(pidFile)))
 	if err != nil {
 		t.Fatal(err)
 	}
