@@ -61,74 +61,39 @@ func TestLongStderrIsQuotedFromTheEnd(t *testing.T) {
 	}
 }
 
-// A hook that hangs, with a child holding its stdout open, is killed with
-// the child at the timeout, and the agent is back right after.
-func TestHangingHookIsKilledWithItsChildrenAtTheTimeout(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t)
-	pidFile := f.evidence("child.pid")
-	f.hook("guard", KindPreTool, []string{"*"}, "sleep 1000 &\necho $! > "+pidFile+"\nsleep 1000")
-	const timeout = time.Second
-	r := f.approved("guard")
-	r.opts.DefaultTimeout = timeout
-
-	start := time.Now()
-	res := preBash(r, "ls")
-	elapsed := time.Since(start)
-
-	wantBlocked(t, res, "guard", "did not finish within 1s and was killed")
-	if elapsed < timeout || elapsed > timeout+3*time.Second {
-		t.Errorf("took %v; want the timeout (%v) plus a small margin", elapsed, timeout)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(f.read(pidFile)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !processGone(t, pid) {
-		t.Errorf("the forked sleeper %d is still running", pid)
-	}
-}
-
 // A child that leaves the process group cannot be killed with it, but it
 // cannot hold the agent either: its pipes are closed under it.
 func TestChildEscapingTheGroupCannotHoldTheAgent(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	pidFile := f.evidence("escapee.pid")
-	f.hook("guard", KindPreTool, []string{"*"}, "setsid sleep 1000 &\necho $! > "+pidFile+"\nsleep 1000")
-	const timeout = time.Second
-	r := f.approved("guard")
-	r.opts.DefaultTimeout = timeout
-
-	start := time.Now()
-	res := preBash(r, "ls")
-	elapsed := time.Since(start)
-	if pid, err := strconv.Atoi(strings.TrimSpace(f.read(pidFile))); err == nil {
+	res, elapsed, pid, err := runHangingHook(t, "setsid sleep 1000")
+	if err == nil {
 		t.Cleanup(func() { _ = syscall.Kill(-pid, syscall.SIGKILL) }) // it leads its own group
 	}
 
 	wantBlocked(t, res, "guard", "did not finish within")
-	if elapsed > timeout+waitDelay+3*time.Second {
+	if elapsed > hangTimeout+waitDelay+3*time.Second {
 		t.Errorf("took %v; the escaped child held the agent", elapsed)
 	}
 }
 
-// A hook may not exit and leave something running that holds its output.
-func TestBackgroundProcessLeftBehindBlocks(t *testing.T) {
-	t.Parallel()
+// hangTimeout is the timeout runHangingHook gives its hook.
+const hangTimeout = time.Second
+
+// runHangingHook runs a pre_tool hook that starts child in the background,
+// then hangs past its timeout (hangTimeout). It returns the result, how
+// long the call took and the child's pid as the hook reported it.
+func runHangingHook(t *testing.T, child string) (PreToolResult, time.Duration, int, error) {
 	f := newFixture(t)
 	pidFile := f.evidence("child.pid")
-	f.hook("guard", KindPreTool, []string{"*"}, "sleep 1000 &\necho $! > "+pidFile+"\necho '{\"allow\":true}'")
-	res := preBash(f.approved("guard"), "ls")
+	f.hook("guard", KindPreTool, []string{"*"}, child+" &\necho $! > "+pidFile+"\nsleep 1000")
+	r := f.approved("guard")
+	r.opts.DefaultTimeout = hangTimeout
 
-	wantBlocked(t, res, "guard", "left a background process holding its output open")
+	start := time.Now()
+	res := preBash(r, "ls")
+	elapsed := time.Since(start)
 	pid, err := strconv.Atoi(strings.TrimSpace(f.read(pidFile)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !processGone(t, pid) {
-		t.Errorf("the background process %d was left running", pid)
-	}
+	return res, elapsed, pid, err
 }
 
 // The manifest's timeout, approved with the hook, replaces the default.

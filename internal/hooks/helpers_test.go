@@ -5,7 +5,6 @@ package hooks
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -174,28 +173,6 @@ func wantAllowed(t *testing.T, res PreToolResult) {
 	t.Helper()
 	if res.Blocked {
 		t.Fatalf("call blocked: %s", res.Reason)
-	}
-}
-
-// processGone reports whether pid has exited (a zombie counts as gone),
-// waiting up to a few seconds for a SIGKILL that was already sent to land.
-func processGone(t *testing.T, pid int) bool {
-	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		err := syscall.Kill(pid, 0)
-		if errors.Is(err, syscall.ESRCH) {
-			return true
-		}
-		if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-			if fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(fields) > 0 && fields[0] == "Z" {
-				return true
-			}
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

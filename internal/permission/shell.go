@@ -127,12 +127,5 @@ func writesFile(r shellguard.Redirect) bool {
 	if !r.Writes {
 		return false
 	}
-	if !r.Literal {
-		return true
-	}
-	switch r.Target {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2":
-		return false
-	}
-	return true
+	return !r.Literal || !shellguard.HarmlessDevice(r.Target)
 }

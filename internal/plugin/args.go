@@ -1,29 +1,10 @@
 package plugin
 
 import (
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
-
-// redirectWrites reports an output redirection to a file (not to another
-// descriptor: `2>&1`, `>&-`), for the plugins that walk a parsed script
-// statement by statement.
-func redirectWrites(r *syntax.Redirect) bool {
-	if r.Word == nil {
-		return false
-	}
-	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
-		syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
-		return true
-	case syntax.DplOut:
-		t := approxWord(r.Word)
-		return t != "-" && strings.Trim(t, "0123456789") != "" // `>&file` sends both streams to a file
-	}
-	return false
-}
 
 // approxWord is a word's value with quotes removed from its literal parts
 // and any expansion kept as written, which is enough to recognise
@@ -51,51 +32,8 @@ func appendWordParts(b *strings.Builder, parts []syntax.WordPart) {
 	}
 }
 
-// argSpec says which options of a program take a value, so their values
-// are not mistaken for files.
-type argSpec struct {
-	short string   // letters whose value is the next word or the rest of the cluster
-	long  []string // long options whose value may be the next word
-}
-
-// scanArgs splits a GNU-style argument list into options (name → values)
-// and operands; options may follow operands, and "--" ends them.
-func scanArgs(args []string, spec argSpec) (opts map[string][]string, ops []string) {
-	opts = make(map[string][]string)
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return opts, append(ops, args[i+1:]...)
-		case strings.HasPrefix(a, "--"):
-			name, value, hasValue := strings.Cut(a[2:], "=")
-			if !hasValue && slices.Contains(spec.long, name) && i+1 < len(args) {
-				i++
-				value = args[i]
-			}
-			opts[name] = append(opts[name], value)
-		case len(a) > 1 && a[0] == '-':
-			for j := 1; j < len(a); j++ {
-				name := a[j : j+1]
-				if !strings.Contains(spec.short, name) {
-					opts[name] = append(opts[name], "")
-					continue
-				}
-				value := a[j+1:]
-				if value == "" && i+1 < len(args) {
-					i++
-					value = args[i]
-				}
-				opts[name] = append(opts[name], value)
-				break
-			}
-		default:
-			ops = append(ops, a)
-		}
-	}
-	return opts, ops
-}
-
+// optionValues are the values given to the named options, "-" and empty
+// ones left out.
 func optionValues(opts map[string][]string, names ...string) []string {
 	var out []string
 	for _, n := range names {

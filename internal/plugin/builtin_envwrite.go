@@ -215,15 +215,12 @@ func printsSecretStmt(st *syntax.Stmt) (program, name string) {
 // counting the terminal and /dev/null.
 func fileTarget(st *syntax.Stmt) string {
 	for _, r := range st.Redirs {
-		if !redirectWrites(r) {
+		if r.Word == nil {
 			continue
 		}
-		t := approxWord(r.Word)
-		switch t {
-		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
-			continue
+		if t := approxWord(r.Word); shellguard.RedirectWrites(r.Op, t) && !shellguard.HarmlessDevice(t) {
+			return t
 		}
-		return t
 	}
 	return ""
 }
@@ -250,7 +247,7 @@ func pipesSecretToFile(b *syntax.BinaryCmd) (program, name, target string) {
 				for _, w := range call.Args[1:] {
 					words = append(words, approxWord(w))
 				}
-				if _, ops := scanArgs(words, argSpec{}); len(ops) > 0 {
+				if _, ops := shellguard.ScanArgs(words, ""); len(ops) > 0 {
 					return program, name, ops[0]
 				}
 			}

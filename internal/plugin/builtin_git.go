@@ -27,40 +27,11 @@ func joinDir(base, dir string) string {
 	return filepath.Join(base, dir)
 }
 
-// longOption reports whether word (before any =) is full or an
-// abbreviation of it at least min characters long, as git accepts.
-func longOption(word, full string, min int) bool {
-	name, _, _ := strings.Cut(word, "=")
-	return len(name) >= min && strings.HasPrefix(full, name)
-}
-
 // pushOperands are git push's operands (the remote, then the refspecs),
-// its options skipped with their values: `-o x`, `--repo x`.
+// its options skipped with their values: `-o x`, `--repo x` (an ambiguous
+// abbreviation makes git fail, so skipping its value hides nothing).
 func pushOperands(args []string) []string {
-	var ops []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return append(ops, args[i+1:]...)
-		case strings.HasPrefix(a, "--"):
-			if strings.Contains(a, "=") {
-				continue
-			}
-			for _, full := range []string{"--repo", "--receive-pack", "--exec", "--push-option"} {
-				if longOption(a, full, 3) {
-					i++ // its value (an ambiguous abbreviation makes git fail)
-					break
-				}
-			}
-		case len(a) > 1 && a[0] == '-':
-			if strings.IndexByte(a, 'o') == len(a)-1 {
-				i++ // -o's value, when the cluster does not hold it
-			}
-		default:
-			ops = append(ops, a)
-		}
-	}
+	_, ops := shellguard.ScanArgs(args, "o", "repo", "receive-pack", "exec", "push-option")
 	return ops
 }
 
@@ -226,7 +197,7 @@ func NoMainCommit(run Runner) Plugin {
 // told (no operand, "-", an expansion), and git commands after it are let
 // through unless they name their directory with an absolute -C.
 func cdTarget(dir string, args []string) (string, bool) {
-	_, ops := scanArgs(args, argSpec{})
+	_, ops := shellguard.ScanArgs(args, "")
 	if len(ops) != 1 || ops[0] == "-" || strings.ContainsAny(ops[0], "$`~") {
 		return "", false
 	}
@@ -266,7 +237,7 @@ func (b *branches) mainCommit(dir string, g shellguard.GitCall) string {
 			b.known[dir] = br
 		}
 	case "init":
-		opts, _ := scanArgs(g.Args, argSpec{short: "b", long: []string{"initial-branch", "template", "separate-git-dir", "object-format", "ref-format", "shared"}})
+		opts, _ := shellguard.ScanArgs(g.Args, "b", "initial-branch", "template", "separate-git-dir", "object-format", "ref-format", "shared")
 		br := "master"
 		if v := optionValues(opts, "b", "initial-branch"); len(v) > 0 {
 			br = v[len(v)-1]
@@ -289,7 +260,7 @@ func (b *branches) mainCommit(dir string, g shellguard.GitCall) string {
 
 func (b *branches) pushToMain(dir string, args []string) string {
 	for _, a := range args {
-		if a == "--all" || a == "--branches" || longOption(a, "--mirror", 4) {
+		if a == "--all" || a == "--branches" || shellguard.LongPrefix(a, "--mirror", 4) {
 			return "pushes every branch, main included"
 		}
 		if a == "--tags" || a == "--delete" || a == "-d" {
@@ -324,7 +295,7 @@ func switchedBranch(args []string) (string, bool) {
 	if slices.Contains(args, "--") {
 		return "", false
 	}
-	opts, ops := scanArgs(args, argSpec{short: "bBcC", long: []string{"orphan", "create", "force-create", "conflict"}})
+	opts, ops := shellguard.ScanArgs(args, "bBcC", "orphan", "create", "force-create", "conflict")
 	if v := optionValues(opts, "b", "B", "c", "C", "orphan", "create", "force-create"); len(v) > 0 {
 		return v[len(v)-1], true
 	}

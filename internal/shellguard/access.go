@@ -364,7 +364,7 @@ func (a *engine) redirectAccess(sc *scope, op syntax.RedirOperator, target arg, 
 		return
 	}
 	r := a.recorder(sc, at)
-	if redirectWrites(op, target.text) {
+	if RedirectWrites(op, target.text) {
 		r.add(target, true, "")
 	}
 	if op == syntax.RdrIn || op == syntax.RdrInOut {

@@ -73,7 +73,8 @@ type Redirect struct {
 	Literal bool
 	// Writes reports that the redirection opens a file for writing: any
 	// output redirection except duplicating or closing a descriptor
-	// (`2>&1`, `>&-`). /dev/null counts; callers that trust it say so.
+	// (`2>&1`, `>&-`). /dev/null counts; callers that trust it ask
+	// HarmlessDevice.
 	Writes bool
 }
 

@@ -25,7 +25,7 @@ func (a *engine) noteDownloadOutputs(sc *scope, st *syntax.Stmt, argv []arg) {
 		if r.Word == nil || r.Hdoc != nil {
 			continue
 		}
-		if t := sc.evalWord(r.Word); redirectWrites(r.Op, t.text) {
+		if t := sc.evalWord(r.Word); RedirectWrites(r.Op, t.text) {
 			a.noteDownloaded(t)
 		}
 	}

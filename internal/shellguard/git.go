@@ -37,12 +37,12 @@ func gitRule(args []arg) rule {
 	rest := args[i+1:]
 	switch args[i].text {
 	case "reset":
-		if anyOption(rest, func(t string) bool { return longPrefix(t, "--hard", 3) }) {
+		if anyOption(rest, func(t string) bool { return LongPrefix(t, "--hard", 3) }) {
 			return rule{category: CategoryGitReset, why: whyReset}
 		}
 	case "clean":
-		force := cleanUnforced || anyOption(rest, func(t string) bool { return clusterHas(t, "f", "e") || longPrefix(t, "--force", 3) })
-		dry := anyOption(rest, func(t string) bool { return clusterHas(t, "n", "e") || longPrefix(t, "--dry-run", 3) })
+		force := cleanUnforced || anyOption(rest, func(t string) bool { return clusterHas(t, "f", "e") || LongPrefix(t, "--force", 3) })
+		dry := anyOption(rest, func(t string) bool { return clusterHas(t, "n", "e") || LongPrefix(t, "--dry-run", 3) })
 		if force && !dry {
 			return rule{category: CategoryGitClean, why: whyClean}
 		}
@@ -53,13 +53,13 @@ func gitRule(args []arg) rule {
 	case "read-tree":
 		// -u --reset: the index and the work tree become the tree given.
 		update := anyOption(rest, func(t string) bool { return clusterHas(t, "u", "") })
-		reset := anyOption(rest, func(t string) bool { return longPrefix(t, "--reset", 5) })
+		reset := anyOption(rest, func(t string) bool { return LongPrefix(t, "--reset", 5) })
 		if update && reset {
 			return rule{category: CategoryGitReset, why: whyReset}
 		}
 	case "checkout-index":
 		// -f overwrites files that exist; with -a (or names) it is checkout -- .
-		if anyOption(rest, func(t string) bool { return clusterHas(t, "f", "") || longPrefix(t, "--force", 3) }) {
+		if anyOption(rest, func(t string) bool { return clusterHas(t, "f", "") || LongPrefix(t, "--force", 3) }) {
 			return rule{category: CategoryGitReset, why: whyReset}
 		}
 	case "update-ref":
@@ -72,8 +72,8 @@ func gitRule(args []arg) rule {
 		if anyOption(rest, func(t string) bool { return clusterHas(t, "D", "ut") }) {
 			return rule{category: CategoryGitBranch, why: whyBranch}
 		}
-		del := anyOption(rest, func(t string) bool { return clusterHas(t, "d", "ut") || longPrefix(t, "--delete", 4) })
-		force := anyOption(rest, func(t string) bool { return clusterHas(t, "f", "ut") || longPrefix(t, "--force", 4) })
+		del := anyOption(rest, func(t string) bool { return clusterHas(t, "d", "ut") || LongPrefix(t, "--delete", 4) })
+		force := anyOption(rest, func(t string) bool { return clusterHas(t, "f", "ut") || LongPrefix(t, "--force", 4) })
 		if del && force {
 			return rule{category: CategoryGitBranch, why: whyBranch}
 		}
@@ -98,7 +98,7 @@ func noForceNeeded(setting string) bool {
 // --staged without --worktree changes only the index.
 func overwritesWorkTree(sub string, rest []arg) bool {
 	forced := anyOption(rest, func(t string) bool {
-		return sub != "restore" && (clusterHas(t, "f", "bBcC") || longPrefix(t, "--force", 3)) || longPrefix(t, "--discard-changes", 3)
+		return sub != "restore" && (clusterHas(t, "f", "bBcC") || LongPrefix(t, "--force", 3)) || LongPrefix(t, "--discard-changes", 3)
 	})
 	if forced {
 		return true
@@ -107,8 +107,8 @@ func overwritesWorkTree(sub string, rest []arg) bool {
 		return false
 	}
 	if sub == "restore" {
-		staged := anyOption(rest, func(t string) bool { return clusterHas(t, "S", "s") || longPrefix(t, "--staged", 4) })
-		worktree := anyOption(rest, func(t string) bool { return clusterHas(t, "W", "s") || longPrefix(t, "--worktree", 3) })
+		staged := anyOption(rest, func(t string) bool { return clusterHas(t, "S", "s") || LongPrefix(t, "--staged", 4) })
+		worktree := anyOption(rest, func(t string) bool { return clusterHas(t, "W", "s") || LongPrefix(t, "--worktree", 3) })
 		if staged && !worktree {
 			return false
 		}
@@ -148,14 +148,14 @@ func pushRule(rest []arg) rule {
 			i = len(rest)
 		case strings.HasPrefix(t, "--"):
 			for _, full := range []string{"--force", "--force-with-lease", "--force-if-includes", "--mirror"} {
-				if longPrefix(t, full, 3) {
+				if LongPrefix(t, full, 3) {
 					note(rule{category: CategoryGitPush, why: whyForcePush})
 				}
 			}
-			if longPrefix(t, "--delete", 3) || longPrefix(t, "--prune", 4) {
+			if LongPrefix(t, "--delete", 3) || LongPrefix(t, "--prune", 4) {
 				note(rule{category: CategoryGitPush, why: whyPushDel})
 			}
-			dry = dry || longPrefix(t, "--dry-run", 5)
+			dry = dry || LongPrefix(t, "--dry-run", 5)
 			if pushValued(t) {
 				i++ // its value
 			}
@@ -188,7 +188,7 @@ func pushValued(t string) bool {
 		return false
 	}
 	for _, full := range []string{"--repo", "--receive-pack", "--exec", "--push-option"} {
-		if longPrefix(t, full, 3) {
+		if LongPrefix(t, full, 3) {
 			return true
 		}
 	}

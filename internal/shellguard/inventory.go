@@ -72,20 +72,34 @@ func redirectOf(sc *scope, r *syntax.Redirect) Redirect {
 	if r.Word != nil {
 		out.Target, out.Literal = sketchWord(sc, r.Word)
 	}
-	out.Writes = redirectWrites(r.Op, out.Target)
+	out.Writes = RedirectWrites(r.Op, out.Target)
 	return out
 }
 
-// redirectWrites reports an output redirection to a file: not input, not
+// RedirectWrites reports an output redirection to a file: not input, not
 // a here-document, and not duplicating or closing a descriptor (`2>&1`,
 // `>&-`; bash reads `>&name` as "stdout and stderr to the file name").
-func redirectWrites(op syntax.RedirOperator, target string) bool {
+// Plugins that walk a script themselves ask it too, so that one reading
+// of the operators holds.
+func RedirectWrites(op syntax.RedirOperator, target string) bool {
 	switch op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
 		syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
 		return true
 	case syntax.DplOut:
 		return target != "-" && strings.Trim(target, "0123456789") != ""
+	}
+	return false
+}
+
+// HarmlessDevice reports a device a redirection may write without writing
+// a file: the null device and the terminal, by name. The /dev/fd/N forms
+// are not counted, since N may name a descriptor opened on a file earlier
+// on the line.
+func HarmlessDevice(path string) bool {
+	switch path {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
+		return true
 	}
 	return false
 }

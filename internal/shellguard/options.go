@@ -69,6 +69,26 @@ func scanOptions(args []arg, spec optSpec) (opts []option, operands []arg) {
 	return opts, operands
 }
 
+// ScanArgs reads GNU-style options from plain words, as a plugin holding a
+// command's words does: options may follow operands and "--" ends them.
+// value names the short options that take a value, long the long ones.
+// It returns each option's values by name as given ("b", "initial-branch").
+func ScanArgs(words []string, value string, long ...string) (opts map[string][]string, operands []string) {
+	args := make([]arg, len(words))
+	for i, w := range words {
+		args[i] = literalArg(w)
+	}
+	read, rest := scanOptions(args, optSpec{value: value, long: long, permute: true})
+	opts = make(map[string][]string, len(read))
+	for _, o := range read {
+		opts[o.name] = append(opts[o.name], o.value.text)
+	}
+	for _, a := range rest {
+		operands = append(operands, a.text)
+	}
+	return opts, operands
+}
+
 // takesLongValue reports whether the long option name (possibly
 // abbreviated, as getopt_long allows) takes a value.
 func takesLongValue(long []string, name string) bool {
@@ -107,10 +127,10 @@ func valueOf(opts []option, names ...string) (arg, bool) {
 	return arg{}, false
 }
 
-// longPrefix reports whether word is the long option full or an
+// LongPrefix reports whether word is the long option full or an
 // unambiguous-looking abbreviation of it (getopt_long accepts `--rec` for
 // `--recursive`); min is the shortest spelling counted, dashes included.
-func longPrefix(word, full string, min int) bool {
+func LongPrefix(word, full string, min int) bool {
 	name, _, _ := strings.Cut(word, "=")
 	return len(name) >= min && strings.HasPrefix(full, name)
 }

@@ -125,7 +125,7 @@ func rmForcedOrRecursive(args []arg) bool {
 		if shortCluster(t) && strings.ContainsAny(t[1:], "rRf") {
 			return true
 		}
-		if longPrefix(t, "--recursive", 3) || longPrefix(t, "--force", 3) || longPrefix(t, "--no-preserve-root", 3) {
+		if LongPrefix(t, "--recursive", 3) || LongPrefix(t, "--force", 3) || LongPrefix(t, "--no-preserve-root", 3) {
 			return true
 		}
 	}
