@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func (c *rulesetCache) readGrants(excluded []string) (grants []string, stamp str
 			continue
 		}
 		b.WriteString(folder + "{")
-		writeFiles(&b, listed)
+		writeEntries(&b, folder, listed)
 		b.WriteString("};")
 	}
 	slices.Sort(grants)
@@ -192,6 +193,26 @@ func rulesetKey(rules fsRules) (string, error) {
 	return b.String(), nil
 }
 
+// writeEntries is writeFiles for entries of folder, each looked up in
+// the folder opened once rather than from "/" again: a busy folder has
+// hundreds.
+func writeEntries(b *strings.Builder, folder string, entries []string) {
+	dir, err := unix.Open(folder, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		writeFiles(b, entries)
+		return
+	}
+	defer unix.Close(dir)
+	for _, path := range entries {
+		var st unix.Stat_t
+		if err := unix.Fstatat(dir, filepath.Base(path), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			b.WriteString(" -")
+			continue
+		}
+		writeFile(b, &st)
+	}
+}
+
 // writeFiles names the file each path names now.
 func writeFiles(b *strings.Builder, paths []string) {
 	for _, path := range paths {
@@ -200,6 +221,10 @@ func writeFiles(b *strings.Builder, paths []string) {
 			b.WriteString(" -")
 			continue
 		}
-		b.WriteString(" " + strconv.FormatUint(st.Dev, 16) + ":" + strconv.FormatUint(st.Ino, 16))
+		writeFile(b, &st)
 	}
+}
+
+func writeFile(b *strings.Builder, st *unix.Stat_t) {
+	b.WriteString(" " + strconv.FormatUint(st.Dev, 16) + ":" + strconv.FormatUint(st.Ino, 16))
 }
