@@ -311,26 +311,12 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// carveListing returns the paths that together cover everything beneath
-// root except excluded and what lies beneath them (the grants), and the
-// folders it listed (whose entries the grants are), sorted. Symlinks are
-// never granted: Landlock follows them to their target, which may be
-// excluded; their targets are granted where they lie.
-func carveListing(root string, excluded []string) (grants, listed []string) {
-	c, whole, done := newCarve(root, excluded)
-	if done {
-		return whole, nil
-	}
-	listed = c.folders()
-	for _, a := range listed {
-		grants = append(grants, c.entries(a, os.ReadDir)...)
-	}
-	slices.Sort(grants)
-	return grants, listed
-}
-
 // carving is what cutting excluded out of root needs: the excluded paths,
-// and their ancestors, whose other entries are granted one by one.
+// and their ancestors, whose other entries are granted one by one. The
+// grants together cover everything beneath root except excluded and
+// what lies beneath them. Symlinks are never granted: Landlock follows
+// them to their target, which may be excluded; their targets are granted
+// where they lie.
 type carving struct {
 	excluded, ancestors map[string]bool
 }
