@@ -1,9 +1,11 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -64,4 +66,40 @@ func BenchmarkPlanParts(b *testing.B) {
 			}
 		}
 	})
+}
+
+// What the launcher spends on the plan and the ruleset's key when the
+// state folder lies in a busy folder (as SHIRO_HOME under a shared /tmp
+// does): a folder of 400 entries, changed just before every command.
+func BenchmarkPlanUnderABusyFolder(b *testing.B) {
+	if landlockABI() == 0 {
+		b.Skip("no Landlock")
+	}
+	busy := b.TempDir()
+	for i := range 400 {
+		if err := os.WriteFile(filepath.Join(busy, fmt.Sprintf("entry-%03d", i)), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	state := filepath.Join(busy, "state")
+	if err := os.Mkdir(state, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, "config.json"), nil, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Policy{Workspace: b.TempDir(), State: state})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		now := time.Now()
+		if err := os.Chtimes(busy, now, now); err != nil {
+			b.Fatal(err)
+		}
+		_, rules := s.planFor(s.policy, false)
+		if _, err := rulesetKey(rules); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -75,19 +75,78 @@ func TestReadGrantsFollowTheFoldersTheyWereCarvedFrom(t *testing.T) {
 }
 
 // A folder changed within the last moments could change again within the
-// same timestamp: its listing is not trusted, and the key stats every
-// read grant as before.
+// same timestamp: its listing is not kept, and the stamp names its
+// entries' files, so that replacing one changes the key.
 func TestAFolderJustChangedIsNotStamped(t *testing.T) {
 	home := t.TempDir()
 	if err := os.Mkdir(filepath.Join(home, ".ssh"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	c := &rulesetCache{}
-	if _, stamp := c.readGrants([]string{filepath.Join(home, ".ssh")}); stamp != "" {
-		t.Errorf("a folder made just now was stamped %q", stamp)
+	src := filepath.Join(home, "src")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	if c.listing != nil {
+	c := &rulesetCache{}
+	secrets := []string{filepath.Join(home, ".ssh")}
+	_, stamp := c.readGrants(secrets)
+	if _, kept := c.listing.folders[home]; kept {
 		t.Error("a racy listing was kept")
+	}
+	if err := os.Rename(src, src+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, again := c.readGrants(secrets); again == stamp {
+		t.Errorf("the stamp %q did not change when %s was replaced", stamp, src)
+	}
+}
+
+// Each folder is judged by its own times: one that just changed is
+// listed again, and the others, unchanged, are not (a busy /tmp above
+// the state folder made every command list them all twice, issue 27).
+func TestOnlyTheFolderThatChangedIsListedAgain(t *testing.T) {
+	home := t.TempDir()
+	for _, dir := range []string{".ssh", ".config/gh"} {
+		if err := os.MkdirAll(filepath.Join(home, dir), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	listed := map[string]int{}
+	hour := time.Now().Add(time.Hour)
+	c := &rulesetCache{
+		now: func() time.Time { return hour },
+		readDir: func(dir string) ([]os.DirEntry, error) {
+			listed[dir]++
+			return os.ReadDir(dir)
+		},
+	}
+	secrets := []string{filepath.Join(home, ".ssh"), filepath.Join(home, ".config", "gh")}
+	first, _ := c.readGrants(secrets)
+	config := filepath.Join(home, ".config")
+	if listed[home] != 1 || listed[config] != 1 || listed["/"] != 1 {
+		t.Fatalf("first carve listed %v, want each folder once", listed)
+	}
+	made := filepath.Join(config, "notes")
+	if err := os.WriteFile(made, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Changed just now, as the clock above sees it.
+	if err := os.Chtimes(config, hour, hour); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := c.readGrants(secrets)
+	if listed[config] != 2 {
+		t.Errorf("%s, just changed, listed %d times, want 2", config, listed[config])
+	}
+	if listed[home] != 1 || listed["/"] != 1 {
+		t.Errorf("unchanged folders listed again: %v", listed)
+	}
+	want := append(slices.Clone(first), made)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("grants %v, want %v", got, want)
 	}
 }
 

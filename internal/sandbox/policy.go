@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -310,50 +311,63 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// carveListing returns the paths that together cover everything beneath
-// root except excluded and what lies beneath them (the grants), and the
-// folders it listed (whose entries the grants are), sorted. Symlinks are
-// never granted: Landlock follows them to their target, which may be
-// excluded; their targets are granted where they lie.
-func carveListing(root string, excluded []string) (grants, listed []string) {
-	excludedSet := map[string]bool{}
-	ancestors := map[string]bool{}
+// carving is what cutting excluded out of root needs: the excluded paths,
+// and their ancestors, whose other entries are granted one by one. The
+// grants together cover everything beneath root except excluded and
+// what lies beneath them. Symlinks are never granted: Landlock follows
+// them to their target, which may be excluded; their targets are granted
+// where they lie.
+type carving struct {
+	excluded, ancestors map[string]bool
+}
+
+// newCarve sets out the carve of root around excluded; done when no
+// folder needs listing, whole being the grants then: root itself, or
+// nothing when root is excluded.
+func newCarve(root string, excluded []string) (c carving, whole []string, done bool) {
+	c = carving{excluded: map[string]bool{}, ancestors: map[string]bool{}}
 	for _, e := range excluded {
 		e = filepath.Clean(e)
-		if e == root || !fsutil.Within(root, e) {
-			if e == root {
-				return nil, nil
-			}
+		if e == root {
+			return c, nil, true
+		}
+		if !fsutil.Within(root, e) {
 			continue
 		}
-		excludedSet[e] = true
+		c.excluded[e] = true
 		for a := filepath.Dir(e); ; a = filepath.Dir(a) {
-			ancestors[a] = true
+			c.ancestors[a] = true
 			if a == root || a == filepath.Dir(a) {
 				break
 			}
 		}
 	}
-	if len(excludedSet) == 0 {
-		return []string{root}, nil
+	if len(c.excluded) == 0 {
+		return c, []string{root}, true
 	}
-	for a := range ancestors {
-		listed = append(listed, a)
-		entries, err := os.ReadDir(a)
-		if err != nil {
+	return c, nil, false
+}
+
+// folders are the folders to list, sorted.
+func (c carving) folders() []string {
+	return slices.Sorted(maps.Keys(c.ancestors))
+}
+
+// entries lists folder (with readDir) and returns what of it is granted.
+func (c carving) entries(folder string, readDir func(string) ([]os.DirEntry, error)) []string {
+	list, err := readDir(folder)
+	if err != nil {
+		return nil
+	}
+	var grants []string
+	for _, entry := range list {
+		path := filepath.Join(folder, entry.Name())
+		if c.excluded[path] || c.ancestors[path] || entry.Type()&fs.ModeSymlink != 0 {
 			continue
 		}
-		for _, entry := range entries {
-			path := filepath.Join(a, entry.Name())
-			if excludedSet[path] || ancestors[path] || entry.Type()&fs.ModeSymlink != 0 {
-				continue
-			}
-			grants = append(grants, path)
-		}
+		grants = append(grants, path)
 	}
-	slices.Sort(grants)
-	slices.Sort(listed)
-	return grants, listed
+	return grants
 }
 
 // writable reports whether a command may write path under p (ignoring

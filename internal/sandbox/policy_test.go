@@ -8,9 +8,17 @@ import (
 	"testing"
 )
 
-// carve is carveListing's grants alone.
+// carve is the grants of carving root around excluded, sorted.
 func carve(root string, excluded []string) []string {
-	grants, _ := carveListing(root, excluded)
+	c, whole, done := newCarve(root, excluded)
+	if done {
+		return whole
+	}
+	var grants []string
+	for _, folder := range c.folders() {
+		grants = append(grants, c.entries(folder, os.ReadDir)...)
+	}
+	slices.Sort(grants)
 	return grants
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,15 +28,21 @@ type rulesetCache struct {
 	// now is the clock stamps are judged by; nil is time.Now (tests
 	// move it on, since every folder they make is new).
 	now func() time.Time
+	// readDir lists a folder; nil is os.ReadDir (tests count listings).
+	readDir func(string) ([]os.DirEntry, error)
 }
 
-// listing is what carving "/" around a set of secrets gave, and the
-// folders it listed as they were just before.
+// listing is what carving "/" around a set of secrets gave: for each
+// folder listed and unchanged since, its stamp and the grants among its
+// entries.
 type listing struct {
 	excluded []string
-	grants   []string
-	folders  []string
-	stamp    string
+	folders  map[string]listedFolder
+}
+
+type listedFolder struct {
+	stamp  string
+	grants []string
 }
 
 // readGrants carves "/" into what a command may read: everything but the
@@ -48,41 +55,76 @@ type listing struct {
 // ancestors later (in the home directory, say) are not readable until the
 // next command.
 //
-// It also returns a stamp of the folders it listed. Listing them, and
-// stat'ing each of the hundreds of entries for the ruleset's key
-// (rulesetKey), was most of what preparing a command cost (issue 27).
-// Both hold while those folders are unchanged: an entry is added,
+// It also returns a stamp that names the grants' files, for the
+// ruleset's key. Listing the folders, and stat'ing each of the hundreds
+// of entries for the key, was most of what preparing a command cost
+// (issue 27). Both hold while a folder is unchanged: an entry is added,
 // removed, renamed or replaced only by a change to its folder, which
-// moves the folder's modification and change times. So the last grants
-// are reused while every folder keeps its identity and times, and the
-// stamp stands for the entries' files in the key. The stamp is "" (the
-// grants are carved afresh, every entry stat'ed) when a folder changed
-// so recently that a second change could share its timestamp.
+// moves the folder's modification and change times. So a folder's last
+// grants are reused while it keeps its identity and times, and its stamp
+// stands for its entries' files. A folder changed so recently that a
+// second change could share its timestamp (racyWindow) is listed afresh
+// and its grants stat'ed one by one; it alone, since each folder is
+// judged by its own times (a busy /tmp above SHIRO_HOME no longer costs
+// the listing of every other folder).
 func (c *rulesetCache) readGrants(excluded []string) (grants []string, stamp string) {
+	cut, whole, done := newCarve("/", excluded)
+	if done {
+		return whole, ""
+	}
 	c.mu.Lock()
 	last := c.listing
 	c.mu.Unlock()
+	if last != nil && !slices.Equal(last.excluded, excluded) {
+		last = nil
+	}
 	now := time.Now
 	if c.now != nil {
 		now = c.now
 	}
-	if last != nil && slices.Equal(last.excluded, excluded) {
-		if stamp, ok := stampFolders(last.folders, now()); ok && stamp == last.stamp {
-			return last.grants, stamp
+	readDir := os.ReadDir
+	if c.readDir != nil {
+		readDir = c.readDir
+	}
+	next := &listing{excluded: slices.Clone(excluded), folders: map[string]listedFolder{}}
+	var b strings.Builder
+	for _, folder := range cut.folders() {
+		// Stamped before it is listed: a change while it is read moves
+		// a time, so it shows as a change next time.
+		fstamp, settled := stampFolder(folder, now())
+		if settled {
+			if was, ok := last.folder(folder); ok && was.stamp == fstamp {
+				next.folders[folder] = was
+				grants = append(grants, was.grants...)
+				b.WriteString(fstamp)
+				continue
+			}
 		}
+		listed := cut.entries(folder, readDir)
+		grants = append(grants, listed...)
+		if settled {
+			next.folders[folder] = listedFolder{stamp: fstamp, grants: listed}
+			b.WriteString(fstamp)
+			continue
+		}
+		b.WriteString(folder + "{")
+		writeEntries(&b, folder, listed)
+		b.WriteString("};")
 	}
-	_, folders := carveListing("/", excluded)
-	// Stamped before they are listed again: a change while they are read
-	// moves a time, so it shows as a change next time.
-	stamp, ok := stampFolders(folders, now())
-	grants, listed := carveListing("/", excluded)
-	if !ok || !slices.Equal(listed, folders) {
-		return grants, ""
-	}
+	slices.Sort(grants)
 	c.mu.Lock()
-	c.listing = &listing{excluded: slices.Clone(excluded), grants: grants, folders: folders, stamp: stamp}
+	c.listing = next
 	c.mu.Unlock()
-	return grants, stamp
+	return grants, b.String()
+}
+
+// folder is what l holds of folder; l may be nil.
+func (l *listing) folder(folder string) (listedFolder, bool) {
+	if l == nil {
+		return listedFolder{}, false
+	}
+	f, ok := l.folders[folder]
+	return f, ok
 }
 
 // racyWindow is how recent a folder's change may be for its stamp to be
@@ -90,23 +132,18 @@ func (c *rulesetCache) readGrants(excluded []string) (grants []string, stamp str
 // so two changes within one tick leave the same times.
 const racyWindow = 2 * time.Second
 
-// stampFolders names each folder's identity and times; ok is false when
-// one changed within racyWindow of now.
-func stampFolders(folders []string, now time.Time) (stamp string, ok bool) {
-	var b strings.Builder
-	for _, f := range folders {
-		var st unix.Stat_t
-		if err := unix.Lstat(f, &st); err != nil {
-			b.WriteString("-;")
-			continue
-		}
-		changed := max(st.Mtim.Nano(), st.Ctim.Nano())
-		if now.UnixNano()-changed < int64(racyWindow) {
-			return "", false
-		}
-		fmt.Fprintf(&b, "%x:%x:%d.%d:%d.%d;", st.Dev, st.Ino, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
+// stampFolder names folder's identity and times; settled is false when it
+// changed within racyWindow of now.
+func stampFolder(folder string, now time.Time) (stamp string, settled bool) {
+	var st unix.Stat_t
+	if err := unix.Lstat(folder, &st); err != nil {
+		return folder + ":-;", true
 	}
-	return b.String(), true
+	changed := max(st.Mtim.Nano(), st.Ctim.Nano())
+	if now.UnixNano()-changed < int64(racyWindow) {
+		return "", false
+	}
+	return fmt.Sprintf("%s:%x:%x:%d.%d:%d.%d;", folder, st.Dev, st.Ino, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec), true
 }
 
 // forCommand returns a ruleset for rules, for one command: a duplicate
@@ -146,20 +183,48 @@ func rulesetKey(rules fsRules) (string, error) {
 	b.Write(encoded)
 	groups := [][]string{rules.List, rules.Read, rules.Write, rules.Devices}
 	if rules.readStamp != "" {
-		// The read grants are entries of folders unchanged since they
-		// were listed (readGrants): the stamp names their files.
+		// The stamp names the read grants' files (readGrants).
 		b.WriteString(" read " + rules.readStamp)
 		groups = [][]string{rules.List, rules.Write, rules.Devices}
 	}
 	for _, group := range groups {
-		for _, path := range group {
-			var st unix.Stat_t
-			if err := unix.Lstat(path, &st); err != nil {
-				b.WriteString(" -")
-				continue
-			}
-			b.WriteString(" " + strconv.FormatUint(st.Dev, 16) + ":" + strconv.FormatUint(st.Ino, 16))
-		}
+		writeFiles(&b, group)
 	}
 	return b.String(), nil
+}
+
+// writeEntries is writeFiles for entries of folder, each looked up in
+// the folder opened once rather than from "/" again: a busy folder has
+// hundreds.
+func writeEntries(b *strings.Builder, folder string, entries []string) {
+	dir, err := unix.Open(folder, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		writeFiles(b, entries)
+		return
+	}
+	defer unix.Close(dir)
+	for _, path := range entries {
+		var st unix.Stat_t
+		if err := unix.Fstatat(dir, filepath.Base(path), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			b.WriteString(" -")
+			continue
+		}
+		writeFile(b, &st)
+	}
+}
+
+// writeFiles names the file each path names now.
+func writeFiles(b *strings.Builder, paths []string) {
+	for _, path := range paths {
+		var st unix.Stat_t
+		if err := unix.Lstat(path, &st); err != nil {
+			b.WriteString(" -")
+			continue
+		}
+		writeFile(b, &st)
+	}
+}
+
+func writeFile(b *strings.Builder, st *unix.Stat_t) {
+	b.WriteString(" " + strconv.FormatUint(st.Dev, 16) + ":" + strconv.FormatUint(st.Ino, 16))
 }
