@@ -202,7 +202,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 		Provider: provider, Model: s.Model, ProviderName: s.Preset.ID, SessionID: sessionID, Cwd: env.Root,
 		Tools: a.Tools, Gate: a.gate(a.ext.Load()), Prompter: a.Prompt, Variant: variant,
 		Filter: tool.Filter{Sets: opts.Sets, NoDelegation: opts.NoSubagent, Demand: a.demand}, Attended: opts.Attended, Mode: opts.Mode,
-		CacheSystemPrefix: s.CacheSystemPrefix, Hooks: a.turnHooks(), SubagentHooks: a.subagentHooks(), MaxContinues: agent.DefaultMaxContinues + s.ContinueWhileTodos,
+		CacheSystemPrefix: s.CacheSystemPrefix, Hooks: a.turnHooks(), SubagentHooks: a.subagentHooks(), MaxContinues: agent.DefaultMaxContinues + s.ContinueWhileTasks,
 		Commands: a.ux.cmds, SplitTurn: splitMentions, SeesImages: a.seesImages, History: begin.history(),
 		Spend: a.spend(), MaxSteps: s.MaxSteps, ContextWindow: a.contextWindow, OutputLimit: a.outputLimit, CompactAt: s.CompactAt,
 		OutputSchema: opts.OutputSchema,
@@ -236,7 +236,7 @@ func (a *App) turnHooks() agent.TurnHooks {
 	if a.edgeHooks != nil {
 		chain = append(chain, a.edgeHooks)
 	}
-	chain = append(chain, turnStart{a: a}, lspCheck{m: a.LSP}, a.continuer(a.Loaded.Settings.ContinueWhileTodos))
+	chain = append(chain, turnStart{a: a}, lspCheck{m: a.LSP}, a.continuer(a.Loaded.Settings.ContinueWhileTasks))
 	if a.Hooks != nil {
 		chain = append(chain, a.stopHooks(hooks.KindStop))
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
-// taskListContinuer is the continueWhileTodos setting: a model that ends its
+// taskListContinuer keeps a turn going over its task list: a model that ends its
 // turn while its task list still has tasks pending or in progress is sent
 // back to them, while the turn has been sent back fewer than limit times.
 // Blocked tasks do not count: they wait for the person.
@@ -32,7 +32,7 @@ func (c taskListContinuer) Ended(_ context.Context, e agent.TurnEnd) agent.Endin
 	if len(open) == 0 {
 		return agent.Ending{}
 	}
-	return agent.Ending{Continue: fmt.Sprintf("Your task list still has %d unfinished task(s); the next is %q. Carry on with it, or, if a task is done, blocked or no longer needed, update the list with todo_write first. (continueWhileTodos: %d of %d)",
+	return agent.Ending{Continue: fmt.Sprintf("Your task list still has %d unfinished task(s); the next is %q. Carry on with it, or, if a task is done, blocked or no longer needed, update the list with todo_write first. (sent back %d of %d times while tasks remain)",
 		len(open), open[0].Content, e.Continued+1, c.limit)}
 }
 

@@ -35,10 +35,10 @@ func TestUnfinishedTasksSendTheModelBackToWork(t *testing.T) {
 		t.Fatalf("%d model calls, want 4 (the turn, then two continuations)", len(calls))
 	}
 	third := string(calls[2].Body)
-	if !strings.Contains(third, `2 unfinished task(s); the next is \"write the parser\"`) || !strings.Contains(third, "continueWhileTodos: 1 of 2") {
+	if !strings.Contains(third, `2 unfinished task(s); the next is \"write the parser\"`) || !strings.Contains(third, "sent back 1 of 2 times") {
 		t.Fatalf("the continuation is not in the request: %.2000s", third[max(0, len(third)-2000):])
 	}
-	if last := string(calls[3].Body); !strings.Contains(last, "continueWhileTodos: 2 of 2") {
+	if last := string(calls[3].Body); !strings.Contains(last, "sent back 2 of 2 times") {
 		t.Fatalf("the second continuation is not in the last request")
 	}
 

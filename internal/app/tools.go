@@ -194,8 +194,8 @@ func (a *App) reapBackground() {
 
 // tasksChanged is the notebook's change callback: the front end hears the
 // new list.
-func (a *App) tasksChanged(todos []protocol.Task) {
-	a.publish(protocol.TasksEvent{Tasks: todos})
+func (a *App) tasksChanged(tasks []protocol.Task) {
+	a.publish(protocol.TasksEvent{Tasks: tasks})
 }
 
 // replayDemand loads the on-demand tools a resumed conversation had

@@ -59,8 +59,8 @@ func TestTheOriginalsConfigReadsUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s, _ := config.Resolve(f, config.File{}, env(nil), config.Flags{}); s.ContinueWhileTodos != want {
-			t.Errorf("continueWhileTodos %s = %d, want %d", raw, s.ContinueWhileTodos, want)
+		if s, _ := config.Resolve(f, config.File{}, env(nil), config.Flags{}); s.ContinueWhileTasks != want {
+			t.Errorf("continueWhileTodos %s = %d, want %d", raw, s.ContinueWhileTasks, want)
 		}
 	}
 	if _, _, err := config.Parse("/h/config.json", []byte(`{"continueWhileTodos": {"maxTurns": 99}}`)); err == nil || !strings.Contains(err.Error(), "continueWhileTodos") {

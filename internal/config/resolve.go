@@ -77,9 +77,9 @@ type Settings struct {
 	// Diagnostics is the background check started with the session; nil
 	// when config names none.
 	Diagnostics *DiagnosticsConfig
-	// ContinueWhileTodos is how many times one message's turn is sent
+	// ContinueWhileTasks is how many times one message's turn is sent
 	// back to work while the task list has unfinished tasks (zero: off).
-	ContinueWhileTodos int
+	ContinueWhileTasks int
 
 	MCPServers json.RawMessage
 
@@ -268,7 +268,7 @@ func (s *Settings) applyUser(f File) {
 	s.applyOriginalRegistry(f)
 	s.Diagnostics = f.Diagnostics
 	if f.ContinueWhileTodos != nil {
-		s.ContinueWhileTodos = f.ContinueWhileTodos.MaxTurns
+		s.ContinueWhileTasks = f.ContinueWhileTodos.MaxTurns
 	}
 	s.applyWorkflow(f.Workflow)
 	if f.AutoLearn != nil {
