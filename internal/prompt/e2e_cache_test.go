@@ -208,6 +208,23 @@ func TestTwentyStepSessionHitRatio(t *testing.T) {
 	}
 }
 
+// Sessions of short steps (issue 27's benchmark shape: a small read, a
+// grep or a glob a step, no task list) read at least 97 % of their prompt
+// tokens from cache after the first request, at 10 and at 20 steps, and
+// reach the most any breakpoint placement could read.
+func TestShortStepSessionsReadFromCache(t *testing.T) {
+	for _, n := range []int{10, 20} {
+		for _, c := range shortSteps {
+			sim := measureShort(t, n, c.call)
+			got, best := sim.ratio(1), sim.idealRatio(1)
+			if got < 0.97 || got < best {
+				t.Errorf("%d steps of %s: %.3f read from cache after the first request (best possible %.3f), want >= 0.97 and the best",
+					n, c.name, got, best)
+			}
+		}
+	}
+}
+
 // BenchmarkCacheHitRatio reports the simulated hit ratio of scripted
 // sessions on this repository, for each placement, and the bytes of the
 // system prompt and tool schemas per request in the default configuration.

@@ -172,6 +172,47 @@ func gitRepo(t testing.TB, files map[string]string) string {
 	return root
 }
 
+// shortSession scripts a turn of n model calls in which each call but the
+// last makes one call of a short result (call gives it for the step) and
+// no task list is kept: the shape of the sessions issue 27 benchmarked,
+// where what is new each step is a few hundred bytes.
+func shortSession(n int, call func(step int) llmtest.ToolCall) []llmtest.Reply {
+	var replies []llmtest.Reply
+	for step := 1; step < n; step++ {
+		replies = append(replies, llmtest.Reply{Text: fmt.Sprintf("Step %d.", step), ToolCalls: []llmtest.ToolCall{call(step)}})
+	}
+	return append(replies, llmtest.Reply{Text: "Done."})
+}
+
+// shortSteps are the calls of the short sessions: a small file read, a
+// grep with a few hits, a glob.
+var shortSteps = []struct {
+	name string
+	call func(step int) llmtest.ToolCall
+}{
+	{"read_file of a 0.7 KB file", func(s int) llmtest.ToolCall {
+		return llmtest.ToolCall{ID: fmt.Sprintf("read%d", s), Name: "read_file", Input: `{"path":"internal/version/version.go"}`}
+	}},
+	{"grep with a few hits", func(s int) llmtest.ToolCall {
+		return llmtest.ToolCall{ID: fmt.Sprintf("grep%d", s), Name: "grep", Input: `{"pattern":"func Start","path":"internal/agent"}`}
+	}},
+	{"glob", func(s int) llmtest.ToolCall {
+		return llmtest.ToolCall{ID: fmt.Sprintf("glob%d", s), Name: "glob", Input: `{"pattern":"cmd/*/main.go"}`}
+	}},
+}
+
+// measureShort runs a short session of n steps and returns its simulation.
+func measureShort(t testing.TB, n int, call func(step int) llmtest.ToolCall) *cacheSim {
+	t.Helper()
+	srv := newCachingServer(t, shortSession(n, call)...)
+	a := openApp(t, srv.URL, "anthropic", repoRoot(t), nil)
+	runTurn(t, a.Session, "go")
+	if got := len(srv.upstream.ModelCalls()); got != n {
+		t.Fatalf("%d model calls, want %d", got, n)
+	}
+	return srv.sim
+}
+
 // taskSession scripts a turn of n model calls. Each call but the last
 // rewrites the task list (so the volatile part changes every step), reads
 // one of files, and every third one remembers something (memory changes

@@ -34,12 +34,13 @@ const figuresDoc = "docs/prompt-caching.md"
 // rewrites the blocks after a change that moves them.
 func TestPromptCachingFigures(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs seven scripted sessions")
+		t.Skip("runs the scripted sessions of the doc")
 	}
 	blocks := map[string]string{
 		"sizes":     sizeFigures(t),
 		"placement": placementFigures(t),
 		"fanout":    fanOutFigures(t),
+		"short":     shortFigures(t),
 	}
 	path := filepath.Join(repoRoot(t), figuresDoc)
 	doc, err := os.ReadFile(path)
@@ -47,7 +48,7 @@ func TestPromptCachingFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(doc)
-	for _, name := range []string{"sizes", "placement", "fanout"} {
+	for _, name := range []string{"sizes", "placement", "fanout", "short"} {
 		re := figureBlock(name)
 		found := re.FindStringSubmatch(text)
 		if found == nil {
@@ -180,6 +181,17 @@ func fanOutFigures(t *testing.T) string {
 	} {
 		with, without := fanOutMeasure(t, fanOutSession(10, c.wide))
 		fmt.Fprintf(&out, "| %s | %s | **%s** | %s |\n", c.name, percent(without.ratio(1)), percent(with.ratio(1)), percent(with.idealRatio(1)))
+	}
+	return out.String()
+}
+
+// shortFigures measures the sessions of short steps at 10 and 20 steps.
+func shortFigures(t *testing.T) string {
+	var out strings.Builder
+	fmt.Fprintf(&out, "| each step makes | 10 steps, after the first request | 20 steps | best possible (10, 20) |\n|---|---|---|---|\n")
+	for _, c := range shortSteps {
+		s10, s20 := measureShort(t, 10, c.call), measureShort(t, 20, c.call)
+		fmt.Fprintf(&out, "| %s | **%s** | **%s** | %s, %s |\n", c.name, percent(s10.ratio(1)), percent(s20.ratio(1)), percent(s10.idealRatio(1)), percent(s20.idealRatio(1)))
 	}
 	return out.String()
 }
