@@ -239,5 +239,25 @@ type RunOutput struct {
 	Note string
 }
 
+// HookVerdict is the external hooks' answer on one call (pre_tool): the
+// hooks runner returns it and the gate reads it. It lives here, beside the
+// call it judges, because the agent may not import hooks and both speak
+// tool.
+type HookVerdict struct {
+	// Blocked refuses the call, for Reason (a sentence for the person and
+	// the model), by Hook; Hook otherwise names the hook that rewrote last.
+	Blocked      bool
+	Hook, Reason string
+	// Input is what the call runs with: the last rewrite, else (and always
+	// on a block) the original. Rewritten says it differs, so the gate
+	// decodes and judges it again: a hook must not launder input.
+	Input     json.RawMessage
+	Rewritten bool
+	// Allow spares the person a question the rules would ask; Ask asks
+	// where the rules would allow (Ask wins). Neither lifts a block or a
+	// deny.
+	Allow, Ask bool
+}
+
 // Text is a Result with only text.
 func Text(s string) Result { return Result{Output: s} }
