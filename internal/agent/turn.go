@@ -359,7 +359,7 @@ func (t *turn) request() *llm.Request {
 	t.wireTokens = after
 	if before != after && !t.compacted {
 		t.compacted = true
-		t.emit(protocol.CompactedEvent{Before: before, After: after})
+		t.emit(protocol.CompactedEvent{Op: t.op, Before: before, After: after})
 	}
 	specs := specsFor(active, t.variant)
 	t.offered = t.offered[:0]

@@ -179,6 +179,9 @@ type Plan struct {
 // Runtime is what a running call may use besides its input.
 type Runtime struct {
 	CallID string
+	// Op is the id of the op whose turn made the call, for the events the
+	// call causes; empty when no op did.
+	Op string
 	// Output receives live output chunks (bash); it may be nil.
 	Output func(chunk string)
 	// Person answers questions; nil when nobody attends the session.
