@@ -78,23 +78,23 @@ func LoadSchema(cwd, path string) (*Schema, error) {
 // resolve parses the schema file (its bytes b), checks what the parser
 // does not (the draft, the type names) and resolves its references,
 // reading only files.
-func (sch *Schema) resolve(b []byte) error {
-	s, err := parseSchema(b)
+func (s *Schema) resolve(b []byte) error {
+	doc, err := parseSchema(b)
 	if err != nil {
 		return err
 	}
-	if s.Schema != "" {
-		want, ok := drafts[strings.TrimSuffix(s.Schema, "#")]
+	if doc.Schema != "" {
+		want, ok := drafts[strings.TrimSuffix(doc.Schema, "#")]
 		if !ok {
-			return fmt.Errorf("at '/$schema': %s is not a draft this validator reads (draft-07 or 2020-12)", s.Schema)
+			return fmt.Errorf("at '/$schema': %s is not a draft this validator reads (draft-07 or 2020-12)", doc.Schema)
 		}
-		s.Schema = want
+		doc.Schema = want
 	}
-	if err := checkTypes(s, ""); err != nil {
+	if err := checkTypes(doc, ""); err != nil {
 		return err
 	}
-	sch.docs[sch.base.String()] = s
-	sch.resolved, err = s.Resolve(&jsonschema.ResolveOptions{BaseURI: sch.base.String(), Loader: sch.loadFile})
+	s.docs[s.base.String()] = doc
+	s.resolved, err = doc.Resolve(&jsonschema.ResolveOptions{BaseURI: s.base.String(), Loader: s.loadFile})
 	return err
 }
 
@@ -107,7 +107,7 @@ func parseSchema(b []byte) (*jsonschema.Schema, error) {
 }
 
 // loadFile reads a schema that a "$ref" names: a file, never a URL.
-func (sch *Schema) loadFile(u *url.URL) (*jsonschema.Schema, error) {
+func (s *Schema) loadFile(u *url.URL) (*jsonschema.Schema, error) {
 	if u.Scheme != "file" {
 		return nil, fmt.Errorf("%s: only files are read, nothing from the network", u)
 	}
@@ -115,12 +115,12 @@ func (sch *Schema) loadFile(u *url.URL) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading a $ref: %w", err)
 	}
-	s, err := parseSchema(b)
+	doc, err := parseSchema(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u.Path, err)
 	}
-	sch.docs[u.String()] = s
-	return s, checkTypes(s, "")
+	s.docs[u.String()] = doc
+	return doc, checkTypes(doc, "")
 }
 
 // checkTypes refuses a "type" that names no JSON type, anywhere in s (at
