@@ -3,6 +3,7 @@ package headless
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"reflect"
@@ -224,7 +225,7 @@ func (e *explainer) object(s *jsonschema.Schema, obj map[string]any, at string, 
 		e.fail(at, "maximum %d properties allowed, but found %d", *s.MaxProperties, len(obj))
 	}
 	var extra []any
-	for _, name := range sortedKeys(obj) {
+	for _, name := range slices.Sorted(maps.Keys(obj)) {
 		where := at + "/" + escapePointer(name)
 		matched := false
 		if sub, ok := s.Properties[name]; ok {
@@ -335,15 +336,6 @@ func quoteAll(vs []any) string {
 		parts[i] = quote(v)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func escapePointer(s string) string {

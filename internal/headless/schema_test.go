@@ -226,3 +226,22 @@ func TestSchemaFailureOutsideTheExplainedKeywords(t *testing.T) {
 		t.Errorf("a valid answer: %v", err)
 	}
 }
+
+// The combinators are placed too: anyOf, oneOf and not at the value they
+// judge, if/then by the branch that applies.
+func TestSchemaCombinatorFailuresArePlaced(t *testing.T) {
+	s := loadSchema(t, `{"type": "object", "properties": {
+		"id": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+		"kind": {"oneOf": [{"const": "a"}, {"enum": ["a", "b"]}]},
+		"tag": {"not": {"const": "x"}},
+		"n": {"if": {"minimum": 10}, "then": {"multipleOf": 10}, "else": {"maximum": 3}}}}`)
+	_, err := s.Check(`{"id": 1.5, "kind": "a", "tag": "x", "n": 5}`)
+	want := "at /id: value matches none of the 2 schemas in 'anyOf'; at /kind: value matches 2 of the schemas in 'oneOf', want exactly one; " +
+		"at /n: must be <= 3 but found 5; at /tag: value must not match the schema in 'not'"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+	if _, err := s.Check(`{"id": "z", "kind": "b", "tag": "y", "n": 20}`); err != nil {
+		t.Errorf("a valid answer: %v", err)
+	}
+}
