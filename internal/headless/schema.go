@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -145,40 +146,39 @@ func checkTypes(s *jsonschema.Schema, at string) error {
 }
 
 // eachSubschema calls f with every schema directly inside s and its
-// place (at is s's).
+// place (at is s's), in a fixed order so that messages do not vary.
 func eachSubschema(s *jsonschema.Schema, at string, f func(*jsonschema.Schema, string)) {
 	one := func(name string, sub *jsonschema.Schema) {
 		if sub != nil {
 			f(sub, at+"/"+name)
 		}
 	}
-	list := func(name string, subs []*jsonschema.Schema) {
-		for i, sub := range subs {
-			one(fmt.Sprintf("%s/%d", name, i), sub)
+	for _, single := range []struct {
+		name string
+		sub  *jsonschema.Schema
+	}{{"items", s.Items}, {"additionalItems", s.AdditionalItems}, {"contains", s.Contains},
+		{"unevaluatedItems", s.UnevaluatedItems}, {"additionalProperties", s.AdditionalProperties},
+		{"propertyNames", s.PropertyNames}, {"unevaluatedProperties", s.UnevaluatedProperties}, {"not", s.Not},
+		{"if", s.If}, {"then", s.Then}, {"else", s.Else}, {"contentSchema", s.ContentSchema}} {
+		one(single.name, single.sub)
+	}
+	for _, list := range []struct {
+		name string
+		subs []*jsonschema.Schema
+	}{{"items", s.ItemsArray}, {"prefixItems", s.PrefixItems}, {"allOf", s.AllOf}, {"anyOf", s.AnyOf}, {"oneOf", s.OneOf}} {
+		for i, sub := range list.subs {
+			one(fmt.Sprintf("%s/%d", list.name, i), sub)
 		}
 	}
-	named := func(name string, subs map[string]*jsonschema.Schema) {
-		for k, sub := range subs {
-			one(name+"/"+escapePointer(k), sub)
+	for _, named := range []struct {
+		name string
+		subs map[string]*jsonschema.Schema
+	}{{"$defs", s.Defs}, {"definitions", s.Definitions}, {"properties", s.Properties}, {"patternProperties", s.PatternProperties},
+		{"dependentSchemas", s.DependentSchemas}, {"dependencies", s.DependencySchemas}} {
+		for _, k := range slices.Sorted(maps.Keys(named.subs)) {
+			one(named.name+"/"+escapePointer(k), named.subs[k])
 		}
 	}
-	for name, sub := range map[string]*jsonschema.Schema{"items": s.Items, "additionalItems": s.AdditionalItems,
-		"contains": s.Contains, "unevaluatedItems": s.UnevaluatedItems, "additionalProperties": s.AdditionalProperties,
-		"propertyNames": s.PropertyNames, "unevaluatedProperties": s.UnevaluatedProperties, "not": s.Not,
-		"if": s.If, "then": s.Then, "else": s.Else, "contentSchema": s.ContentSchema} {
-		one(name, sub)
-	}
-	list("items", s.ItemsArray)
-	list("prefixItems", s.PrefixItems)
-	list("allOf", s.AllOf)
-	list("anyOf", s.AnyOf)
-	list("oneOf", s.OneOf)
-	named("$defs", s.Defs)
-	named("definitions", s.Definitions)
-	named("properties", s.Properties)
-	named("patternProperties", s.PatternProperties)
-	named("dependentSchemas", s.DependentSchemas)
-	named("dependencies", s.DependencySchemas)
 }
 
 // Check validates an answer and returns it as compact JSON. A code fence

@@ -245,3 +245,17 @@ func TestSchemaCombinatorFailuresArePlaced(t *testing.T) {
 		t.Errorf("a valid answer: %v", err)
 	}
 }
+
+// A type that names no JSON type is refused wherever it is, named by its
+// place in the schema.
+func TestSchemaWithABadNestedTypeIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	text := `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"items": [{"type": "string"}, {"type": ["integer", "text"]}]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "nested.json"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := headless.LoadSchema(dir, "nested.json")
+	if err == nil || !strings.Contains(err.Error(), `at '/properties/b/items/1/type': "text" is not a JSON type`) {
+		t.Errorf("err = %v", err)
+	}
+}
