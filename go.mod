@@ -33,8 +33,6 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
-
 require (
 	go.uber.org/goleak v1.3.0 // indirect
 	golang.org/x/image v0.48.0

@@ -168,7 +168,7 @@ func (t *turn) execute(base context.Context, id string, info *tool.Info, call to
 	// Live output goes out at a bounded rate; what is left goes before
 	// the call's result.
 	live := coalesce.New(func(chunk string) { t.emit(protocol.ToolOutputEvent{ID: id, Chunk: chunk}) }, nil)
-	rt := tool.Runtime{CallID: id, Person: t.s.broker, Output: live.Write}
+	rt := tool.Runtime{CallID: id, Op: t.op, Person: t.s.broker, Output: live.Write}
 	var work *childWork
 	res, err = guarded(info.Name, func() (tool.Result, error) {
 		if p, ok := call.(planCall); ok {

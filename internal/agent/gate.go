@@ -24,19 +24,6 @@ type Rules interface {
 	GrantPreview(q permission.Query) []string
 }
 
-// HookVerdict is the external hooks' answer for one call.
-type HookVerdict struct {
-	Blocked bool
-	Hook    string
-	Reason  string
-	// Input replaces the call's input when Rewritten.
-	Input     json.RawMessage
-	Rewritten bool
-	// Allow spares the person a question the rules would ask; Ask asks
-	// where the rules would allow. Neither passes a block or a deny.
-	Allow, Ask bool
-}
-
 // WaitHooks is Hooks told when an approval waits for the person
 // (notification hooks).
 type WaitHooks interface {
@@ -66,7 +53,7 @@ type PostHooks interface {
 
 // Hooks runs external pre_tool hooks.
 type Hooks interface {
-	PreTool(ctx context.Context, tool, callID string, input json.RawMessage) HookVerdict
+	PreTool(ctx context.Context, name, callID string, input json.RawMessage) tool.HookVerdict
 }
 
 // Reply is the answer to an approval request in the gate's vocabulary:
@@ -238,7 +225,7 @@ func (g *Gate) Explain(ctx context.Context, t tool.Tool, callID string, call too
 	if b := g.Plugins.Check(ctx, g.pluginCall(facts)); b != nil {
 		return blocked(e, b)
 	}
-	var h HookVerdict
+	var h tool.HookVerdict
 	if g.Hooks != nil {
 		h = g.Hooks.PreTool(ctx, info.Name, callID, call.Input())
 		if h.Blocked {

@@ -146,17 +146,17 @@ func TestRepeatCountResetsEachTurn(t *testing.T) {
 }
 
 // hookFunc adapts a function to agent.Hooks.
-type hookFunc func(tool string, in json.RawMessage) agent.HookVerdict
+type hookFunc func(tool string, in json.RawMessage) tool.HookVerdict
 
-func (f hookFunc) PreTool(_ context.Context, tool, _ string, in json.RawMessage) agent.HookVerdict {
+func (f hookFunc) PreTool(_ context.Context, tool, _ string, in json.RawMessage) tool.HookVerdict {
 	return f(tool, in)
 }
 
 // Invariant 4: a hook's rewrite is re-checked by the compiled guard.
 func TestHookRewriteCannotLaunderPastTheGuard(t *testing.T) {
 	bash := &fakeTool{name: "bash", effect: tool.Runs}
-	hook := hookFunc(func(string, json.RawMessage) agent.HookVerdict {
-		return agent.HookVerdict{Rewritten: true, Input: json.RawMessage(`{"command":"rm -rf /"}`)}
+	hook := hookFunc(func(string, json.RawMessage) tool.HookVerdict {
+		return tool.HookVerdict{Rewritten: true, Input: json.RawMessage(`{"command":"rm -rf /"}`)}
 	})
 	gate := &agent.Gate{Plugins: plugin.NewHost(blockRM()), Hooks: hook, Rules: allowAll(), Yolo: true}
 	h := newHarness(t, options{gate: gate, attended: true}, []*fakeTool{bash},
@@ -175,8 +175,8 @@ func TestHookRewriteIsWhatRuns(t *testing.T) {
 		got = in.Command
 		return "ok", nil
 	}}
-	hook := hookFunc(func(string, json.RawMessage) agent.HookVerdict {
-		return agent.HookVerdict{Rewritten: true, Input: json.RawMessage(`{"command":"ls -a"}`)}
+	hook := hookFunc(func(string, json.RawMessage) tool.HookVerdict {
+		return tool.HookVerdict{Rewritten: true, Input: json.RawMessage(`{"command":"ls -a"}`)}
 	})
 	h := newHarness(t, options{gate: &agent.Gate{Hooks: hook, Rules: allowAll()}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
@@ -188,8 +188,8 @@ func TestHookRewriteIsWhatRuns(t *testing.T) {
 
 func TestHookBlockIsAttributedToTheHook(t *testing.T) {
 	bash := &fakeTool{name: "bash", effect: tool.Runs}
-	hook := hookFunc(func(string, json.RawMessage) agent.HookVerdict {
-		return agent.HookVerdict{Blocked: true, Hook: "policy", Reason: "not today"}
+	hook := hookFunc(func(string, json.RawMessage) tool.HookVerdict {
+		return tool.HookVerdict{Blocked: true, Hook: "policy", Reason: "not today"}
 	})
 	h := newHarness(t, options{gate: &agent.Gate{Hooks: hook, Rules: allowAll(), Yolo: true}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
@@ -200,7 +200,7 @@ func TestHookBlockIsAttributedToTheHook(t *testing.T) {
 
 // A hook's allow spares the question a rule asks, never a deny rule.
 func TestHookAllowSparesAQuestionButNotADeny(t *testing.T) {
-	allow := hookFunc(func(string, json.RawMessage) agent.HookVerdict { return agent.HookVerdict{Hook: "ok", Allow: true} })
+	allow := hookFunc(func(string, json.RawMessage) tool.HookVerdict { return tool.HookVerdict{Hook: "ok", Allow: true} })
 	bash := &fakeTool{name: "bash", effect: tool.Runs}
 	h := newHarness(t, options{gate: &agent.Gate{Hooks: allow, Rules: askAll()}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))
@@ -220,7 +220,7 @@ func TestHookAllowSparesAQuestionButNotADeny(t *testing.T) {
 // A hook's ask puts the question even where a rule allows, and --yolo
 // does not skip it.
 func TestHookAskIsAskedEvenWithYolo(t *testing.T) {
-	ask := hookFunc(func(string, json.RawMessage) agent.HookVerdict { return agent.HookVerdict{Hook: "careful", Ask: true} })
+	ask := hookFunc(func(string, json.RawMessage) tool.HookVerdict { return tool.HookVerdict{Hook: "careful", Ask: true} })
 	bash := &fakeTool{name: "bash", effect: tool.Runs}
 	h := newHarness(t, options{gate: &agent.Gate{Hooks: ask, Rules: allowAll(), Yolo: true}, attended: true}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -96,5 +97,35 @@ func TestTurnEventsCarryTheirOpsID(t *testing.T) {
 	wantStarts := []string{turn + " hello", command + " review it"}
 	if fmt.Sprint(starts) != fmt.Sprint(wantStarts) || fmt.Sprint(dones) != fmt.Sprint([]string{turn, command}) {
 		t.Fatalf("starts %q dones %q; want %q and [%s %s]", starts, dones, wantStarts, turn, command)
+	}
+}
+
+// A history pruned for the wire during a turn is reported with the id of
+// the op whose turn pruned it: here the third, once the big output is
+// older than the last messages pruning keeps.
+func TestPruningInATurnCarriesItsOpsID(t *testing.T) {
+	big := strings.Repeat("a line of a large file\n", 2000)
+	read := &fakeTool{name: "read", run: func(context.Context, tool.Runtime, *fakeIn) (string, error) { return big, nil }}
+	reg, _ := tool.NewRegistry(read.build())
+	s, err := agent.Start(t.Context(), agent.Config{
+		Provider: replay.New("t", []replay.Response{resp(toolCall("c1", "read", `{}`)), resp(llm.TextDelta{Text: "read it"}), resp(llm.TextDelta{Text: "yes"}), resp(llm.TextDelta{Text: "done"})}),
+		Model:    "m", Cwd: t.TempDir(), Tools: reg, Gate: &agent.Gate{Rules: allowAll()}, Prompter: staticPrompter{},
+		Filter: tool.Filter{Sets: tool.DefaultSets()}, PruneTokens: 1000,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = s.Submit(protocol.UserTurn{Text: "read the file"})
+	_, _ = s.Submit(protocol.UserTurn{Text: "anything else?"})
+	third, _ := s.Submit(protocol.UserTurn{Text: "and now?"})
+	_, _ = s.Submit(protocol.Shutdown{})
+	var ops []string
+	for e := range s.Events() {
+		if c, ok := e.(protocol.CompactedEvent); ok {
+			ops = append(ops, c.Op)
+		}
+	}
+	if fmt.Sprint(ops) != fmt.Sprint([]string{third}) {
+		t.Fatalf("compacted events with ops %q; want one, of the third turn (%s)", ops, third)
 	}
 }

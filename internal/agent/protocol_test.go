@@ -90,8 +90,8 @@ func TestApprovalRequestCarriesThePreview(t *testing.T) {
 // the tool refuses is blocked, never run.
 func TestHookRewriteTheToolRefusesIsBlocked(t *testing.T) {
 	bash := &fakeTool{name: "bash", effect: tool.Runs}
-	hook := hookFunc(func(string, json.RawMessage) agent.HookVerdict {
-		return agent.HookVerdict{Rewritten: true, Hook: "fixer", Input: json.RawMessage(`{"command":"ls","bogus":1}`)}
+	hook := hookFunc(func(string, json.RawMessage) tool.HookVerdict {
+		return tool.HookVerdict{Rewritten: true, Hook: "fixer", Input: json.RawMessage(`{"command":"ls","bogus":1}`)}
 	})
 	h := newHarness(t, options{gate: &agent.Gate{Hooks: hook, Rules: allowAll()}}, []*fakeTool{bash},
 		resp(toolCall("c1", "bash", `{"command":"ls"}`)), resp(llm.TextDelta{Text: "ok"}))

@@ -101,11 +101,7 @@ func (s *session) charge(model string, u llm.Usage, kind callKind) {
 
 // usageEvent is the ledger's total as an event.
 func (l *ledger) usageEvent() protocol.UsageEvent {
-	ev := protocol.UsageEvent{Usage: protocol.Usage{
-		InputTokens: l.total.InputTokens, OutputTokens: l.total.OutputTokens,
-		CacheReadTokens: l.total.CacheReadTokens, CacheWriteTokens: l.total.CacheWriteTokens,
-		WebSearches: l.total.WebSearches,
-	}}
+	ev := protocol.UsageEvent{Usage: protocol.Usage(l.total)}
 	if l.priced {
 		ev.CostUSD = new(l.session)
 	}

@@ -359,7 +359,7 @@ func (t *turn) request() *llm.Request {
 	t.wireTokens = after
 	if before != after && !t.compacted {
 		t.compacted = true
-		t.emit(protocol.CompactedEvent{Before: before, After: after})
+		t.emit(protocol.CompactedEvent{Op: t.op, Before: before, After: after})
 	}
 	specs := specsFor(active, t.variant)
 	t.offered = t.offered[:0]
@@ -396,11 +396,7 @@ func (t *turn) finish() {
 	}
 	done := protocol.DoneEvent{Op: t.op, Reason: t.stopReason(), Ceiling: t.ceiling}
 	if t.modelCalls > 0 && !t.interrupted {
-		done.Usage = &protocol.Usage{
-			InputTokens: t.usage.InputTokens, OutputTokens: t.usage.OutputTokens,
-			CacheReadTokens: t.usage.CacheReadTokens, CacheWriteTokens: t.usage.CacheWriteTokens,
-			WebSearches: t.usage.WebSearches,
-		}
+		done.Usage = new(protocol.Usage(t.usage))
 		if usd, known := s.turnCost(); known {
 			done.CostUSD = &usd
 		}

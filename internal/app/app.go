@@ -154,7 +154,7 @@ func Open(ctx context.Context, opts Options) (*App, error) {
 	}
 	// The task list belongs to the session: a new one starts empty, a
 	// resumed one gets its own back, and the store keeps it.
-	nb, err := notebook.Open("", a.sessions.keepTasks(a.tasksChanged))
+	nb, err := notebook.Open("", a.sessions.keepTasks)
 	if err != nil {
 		return nil, err
 	}

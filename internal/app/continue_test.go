@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/shiro-neko/shiro/internal/llm/llmtest"
+	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
 // With continueWhileTodos, a model that ends its turn while its task list
@@ -49,5 +50,33 @@ func TestUnfinishedTasksSendTheModelBackToWork(t *testing.T) {
 	}
 	if n := len(off.ModelCalls()); n != 2 {
 		t.Fatalf("%d model calls without the setting, want 2", n)
+	}
+}
+
+// A task list the model changed reaches the front end with the id of the
+// op whose turn changed it.
+func TestTaskListEventCarriesItsTurnsOp(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "t1", Name: "todo_write", Input: `{"todos":[{"content":"write the parser","status":"in_progress"}]}`}}},
+		llmtest.Reply{Text: "On it."},
+	)
+	home := t.TempDir()
+	mkfile(t, filepath.Join(home, ".shiro-neko", "config.json"), `{"autoLearn": false}`)
+	a := openIn(t, t.TempDir(), home, srv, true)
+	op, err := a.Session.Submit(protocol.UserTurn{Text: "build the parser"})
+	if err != nil || op == "" {
+		t.Fatalf("submit: id %q, %v", op, err)
+	}
+	var tasks []protocol.TasksEvent
+	for e := range a.Session.Events() {
+		if ev, ok := e.(protocol.TasksEvent); ok {
+			tasks = append(tasks, ev)
+		}
+		if done, ok := e.(protocol.DoneEvent); ok && done.Op == op {
+			break
+		}
+	}
+	if len(tasks) != 1 || tasks[0].Op != op || len(tasks[0].Tasks) != 1 || tasks[0].Tasks[0].Content != "write the parser" {
+		t.Fatalf("task events %+v, want one with op %q", tasks, op)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/claudecode"
 	"github.com/shiro-neko/shiro/internal/config"
 	"github.com/shiro-neko/shiro/internal/hooks"
+	"github.com/shiro-neko/shiro/internal/tool"
 )
 
 // openHooks loads the hook folders, the hooks of Claude Code's settings
@@ -87,10 +88,10 @@ type hookGate struct {
 	notify func(string)
 }
 
-func (h hookGate) PreTool(ctx context.Context, tool, callID string, input json.RawMessage) agent.HookVerdict {
-	r := h.runner.PreTool(ctx, tool, callID, h.cwd, input)
+func (h hookGate) PreTool(ctx context.Context, name, callID string, input json.RawMessage) tool.HookVerdict {
+	r := h.runner.PreTool(ctx, name, callID, h.cwd, input)
 	h.say(r.Messages)
-	return agent.HookVerdict{Blocked: r.Blocked, Hook: r.Hook, Reason: r.Reason, Input: r.Input, Rewritten: r.Rewritten, Allow: r.Allow, Ask: r.Ask}
+	return r.HookVerdict
 }
 
 func (h hookGate) PostTool(ctx context.Context, tool, callID string, input json.RawMessage, output string) string {

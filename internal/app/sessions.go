@@ -98,7 +98,7 @@ func continuingNotice(id string, snap store.Snapshot) string {
 // without an id offers the directory's sessions to pick from.
 func (k *sessionKeeper) started(ctx context.Context, st start, pick bool) error {
 	if snap := st.snapshot; snap != nil {
-		if err := k.a.Notebook.Replace(snap.Tasks); err != nil {
+		if err := k.a.Notebook.Replace("", snap.Tasks); err != nil {
 			return fmt.Errorf("resuming session %s: its task list: %w", store.Short(st.id), err)
 		}
 		k.a.notice(continuingNotice(st.id, *snap))
@@ -148,22 +148,20 @@ func (k *sessionKeeper) Recorded(ctx context.Context, r agent.Record) error {
 	return nil
 }
 
-// keepTasks wraps the notebook's change callback: the list is kept with
-// the running session as well.
-func (k *sessionKeeper) keepTasks(next func([]protocol.Task)) func([]protocol.Task) {
-	return func(list []protocol.Task) {
-		next(list)
-		s := k.a.owner
-		if s == nil {
-			return
-		}
-		k.mu.Lock()
-		head := k.last
-		k.mu.Unlock()
-		head.SessionID = s.ID() // a /resume that recorded nothing yet moved it
-		if err := k.store.SaveTasks(k.ctx, k.head(head, ""), list); err != nil {
-			k.a.notice("the task list could not be saved with the session: " + err.Error())
-		}
+// keepTasks is the notebook's change callback: the front end hears the
+// new list, and it is kept with the running session.
+func (k *sessionKeeper) keepTasks(ev protocol.TasksEvent) {
+	k.a.publish(ev)
+	s := k.a.owner
+	if s == nil {
+		return
+	}
+	k.mu.Lock()
+	head := k.last
+	k.mu.Unlock()
+	head.SessionID = s.ID() // a /resume that recorded nothing yet moved it
+	if err := k.store.SaveTasks(k.ctx, k.head(head, ""), ev.Tasks); err != nil {
+		k.a.notice("the task list could not be saved with the session: " + err.Error())
 	}
 }
 
@@ -177,7 +175,7 @@ func (k *sessionKeeper) Resume(ctx context.Context, id string) (store.Session, e
 	if err := k.a.owner.Resume(id, snap.History); err != nil {
 		return store.Session{}, err
 	}
-	if err := k.a.Notebook.Replace(snap.Tasks); err != nil {
+	if err := k.a.Notebook.Replace("", snap.Tasks); err != nil {
 		return snap.Session, fmt.Errorf("resumed, but its task list: %w", err)
 	}
 	return snap.Session, nil

@@ -63,7 +63,7 @@ func TestASessionIsKeptAndContinued(t *testing.T) {
 	)
 	first, st := openAt(t, p, srv, app.Options{Yolo: true})
 	run(t.Context(), first.Session, "remember the word teal")
-	if err := first.Notebook.Replace([]protocol.Task{{Content: "pick a colour", Status: notebook.InProgress}}); err != nil {
+	if err := first.Notebook.Replace("", []protocol.Task{{Content: "pick a colour", Status: notebook.InProgress}}); err != nil {
 		t.Fatal(err)
 	}
 	id := first.Session.ID()
@@ -128,7 +128,7 @@ func TestANewSessionStartsWithAnEmptyTaskList(t *testing.T) {
 	p := newPlace(t)
 	srv := llmtest.New(t)
 	first, _ := openAt(t, p, srv, app.Options{})
-	if err := first.Notebook.Replace([]protocol.Task{{Content: "old work", Status: notebook.Pending}}); err != nil {
+	if err := first.Notebook.Replace("", []protocol.Task{{Content: "old work", Status: notebook.Pending}}); err != nil {
 		t.Fatal(err)
 	}
 	first.Close()
@@ -159,7 +159,7 @@ func TestPickSessionOffersChoicesAndResumeSwitches(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply{Text: "one"}, llmtest.Reply{Text: "two"})
 	first, _ := openAt(t, p, srv, app.Options{})
 	run(t.Context(), first.Session, "first topic")
-	if err := first.Notebook.Replace([]protocol.Task{{Content: "topic task", Status: notebook.Pending}}); err != nil {
+	if err := first.Notebook.Replace("", []protocol.Task{{Content: "topic task", Status: notebook.Pending}}); err != nil {
 		t.Fatal(err)
 	}
 	id := first.Session.ID()

@@ -192,12 +192,6 @@ func (a *App) reapBackground() {
 	}
 }
 
-// tasksChanged is the notebook's change callback: the front end hears the
-// new list.
-func (a *App) tasksChanged(tasks []protocol.Task) {
-	a.publish(protocol.TasksEvent{Tasks: tasks})
-}
-
 // replayDemand loads the on-demand tools a resumed conversation had
 // loaded (its tool_search calls, and the calls it made by name), so that
 // the resumed session offers what its history calls.

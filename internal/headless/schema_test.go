@@ -168,3 +168,94 @@ func TestASchemaIsNotCheckedOnAFailedTurn(t *testing.T) {
 		t.Errorf("code %d, ops %v, stderr %q", code, s.submitted(), errb.String())
 	}
 }
+
+// A draft-07 schema that names its parts by $ref, in the file and in a
+// file beside it, is read, and its failures are placed in the answer, all
+// of them.
+func TestSchemaRefsAreFollowedAndEveryFailureNamed(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"answer.json": `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+			"properties": {"todos": {"type": "array", "items": {"$ref": "#/definitions/todo"}}, "owner": {"$ref": "owner.json"}},
+			"required": ["todos", "owner"],
+			"definitions": {"todo": {"type": "object", "properties": {"line": {"type": "integer", "minimum": 1}, "text": {"type": "string", "minLength": 1}}, "required": ["line", "text"]}}}`,
+		"owner.json": `{"type": "string", "pattern": "^[a-z]+$"}`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := headless.LoadSchema(dir, "answer.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Check(`{"todos": [{"line": 3, "text": "x"}], "owner": "ann"}`); err != nil {
+		t.Errorf("a valid answer: %v", err)
+	}
+	_, err = s.Check(`{"todos": [{"line": 3, "text": "x"}, {"line": 0, "text": ""}, {"text": "y"}], "owner": "Ann"}`)
+	want := "at /owner: 'Ann' does not match pattern '^[a-z]+$'; at /todos/1/line: must be >= 1 but found 0; " +
+		"at /todos/1/text: length must be >= 1 but found 0; at /todos/2: missing property 'line'"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+}
+
+// A draft the validator does not read is refused when the schema is
+// loaded, not when the first answer comes back.
+func TestSchemaOfAnUnreadDraftIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	text := `{"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}`
+	if err := os.WriteFile(filepath.Join(dir, "old.json"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := headless.LoadSchema(dir, "old.json")
+	if err == nil || !strings.Contains(err.Error(), "--output-schema old.json is not a valid JSON Schema: at '/$schema'") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// A failure in a keyword the explanation does not read is still a
+// failure, told in the validator's words.
+func TestSchemaFailureOutsideTheExplainedKeywords(t *testing.T) {
+	s := loadSchema(t, `{"type": "object", "dependentRequired": {"a": ["b"]}}`)
+	if _, err := s.Check(`{"a": 1}`); err == nil || !strings.Contains(err.Error(), "dependentRequired") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := s.Check(`{"a": 1, "b": 2}`); err != nil {
+		t.Errorf("a valid answer: %v", err)
+	}
+}
+
+// The combinators are placed too: anyOf, oneOf and not at the value they
+// judge, if/then by the branch that applies.
+func TestSchemaCombinatorFailuresArePlaced(t *testing.T) {
+	s := loadSchema(t, `{"type": "object", "properties": {
+		"id": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+		"kind": {"oneOf": [{"const": "a"}, {"enum": ["a", "b"]}]},
+		"tag": {"not": {"const": "x"}},
+		"n": {"if": {"minimum": 10}, "then": {"multipleOf": 10}, "else": {"maximum": 3}}}}`)
+	_, err := s.Check(`{"id": 1.5, "kind": "a", "tag": "x", "n": 5}`)
+	want := "at /id: value matches none of the 2 schemas in 'anyOf'; at /kind: value matches 2 of the schemas in 'oneOf', want exactly one; " +
+		"at /n: must be <= 3 but found 5; at /tag: value must not match the schema in 'not'"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+	if _, err := s.Check(`{"id": "z", "kind": "b", "tag": "y", "n": 20}`); err != nil {
+		t.Errorf("a valid answer: %v", err)
+	}
+}
+
+// A type that names no JSON type is refused wherever it is, named by its
+// place in the schema.
+func TestSchemaWithABadNestedTypeIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	text := `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"items": [{"type": "string"}, {"type": ["integer", "text"]}]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "nested.json"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := headless.LoadSchema(dir, "nested.json")
+	if err == nil || !strings.Contains(err.Error(), `at '/properties/b/items/1/type': "text" is not a JSON type`) {
+		t.Errorf("err = %v", err)
+	}
+}

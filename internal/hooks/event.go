@@ -40,22 +40,12 @@ type Event struct {
 	Summary tool.TurnSummary
 }
 
-// Result is what the hooks of an event answered, together.
+// Result is what the hooks of an event answered, together. Its verdict's
+// Blocked also refuses a prompt (user_prompt) or sends the model back to
+// work (stop, subagent_stop); Input, Rewritten, Allow and Ask are pre_tool
+// hooks' alone (see docs/hooks.md).
 type Result struct {
-	// Blocked: the call (pre_tool) or prompt (user_prompt) is refused,
-	// or the model is sent back to work (stop, subagent_stop), for
-	// Reason, by Hook.
-	Blocked bool
-	Hook    string
-	Reason  string
-	// Input is a pre_tool call's input after the hooks' rewrites, the
-	// original when Rewritten is false.
-	Input     json.RawMessage
-	Rewritten bool
-	// Allow and Ask are pre_tool hooks' say on the person's question (see
-	// docs/hooks.md): Allow spares a question a rule would ask; Ask asks
-	// where a rule would allow. Ask wins over Allow.
-	Allow, Ask bool
+	tool.HookVerdict
 	// Context is for the model, in its next request.
 	Context []string
 	// Messages are for the person: what hooks said to show, and the
@@ -79,7 +69,7 @@ func (r *Runner) Fire(ctx context.Context, ev Event) Result {
 	if ev.Cwd == "" {
 		ev.Cwd = r.opts.ProjectDir
 	}
-	res := Result{Input: ev.Input}
+	res := Result{HookVerdict: tool.HookVerdict{Input: ev.Input}}
 	for _, e := range r.set.entries {
 		if r.fireOne(ctx, e, &ev, &res) {
 			break

@@ -149,12 +149,12 @@ func requireCommand(tool string, input json.RawMessage) error {
 	return nil
 }
 
-func preBash(r *Runner, command string) PreToolResult {
+func preBash(r *Runner, command string) Result {
 	in, _ := json.Marshal(map[string]string{"command": command})
 	return r.PreTool(context.Background(), "bash", "call-1", "", in)
 }
 
-func wantBlocked(t *testing.T, res PreToolResult, hook string, fragments ...string) {
+func wantBlocked(t *testing.T, res Result, hook string, fragments ...string) {
 	t.Helper()
 	if !res.Blocked {
 		t.Fatalf("call was not blocked: %+v", res)
@@ -169,7 +169,7 @@ func wantBlocked(t *testing.T, res PreToolResult, hook string, fragments ...stri
 	}
 }
 
-func wantAllowed(t *testing.T, res PreToolResult) {
+func wantAllowed(t *testing.T, res Result) {
 	t.Helper()
 	if res.Blocked {
 		t.Fatalf("call blocked: %s", res.Reason)

@@ -7,31 +7,10 @@ import (
 	"fmt"
 )
 
-// PreToolResult is the hooks' answer for one tool call.
-type PreToolResult struct {
-	// Input is what the tool should run with: the last rewrite, or the
-	// original input. On a block it is the original input.
-	Input json.RawMessage
-	// Rewritten: Input differs from the original. The gate must run the
-	// compiled guards again on it, since a hook must not launder input
-	// past them.
-	Rewritten bool
-	Blocked   bool
-	// Hook names the hook that blocked (or, if not blocked, that rewrote
-	// last).
-	Hook string
-	// Reason is a complete sentence for the person and the model.
-	Reason string
-	// Allow and Ask are the hooks' say on the person's question (Result).
-	Allow, Ask bool
-	// Messages are for the person (Result).
-	Messages []string
-}
-
 // PreTool runs every pre_tool hook covering tool (see Fire); the first
 // refusal or failure blocks the call and stops the chain. Each hook is
 // verified against its approval right before it runs.
-func (r *Runner) PreTool(ctx context.Context, tool, callID, cwd string, input json.RawMessage) PreToolResult {
+func (r *Runner) PreTool(ctx context.Context, tool, callID, cwd string, input json.RawMessage) Result {
 	if len(bytes.TrimSpace(input)) == 0 {
 		input = json.RawMessage(`{}`)
 	}
@@ -40,8 +19,8 @@ func (r *Runner) PreTool(ctx context.Context, tool, callID, cwd string, input js
 		// A hook that would stop the turn does not let the call run.
 		res.Blocked, res.Reason, res.Input, res.Rewritten = true, res.StopReason, input, false
 	}
-	return PreToolResult{Input: res.Input, Rewritten: res.Rewritten, Blocked: res.Blocked, Hook: res.Hook, Reason: res.Reason,
-		Allow: res.Allow && !res.Ask, Ask: res.Ask, Messages: res.Messages}
+	res.Allow = res.Allow && !res.Ask
+	return res
 }
 
 // sameJSON compares two inputs ignoring insignificant white space.

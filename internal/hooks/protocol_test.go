@@ -176,7 +176,7 @@ func TestConcurrentCallsAreSafe(t *testing.T) {
 	f.hook("guard", KindPreTool, []string{"*"}, `cat >/dev/null; echo '{"allow":true,"input":{"command":"ls"}}'`)
 	r := f.approved("guard")
 	var wg sync.WaitGroup
-	results := make([]PreToolResult, 8)
+	results := make([]Result, 8)
 	for i := range results {
 		wg.Go(func() { results[i] = preBash(r, "pwd") })
 	}

@@ -42,7 +42,7 @@ func mark(status string) string {
 // Notebook holds the task list. It is safe for concurrent use.
 type Notebook struct {
 	path     string // "" keeps the list in memory only
-	onChange func([]protocol.Task)
+	onChange func(protocol.TasksEvent)
 	version  atomic.Uint64
 
 	// update is held for a whole Replace, the listener included, so that
@@ -55,10 +55,10 @@ type Notebook struct {
 }
 
 // Open loads the task list saved at path (missing is empty). onChange, if
-// not nil, runs after every update with a copy of the new list (the
-// session publishes a protocol.TasksEvent). Calls never overlap and come
-// in update order.
-func Open(path string, onChange func([]protocol.Task)) (*Notebook, error) {
+// not nil, runs after every update with the event the session publishes:
+// a copy of the new list, and the op that changed it. Calls never overlap
+// and come in update order.
+func Open(path string, onChange func(protocol.TasksEvent)) (*Notebook, error) {
 	n := &Notebook{path: path, onChange: onChange}
 	if path == "" {
 		return n, nil
@@ -112,8 +112,9 @@ func (n *Notebook) Tasks() []protocol.Task {
 	return append([]protocol.Task(nil), n.todos...)
 }
 
-// Replace sets the whole list and saves it.
-func (n *Notebook) Replace(todos []protocol.Task) error {
+// Replace sets the whole list and saves it; op is the id of the op whose
+// turn changed it, or empty.
+func (n *Notebook) Replace(op string, todos []protocol.Task) error {
 	if err := validate(todos); err != nil {
 		return err
 	}
@@ -133,7 +134,7 @@ func (n *Notebook) Replace(todos []protocol.Task) error {
 	n.version.Add(1)
 	n.mu.Unlock()
 	if n.onChange != nil {
-		n.onChange(slices.Clone(todos))
+		n.onChange(protocol.TasksEvent{Op: op, Tasks: slices.Clone(todos)})
 	}
 	return nil
 }

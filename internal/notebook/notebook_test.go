@@ -15,7 +15,7 @@ import (
 
 func write(t *testing.T, n *Notebook, input string) (string, error) {
 	t.Helper()
-	res, err := tooltest.Invoke(t.Context(), n.Tool(), json.RawMessage(input), tool.Runtime{CallID: "c"})
+	res, err := tooltest.Invoke(t.Context(), n.Tool(), json.RawMessage(input), tool.Runtime{CallID: "c", Op: "op-1"})
 	return res.Output, err
 }
 
@@ -24,7 +24,7 @@ func TestRenderShowsMarksCountsAndNotes(t *testing.T) {
 	if n.Render() != "" {
 		t.Fatal("an empty list renders nothing, so the prompt has no task list section")
 	}
-	err := n.Replace([]protocol.Task{
+	err := n.Replace("", []protocol.Task{
 		{Content: "read the code", Status: Done},
 		{Content: "write the test", Status: InProgress},
 		{Content: "ask for the key", Status: Blocked, Note: "waiting on ops"},
@@ -42,7 +42,7 @@ func TestRenderShowsMarksCountsAndNotes(t *testing.T) {
 
 func TestTodoWriteReplacesTheListAndWarns(t *testing.T) {
 	changes := 0
-	n, _ := Open("", func([]protocol.Task) { changes++ })
+	n, _ := Open("", func(protocol.TasksEvent) { changes++ })
 	out, err := write(t, n, `{"todos":[{"content":"a","status":"in_progress"},{"content":"b","status":"in_progress"},{"content":"c","status":"blocked"}]}`)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("accepted an invalid list: %+v", todos)
 		}
 		n, _ := Open("", nil)
-		if err := n.Replace(todos); err != nil {
+		if err := n.Replace("", todos); err != nil {
 			t.Fatalf("a loaded list cannot be written back: %v", err)
 		}
 		if len(todos) > 0 && !strings.HasPrefix(n.Render(), "Your task list (") {

@@ -36,8 +36,8 @@ func (n *Notebook) Tool() tool.Tool {
 		},
 		Check: func(in *todoInput) error { return validate(in.Todos) },
 		Plan:  func(in *todoInput) tool.Plan { return tool.Plan{Title: title(in.Todos)} },
-		Run: func(_ context.Context, _ tool.Runtime, in *todoInput) (tool.Result, error) {
-			if err := n.Replace(in.Todos); err != nil {
+		Run: func(_ context.Context, rt tool.Runtime, in *todoInput) (tool.Result, error) {
+			if err := n.Replace(rt.Op, in.Todos); err != nil {
 				return tool.Result{}, err
 			}
 			done, total, _ := n.Counts()

@@ -65,7 +65,8 @@ func TestListenersHearEveryChangeInOrder(t *testing.T) {
 	var mu sync.Mutex
 	var heard [][]protocol.Task
 	var n *Notebook
-	n, _ = Open("", func(todos []protocol.Task) {
+	n, _ = Open("", func(ev protocol.TasksEvent) {
+		todos := ev.Tasks
 		mu.Lock()
 		defer mu.Unlock()
 		heard = append(heard, todos)
@@ -79,7 +80,7 @@ func TestListenersHearEveryChangeInOrder(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range writers {
 		wg.Go(func() {
-			if err := n.Replace([]protocol.Task{{Content: fmt.Sprint("task ", i), Status: InProgress}}); err != nil {
+			if err := n.Replace("", []protocol.Task{{Content: fmt.Sprint("task ", i), Status: InProgress}}); err != nil {
 				t.Error(err)
 			}
 		})
@@ -100,14 +101,15 @@ func TestListenersHearEveryChangeInOrder(t *testing.T) {
 	}
 }
 
-// todo_write's list reaches the session as a TasksEvent with every field.
+// todo_write's list reaches the session as a TasksEvent with every field,
+// and with the op whose turn made the call.
 func TestTodoWriteFeedsTheTasksEvent(t *testing.T) {
 	var events []protocol.TasksEvent
-	n, _ := Open("", func(todos []protocol.Task) { events = append(events, protocol.TasksEvent{Tasks: todos}) })
+	n, _ := Open("", func(ev protocol.TasksEvent) { events = append(events, ev) })
 	if _, err := write(t, n, `{"todos":[{"content":"a","status":"blocked","note":"waiting"},{"content":"b","status":"in_progress"}]}`); err != nil {
 		t.Fatal(err)
 	}
-	want := []protocol.TasksEvent{{Tasks: []protocol.Task{{Content: "a", Status: "blocked", Note: "waiting"}, {Content: "b", Status: "in_progress"}}}}
+	want := []protocol.TasksEvent{{Op: "op-1", Tasks: []protocol.Task{{Content: "a", Status: "blocked", Note: "waiting"}, {Content: "b", Status: "in_progress"}}}}
 	if !reflect.DeepEqual(events, want) {
 		t.Fatalf("events = %+v, want %+v", events, want)
 	}

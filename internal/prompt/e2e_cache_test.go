@@ -359,7 +359,7 @@ func BenchmarkPrompt(b *testing.B) {
 	srv := llmtest.New(b)
 	a := openApp(b, srv.URL, "anthropic", repoRoot(b), nil)
 	seedMemory(b, a.Memory)
-	if err := a.Notebook.Replace([]protocol.Task{{Content: "read the code", Status: notebook.Done}, {Content: "write the test", Status: notebook.InProgress}}); err != nil {
+	if err := a.Notebook.Replace("", []protocol.Task{{Content: "read the code", Status: notebook.Done}, {Content: "write the test", Status: notebook.InProgress}}); err != nil {
 		b.Fatal(err)
 	}
 	active := a.Owner().ActiveTools()

@@ -226,8 +226,10 @@ type BackgroundEvent struct {
 	Running  int    `json:"running"`
 }
 
-// TasksEvent is the task list after the model changed it.
+// TasksEvent is the task list after it changed. Op is the id of the op
+// whose turn changed it, when one did (a resumed session's list has none).
 type TasksEvent struct {
+	Op    string `json:"op,omitempty"`
 	Tasks []Task `json:"tasks"`
 }
 

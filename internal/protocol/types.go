@@ -11,7 +11,9 @@ func USD(v float64) string {
 	return fmt.Sprintf("$%.4f", v)
 }
 
-// Usage is the tokens of a turn (or a session), cache counters included.
+// Usage is the tokens of a turn (or a session), cache counters included:
+// llm.Usage on the wire. The fields match, so the agent converts one into
+// the other whole, and the compiler refuses a field added to only one.
 type Usage struct {
 	InputTokens      int `json:"inputTokens"`
 	OutputTokens     int `json:"outputTokens"`

@@ -179,6 +179,9 @@ type Plan struct {
 // Runtime is what a running call may use besides its input.
 type Runtime struct {
 	CallID string
+	// Op is the id of the op whose turn made the call, for the events the
+	// call causes; empty when no op did.
+	Op string
 	// Output receives live output chunks (bash); it may be nil.
 	Output func(chunk string)
 	// Person answers questions; nil when nobody attends the session.
@@ -237,6 +240,26 @@ type RunOutput struct {
 	// Note says why the command stopped when it did not end by itself
 	// (a timeout), else it is empty.
 	Note string
+}
+
+// HookVerdict is the external hooks' answer on one call (pre_tool): the
+// hooks runner returns it and the gate reads it. It lives here, beside the
+// call it judges, because the agent may not import hooks and both speak
+// tool.
+type HookVerdict struct {
+	// Blocked refuses the call, for Reason (a sentence for the person and
+	// the model), by Hook; Hook otherwise names the hook that rewrote last.
+	Blocked      bool
+	Hook, Reason string
+	// Input is what the call runs with: the last rewrite, else (and always
+	// on a block) the original. Rewritten says it differs, so the gate
+	// decodes and judges it again: a hook must not launder input.
+	Input     json.RawMessage
+	Rewritten bool
+	// Allow spares the person a question the rules would ask; Ask asks
+	// where the rules would allow (Ask wins). Neither lifts a block or a
+	// deny.
+	Allow, Ask bool
 }
 
 // Text is a Result with only text.
