@@ -202,6 +202,7 @@ func (l *Launch) Start(ctx context.Context, g proc.Group, stdio [3]*os.File) (*p
 func (l *Launch) startKept(ctx context.Context, g proc.Group, fds []int) (*proc.Leader, error) {
 	h := *l.Command
 	h.Keep, h.NewSession = true, g.NewSession
+	g = keptGroup(g)
 	for {
 		k := l.Pool.take(g, l.PoolKey)
 		fresh := k == nil
@@ -244,6 +245,15 @@ func (l *Launch) startKept(ctx context.Context, g proc.Group, fds []int) (*proc.
 		return leader, nil
 	}
 }
+
+// keptGroup is the part of g that tells kept supervisors apart: whether
+// each runs in a session of its own. DieWithParent does not: a supervisor
+// always dies with shiro (proc starts it with Pdeathsig SIGTERM whatever g
+// says) and every command it forks dies with it, so a command that asks
+// for it and one that does not are run alike. Keeping them apart started
+// a second supervisor in every session that ran a command (the secret
+// scan's git asks for no DieWithParent, bash does).
+func keptGroup(g proc.Group) proc.Group { return proc.Group{NewSession: g.NewSession} }
 
 // taken reads a kept supervisor's answer to a command: the command's
 // pid, or why it could not start it.
