@@ -246,13 +246,10 @@ func (l *Launch) startKept(ctx context.Context, g proc.Group, fds []int) (*proc.
 	}
 }
 
-// keptGroup is the part of g that tells kept supervisors apart: whether
-// each runs in a session of its own. DieWithParent does not: a supervisor
-// always dies with shiro (proc starts it with Pdeathsig SIGTERM whatever g
-// says) and every command it forks dies with it, so a command that asks
-// for it and one that does not are run alike. Keeping them apart started
-// a second supervisor in every session that ran a command (the secret
-// scan's git asks for no DieWithParent, bash does).
+// keptGroup is what of g tells kept supervisors apart. Not DieWithParent:
+// a supervisor always dies with shiro (proc gives it Pdeathsig whatever g
+// says), and so does every command it forks; keeping them apart started a
+// second supervisor per session (the secret scan's git, then bash).
 func keptGroup(g proc.Group) proc.Group { return proc.Group{NewSession: g.NewSession} }
 
 // taken reads a kept supervisor's answer to a command: the command's
