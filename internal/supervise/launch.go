@@ -37,7 +37,7 @@ type Launch struct {
 	CommandFiles []*os.File
 	// Pool, when set, keeps the supervisor for the session: it runs this
 	// command and then waits for the next with the same PoolKey (for a
-	// Spec with the same NewSession and DieWithParent). Launches with the
+	// Spec with the same NewSession; see keptGroup). Launches with the
 	// same key must start interchangeable supervisors: the launcher puts
 	// everything that tells them apart, Files' contents included, into
 	// the key; CommandFiles are not part of it.

@@ -202,6 +202,7 @@ func (l *Launch) Start(ctx context.Context, g proc.Group, stdio [3]*os.File) (*p
 func (l *Launch) startKept(ctx context.Context, g proc.Group, fds []int) (*proc.Leader, error) {
 	h := *l.Command
 	h.Keep, h.NewSession = true, g.NewSession
+	g = keptGroup(g)
 	for {
 		k := l.Pool.take(g, l.PoolKey)
 		fresh := k == nil
@@ -244,6 +245,12 @@ func (l *Launch) startKept(ctx context.Context, g proc.Group, fds []int) (*proc.
 		return leader, nil
 	}
 }
+
+// keptGroup is what of g tells kept supervisors apart. Not DieWithParent:
+// a supervisor always dies with shiro (proc gives it Pdeathsig whatever g
+// says), and so does every command it forks; keeping them apart started a
+// second supervisor per session (the secret scan's git, then bash).
+func keptGroup(g proc.Group) proc.Group { return proc.Group{NewSession: g.NewSession} }
 
 // taken reads a kept supervisor's answer to a command: the command's
 // pid, or why it could not start it.

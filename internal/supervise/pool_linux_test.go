@@ -231,6 +231,23 @@ func TestCommandsSetApartDifferentlyKeepASupervisorEach(t *testing.T) {
 	}
 }
 
+// Whether a command asks to die with shiro does not set it apart: under
+// a supervisor every command does. A session's secret scan (git, without
+// DieWithParent) and its bash commands (with it) share one supervisor.
+func TestCommandsThatDifferOnlyInDieWithParentShareTheSupervisor(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t)
+	_, sup := f.run(t)
+	out := newCollector()
+	res := mustRun(t, proc.Spec{Argv: sh(`echo "supervisor $PPID"`), Stdout: out.stream(), NewSession: true, DieWithParent: true, Launcher: f.launcher})
+	if !res.Exit.Success() || !strings.Contains(out.String(), "supervisor "+strconv.Itoa(sup)+"\n") {
+		t.Errorf("a command with DieWithParent: %s, %q; want it run by the supervisor kept (%d)", res.Exit, out.String(), sup)
+	}
+	if waiting := f.waiting(t); waiting.PID() != sup {
+		t.Errorf("the pool keeps %d, want the one supervisor %d", waiting.PID(), sup)
+	}
+}
+
 // Two commands at once get a supervisor each; both are kept.
 func TestACommandBesideARunningOneGetsASupervisorOfItsOwn(t *testing.T) {
 	t.Parallel()
