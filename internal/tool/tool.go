@@ -241,3 +241,7 @@ type RunOutput struct {
 
 // Text is a Result with only text.
 func Text(s string) Result { return Result{Output: s} }
+
+// TextOf is Text of what a run returned, its error passed on, so that a
+// tool's Run can be `return tool.TextOf(run(ctx, in))`.
+func TextOf(s string, err error) (Result, error) { return Text(s), err }

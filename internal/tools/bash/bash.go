@@ -99,8 +99,7 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 				if bg == nil {
 					return tool.Result{}, tool.Failf("background commands are not available here; run the command without background")
 				}
-				out, err := bg.startForTool(env, in.Command, in.Name)
-				return tool.Text(out), err
+				return tool.TextOf(bg.startForTool(env, in.Command, in.Name))
 			}
 			timeout := DefaultTimeoutMS
 			if in.Timeout != nil {

@@ -109,8 +109,7 @@ func fileInfoTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: pathSubjects(in.Path), Title: fileop.Title(in.Path)}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *fileInfoInput) (tool.Result, error) {
-			out, err := fileInfo(env, in.Path)
-			return tool.Text(out), err
+			return tool.TextOf(fileInfo(env, in.Path))
 		},
 	})
 }
@@ -177,8 +176,7 @@ func countLinesTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: pathSubjects(in.Path), Title: fileop.Title(title)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *countLinesInput) (tool.Result, error) {
-			out, err := countLines(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(countLines(ctx, env, in))
 		},
 	})
 }

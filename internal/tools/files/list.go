@@ -47,8 +47,7 @@ func listDirTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: pathSubjects(in.Path), Title: fileop.Title(orRoot(in.Path))}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *listDirInput) (tool.Result, error) {
-			out, err := listDir(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(listDir(ctx, env, in))
 		},
 	})
 }

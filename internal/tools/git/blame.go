@@ -52,8 +52,7 @@ func blameTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: pathSubject(in.Path), Title: title(t)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *blameIn) (tool.Result, error) {
-			out, err := runBlame(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runBlame(ctx, env, in))
 		},
 	})
 }

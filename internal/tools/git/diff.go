@@ -38,8 +38,7 @@ func diffTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: pathSubject(in.Path), Title: title(t)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *diffIn) (tool.Result, error) {
-			out, err := runDiff(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runDiff(ctx, env, in))
 		},
 	})
 }

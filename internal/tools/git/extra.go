@@ -77,8 +77,7 @@ func logFileTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{in.Path}, Title: title(in.Path)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *logFileIn) (tool.Result, error) {
-			out, err := runLogFile(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runLogFile(ctx, env, in))
 		},
 	})
 }
@@ -139,8 +138,7 @@ func diffCommitsTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{rng}, Title: title(t)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *diffCommitsIn) (tool.Result, error) {
-			out, err := runDiffCommits(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runDiffCommits(ctx, env, in))
 		},
 	})
 }
@@ -172,8 +170,7 @@ func showFileTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{in.Path}, Title: title(in.Ref + ":" + in.Path)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *showFileIn) (tool.Result, error) {
-			out, err := runShowFile(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runShowFile(ctx, env, in))
 		},
 	})
 }
@@ -212,8 +209,7 @@ func currentBranchTool(env *workspace.Env) tool.Tool {
 	return tool.New(tool.Def[currentBranchIn]{
 		Info: extraInfo("git_current_branch", "The checked-out branch, or the commit of a detached HEAD.", tool.NoSubject),
 		Run: func(ctx context.Context, _ tool.Runtime, _ *currentBranchIn) (tool.Result, error) {
-			out, err := runCurrentBranch(ctx, env)
-			return tool.Text(out), err
+			return tool.TextOf(runCurrentBranch(ctx, env))
 		},
 	})
 }
@@ -249,8 +245,7 @@ func changedInRefTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{in.Ref}, Title: title(in.Ref)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *changedInRefIn) (tool.Result, error) {
-			out, err := runChangedInRef(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runChangedInRef(ctx, env, in))
 		},
 	})
 }

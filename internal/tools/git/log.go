@@ -40,8 +40,7 @@ func logTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: pathSubject(in.Path), Title: title(in.Path)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *logIn) (tool.Result, error) {
-			out, err := runLog(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runLog(ctx, env, in))
 		},
 	})
 }

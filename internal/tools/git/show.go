@@ -36,8 +36,7 @@ func showTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{in.Ref}, Title: title(t)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *showIn) (tool.Result, error) {
-			out, err := runShow(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runShow(ctx, env, in))
 		},
 	})
 }

@@ -61,8 +61,7 @@ func findSymbolTool(env *workspace.Env, langs *rules) tool.Tool {
 			return tool.Plan{Title: oneLine(title)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *findSymbolInput) (tool.Result, error) {
-			out, err := findSymbol(ctx, env, langs, in)
-			return tool.Text(out), err
+			return tool.TextOf(findSymbol(ctx, env, langs, in))
 		},
 	})
 }
@@ -156,8 +155,7 @@ func outlineTool(env *workspace.Env, langs *rules) tool.Tool {
 			return tool.Plan{Subjects: []string{pathOrRoot(in.Path)}, Title: oneLine(in.Path)}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *outlineInput) (tool.Result, error) {
-			out, err := outline(env, langs, in)
-			return tool.Text(out), err
+			return tool.TextOf(outline(env, langs, in))
 		},
 	})
 }
@@ -231,8 +229,7 @@ func readSymbolTool(env *workspace.Env, langs *rules) tool.Tool {
 			}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *readSymbolInput) (tool.Result, error) {
-			out, err := readSymbol(env, langs, in)
-			return tool.Text(out), err
+			return tool.TextOf(readSymbol(env, langs, in))
 		},
 	})
 }

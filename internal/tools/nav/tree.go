@@ -44,8 +44,7 @@ func treeTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{p}, Title: oneLine(p)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *treeInput) (tool.Result, error) {
-			out, err := tree(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(tree(ctx, env, in))
 		},
 	})
 }

@@ -46,8 +46,7 @@ func globTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: nonEmpty(in.Pattern), Title: oneLine(in.Pattern)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *globInput) (tool.Result, error) {
-			out, err := runGlob(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runGlob(ctx, env, in))
 		},
 	})
 }

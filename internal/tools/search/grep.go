@@ -47,8 +47,7 @@ func grepTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: nonEmpty(in.Pattern), Title: oneLine(title)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *grepInput) (tool.Result, error) {
-			out, err := runGrepTool(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runGrepTool(ctx, env, in))
 		},
 	})
 }

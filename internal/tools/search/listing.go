@@ -50,8 +50,7 @@ func findFilesTool(env *workspace.Env) tool.Tool {
 		},
 		Plan: func(in *findFilesInput) tool.Plan { return tool.Plan{Title: oneLine(in.Name)} },
 		Run: func(ctx context.Context, _ tool.Runtime, in *findFilesInput) (tool.Result, error) {
-			out, err := findFiles(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(findFiles(ctx, env, in))
 		},
 	})
 }
@@ -111,8 +110,7 @@ func recentFilesTool(env *workspace.Env) tool.Tool {
 		Shape: func(s *jsonschema.Schema) { tool.Range(s, "limit", 1, recentMaxLimit) },
 		// No Plan: the call has no subject, and no argument worth a title.
 		Run: func(ctx context.Context, _ tool.Runtime, in *recentFilesInput) (tool.Result, error) {
-			out, err := recentFiles(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(recentFiles(ctx, env, in))
 		},
 	})
 }

@@ -114,8 +114,7 @@ func (f *fetcher) tool() tool.Tool {
 			return tool.Plan{Subjects: []string{in.URL}, Title: planTitle(in.URL)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *fetchIn) (tool.Result, error) {
-			out, err := f.run(ctx, in)
-			return tool.Text(out), err
+			return tool.TextOf(f.run(ctx, in))
 		},
 	})
 }
