@@ -101,10 +101,7 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 				}
 				return tool.TextOf(bg.startForTool(env, in.Command, in.Name))
 			}
-			timeout := DefaultTimeoutMS
-			if in.Timeout != nil {
-				timeout = *in.Timeout
-			}
+			timeout := tool.Or(in.Timeout, DefaultTimeoutMS)
 			return runForeground(ctx, env, timing, in.Command, timeout, rt.Emit)
 		},
 	})

@@ -68,10 +68,7 @@ type listNode struct {
 }
 
 func listDir(ctx context.Context, env *workspace.Env, in *listDirInput) (string, error) {
-	depth := listDefaultDepth
-	if in.Depth != nil {
-		depth = *in.Depth
-	}
+	depth := tool.Or(in.Depth, listDefaultDepth)
 	rel, err := resolveDir(env, in.Path, "; use read_file to read it.")
 	if err != nil {
 		return "", err

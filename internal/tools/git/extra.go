@@ -83,10 +83,7 @@ func logFileTool(env *workspace.Env) tool.Tool {
 }
 
 func runLogFile(ctx context.Context, env *workspace.Env, in *logFileIn) (string, error) {
-	limit := logDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
+	limit := tool.Or(in.Limit, logDefaultLimit)
 	p, err := workspacePath(env, in.Path)
 	if err != nil {
 		return "", err

@@ -46,10 +46,7 @@ func logTool(env *workspace.Env) tool.Tool {
 }
 
 func runLog(ctx context.Context, env *workspace.Env, in *logIn) (string, error) {
-	limit := logDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
+	limit := tool.Or(in.Limit, logDefaultLimit)
 	r, err := openRepo(ctx, env)
 	if err != nil {
 		return "", err

@@ -50,10 +50,7 @@ func treeTool(env *workspace.Env) tool.Tool {
 }
 
 func tree(ctx context.Context, env *workspace.Env, in *treeInput) (string, error) {
-	depth := treeDefaultDepth
-	if in.Depth != nil {
-		depth = *in.Depth
-	}
+	depth := tool.Or(in.Depth, treeDefaultDepth)
 	root, err := resolveDir(env, in.Path)
 	if err != nil {
 		return "", err

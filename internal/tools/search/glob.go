@@ -52,10 +52,7 @@ func globTool(env *workspace.Env) tool.Tool {
 }
 
 func runGlob(ctx context.Context, env *workspace.Env, in *globInput) (string, error) {
-	limit := globDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
+	limit := tool.Or(in.Limit, globDefaultLimit)
 	pat, err := ParseNamePattern(env, in.Pattern)
 	if err != nil {
 		return "", err

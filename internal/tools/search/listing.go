@@ -56,10 +56,7 @@ func findFilesTool(env *workspace.Env) tool.Tool {
 }
 
 func findFiles(ctx context.Context, env *workspace.Env, in *findFilesInput) (string, error) {
-	limit := findDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
+	limit := tool.Or(in.Limit, findDefaultLimit)
 	needle := strings.ToLower(in.Name)
 	var found []string
 	more := false
@@ -141,10 +138,7 @@ func (h *oldestFirst) Pop() any {
 }
 
 func recentFiles(ctx context.Context, env *workspace.Env, in *recentFilesInput) (string, error) {
-	limit := recentDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
+	limit := tool.Or(in.Limit, recentDefaultLimit)
 	h := &oldestFirst{}
 	err := workspace.Walk(ctx, env, ".", workspace.WalkOptions{}, func(rel string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() {

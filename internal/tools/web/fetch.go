@@ -155,10 +155,7 @@ func (f *fetcher) run(ctx context.Context, in *fetchIn) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	limit := DefaultChars
-	if in.MaxChars != nil {
-		limit = *in.MaxChars
-	}
+	limit := tool.Or(in.MaxChars, DefaultChars)
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	pg, err := f.fetch(ctx, start)
