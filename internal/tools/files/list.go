@@ -44,7 +44,7 @@ func listDirTool(env *workspace.Env) tool.Tool {
 		},
 		Shape: func(s *jsonschema.Schema) { tool.Range(s, "depth", 1, listMaxDepth) },
 		Plan: func(in *listDirInput) tool.Plan {
-			return tool.Plan{Subjects: pathSubjects(in.Path), Title: fileop.Title(orRoot(in.Path))}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Title: fileop.Title(fileop.OrRoot(in.Path))}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *listDirInput) (tool.Result, error) {
 			return tool.TextOf(listDir(ctx, env, in))

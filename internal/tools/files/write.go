@@ -52,7 +52,7 @@ func writeFileTool(env *workspace.Env) tool.Tool {
 			return nil
 		},
 		Plan: func(in *writeFileInput) tool.Plan {
-			return tool.Plan{Subjects: pathSubjects(in.Path), Writes: pathSubjects(in.Path), Title: fileop.Title(in.Path)}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Writes: fileop.PathSubjects(in.Path), Title: fileop.Title(in.Path)}
 		},
 		Preview: func(_ context.Context, in *writeFileInput) (*protocol.Diff, error) {
 			p, err := plan(in)

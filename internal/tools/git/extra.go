@@ -12,6 +12,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/secrets"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -84,7 +85,7 @@ func logFileTool(env *workspace.Env) tool.Tool {
 
 func runLogFile(ctx context.Context, env *workspace.Env, in *logFileIn) (string, error) {
 	limit := tool.Or(in.Limit, logDefaultLimit)
-	p, err := workspacePath(env, in.Path)
+	p, err := fileop.Rel(env, in.Path)
 	if err != nil {
 		return "", err
 	}
@@ -175,7 +176,7 @@ func showFileTool(env *workspace.Env) tool.Tool {
 func runShowFile(ctx context.Context, env *workspace.Env, in *showFileIn) (string, error) {
 	// The path goes through the jail first, so a file outside the
 	// workspace cannot be named, at any commit.
-	p, err := workspacePath(env, in.Path)
+	p, err := fileop.Rel(env, in.Path)
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/secrets"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -54,7 +55,7 @@ func runShow(ctx context.Context, env *workspace.Env, in *showIn) (string, error
 	var pathspec []string
 	switch {
 	case in.Path != "":
-		p, err := workspacePath(env, in.Path)
+		p, err := fileop.Rel(env, in.Path)
 		if err != nil {
 			return "", err
 		}

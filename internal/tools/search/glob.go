@@ -11,6 +11,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -43,7 +44,7 @@ func globTool(env *workspace.Env) tool.Tool {
 			return err
 		},
 		Plan: func(in *globInput) tool.Plan {
-			return tool.Plan{Subjects: nonEmpty(in.Pattern), Title: oneLine(in.Pattern)}
+			return tool.Plan{Subjects: nonEmpty(in.Pattern), Title: fileop.Title(in.Pattern)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *globInput) (tool.Result, error) {
 			return tool.TextOf(runGlob(ctx, env, in))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -48,7 +49,7 @@ func findFilesTool(env *workspace.Env) tool.Tool {
 			}
 			return nil
 		},
-		Plan: func(in *findFilesInput) tool.Plan { return tool.Plan{Title: oneLine(in.Name)} },
+		Plan: func(in *findFilesInput) tool.Plan { return tool.Plan{Title: fileop.Title(in.Name)} },
 		Run: func(ctx context.Context, _ tool.Runtime, in *findFilesInput) (tool.Result, error) {
 			return tool.TextOf(findFiles(ctx, env, in))
 		},
