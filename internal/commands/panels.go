@@ -10,6 +10,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/diagnostics"
+	"github.com/shiro-neko/shiro/internal/picture"
 )
 
 // runContext shows what the model is told besides the conversation: the
@@ -28,7 +29,7 @@ func runContext(_ context.Context, h env, _ string) (agent.CommandOutcome, error
 			if f.Tracker {
 				kind = "tracker"
 			}
-			size := bytesLabel(f.Bytes)
+			size := picture.Size(f.Bytes)
 			switch {
 			case f.Skipped != "":
 				size = "skipped: " + f.Skipped
@@ -49,32 +50,21 @@ func runContext(_ context.Context, h env, _ string) (agent.CommandOutcome, error
 		}
 	}
 	total := r.StableBytes + r.VolatileBytes
-	fmt.Fprintf(&b, "system prompt: %s, about %s tokens\n", bytesLabel(total), approxTokens(total))
+	fmt.Fprintf(&b, "system prompt: %s, about %s tokens\n", picture.Size(total), approxTokens(total))
 	writeParts(&b, "stable (cached)", r.StableBytes, r.Stable)
 	writeParts(&b, "volatile (memory, task list)", r.VolatileBytes, r.Volatile)
 	return text(strings.TrimRight(b.String(), "\n")), nil
 }
 
 func writeParts(b *strings.Builder, name string, whole int, parts []PromptPart) {
-	fmt.Fprintf(b, "  %s: %s\n", name, bytesLabel(whole))
+	fmt.Fprintf(b, "  %s: %s\n", name, picture.Size(whole))
 	tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
 	for _, p := range parts {
 		if p.Bytes > 0 {
-			fmt.Fprintf(tw, "    %s\t%s\n", p.Name, bytesLabel(p.Bytes))
+			fmt.Fprintf(tw, "    %s\t%s\n", p.Name, picture.Size(p.Bytes))
 		}
 	}
 	_ = tw.Flush()
-}
-
-// bytesLabel writes a size briefly.
-func bytesLabel(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }
 
 // approxTokens is the usual four bytes a token, as a rough guide.
@@ -256,7 +246,7 @@ func DiagnosticsReport(r diagnostics.Report) string {
 	out := strings.TrimRight(r.Output, "\n")
 	s := r.Summary()
 	if r.Cut {
-		s += fmt.Sprintf(" (last %s of its output)", bytesLabel(diagnostics.TailBytes))
+		s += fmt.Sprintf(" (last %s of its output)", picture.Size(diagnostics.TailBytes))
 	}
 	if out == "" {
 		return s + "; no output"
