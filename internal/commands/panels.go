@@ -11,6 +11,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/diagnostics"
 	"github.com/shiro-neko/shiro/internal/picture"
+	"github.com/shiro-neko/shiro/internal/prose"
 )
 
 // runContext shows what the model is told besides the conversation: the
@@ -82,7 +83,7 @@ func runNotes(_ context.Context, h env, _ string) (agent.CommandOutcome, error) 
 		return text("the project memory is empty: the agent adds to it with remember"), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "project memory: %d %s, newest first\n", len(list), plural(len(list), "entry", "entries"))
+	fmt.Fprintf(&b, "project memory: %d %s, newest first\n", len(list), prose.Plural(len(list), "entry", "entries"))
 	for _, e := range list {
 		fmt.Fprintf(&b, "%s (%s) %s", e.Created.Format("2006-01-02"), e.Kind, oneLine(e.Text))
 		if e.Hits > 0 {
@@ -127,7 +128,7 @@ func runMemory(ctx context.Context, h env, args string) (agent.CommandOutcome, e
 	}
 	if len(ids) < minCompact {
 		return text(fmt.Sprintf("memory left as is: %d %s never recalled, nothing to merge (recalled entries are always kept)",
-			len(ids), plural(len(ids), "entry was", "entries were"))), nil
+			len(ids), prose.Plural(len(ids), "entry was", "entries were"))), nil
 	}
 	answer, err := h.Complete(ctx, compactSystem, "Compact these entries:\n"+strings.Join(lines, "\n"))
 	if err != nil {
@@ -141,7 +142,7 @@ func runMemory(ctx context.Context, h env, args string) (agent.CommandOutcome, e
 	if err != nil {
 		return agent.CommandOutcome{}, fmt.Errorf("compacting the memory: %w (it was left as is)", err)
 	}
-	return text(fmt.Sprintf("memory compacted: %d %s into %d", removed, plural(removed, "entry", "entries"), added)), nil
+	return text(fmt.Sprintf("memory compacted: %d %s into %d", removed, prose.Plural(removed, "entry", "entries"), added)), nil
 }
 
 // forgetNotes removes the entries holding what: how a memory that proved
@@ -159,7 +160,7 @@ func forgetNotes(n Notes, what string) (agent.CommandOutcome, error) {
 		return text(fmt.Sprintf("no memory entry holds %q; /notes lists them", what)), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "forgot %d %s:", len(gone), plural(len(gone), "entry", "entries"))
+	fmt.Fprintf(&b, "forgot %d %s:", len(gone), prose.Plural(len(gone), "entry", "entries"))
 	for _, e := range gone {
 		fmt.Fprintf(&b, "\n(%s) %s", e.Kind, oneLine(e.Text))
 	}
@@ -252,14 +253,6 @@ func DiagnosticsReport(r diagnostics.Report) string {
 		return s + "; no output"
 	}
 	return s + "\n" + out
-}
-
-// plural picks the word that agrees with n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // oneLine flattens text for a list line.

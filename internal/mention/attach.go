@@ -7,6 +7,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/picture"
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -174,9 +175,9 @@ func readFile(env *workspace.Env, rel string, limit int) (part, what string) {
 	// The notice says what the model got, not how big the file is: a
 	// cut file is the case where the two differ and the person needs to
 	// know.
-	what = fmt.Sprintf("%s (%d %s, %s)", rel, lines, plural(lines, "line"), picture.Size(len(body)))
+	what = fmt.Sprintf("%s (%d %s, %s)", rel, lines, prose.Plural(lines, "line", "lines"), picture.Size(len(body)))
 	if cut {
-		what = fmt.Sprintf("%s (cut: %d %s, %s sent)", rel, lines, plural(lines, "line"), sizeOf(len(body), len(data)))
+		what = fmt.Sprintf("%s (cut: %d %s, %s sent)", rel, lines, prose.Plural(lines, "line", "lines"), sizeOf(len(body), len(data)))
 	}
 	return fmt.Sprintf("=== %s (%d lines) ===\n%s%s", rel, lines, strings.TrimRight(body, "\n"), note), what
 }
@@ -188,13 +189,6 @@ func sizeOf(part, whole int) string {
 		return fmt.Sprintf("%d of %d B", part, whole)
 	}
 	return picture.Size(part) + " of " + picture.Size(whole)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // listDir attaches a directory's visible entries, one level deep.

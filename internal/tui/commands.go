@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -166,7 +167,7 @@ func (m *model) cmdCopy() tea.Cmd {
 		return nil
 	}
 	n := utf8.RuneCountInString(text)
-	m.note(noteSuccess, fmt.Sprintf("copied the last answer (%d %s) to the clipboard (OSC 52: if nothing arrives, your terminal does not allow it)", n, plural(n, "character")))
+	m.note(noteSuccess, fmt.Sprintf("copied the last answer (%d %s) to the clipboard (OSC 52: if nothing arrives, your terminal does not allow it)", n, prose.Plural(n, "character", "characters")))
 	return tea.SetClipboard(text)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -127,7 +128,7 @@ func folded(lines []string, hidden, width int, st interface{ Render(...string) s
 		out = append(out, lead+st.Render(ansi.Truncate(ansi.Strip(l), max(width-4, 4), "…")))
 	}
 	if hidden > 0 {
-		out = append(out, "    "+st.Render(fmt.Sprintf("… +%d %s", hidden, plural(hidden, "line"))))
+		out = append(out, "    "+st.Render(fmt.Sprintf("… +%d %s", hidden, prose.Plural(hidden, "line", "lines"))))
 	}
 	return out
 }
@@ -155,7 +156,7 @@ func foldedDiff(st *styles, lines []previewLine, n, width int) []string {
 		out[i] = "    " + out[i]
 	}
 	if hidden > 0 {
-		out = append(out, "    "+st.dim.Render(fmt.Sprintf("… +%d %s (ctrl-o)", hidden, plural(hidden, "line"))))
+		out = append(out, "    "+st.dim.Render(fmt.Sprintf("… +%d %s (ctrl-o)", hidden, prose.Plural(hidden, "line", "lines"))))
 	}
 	return out
 }
