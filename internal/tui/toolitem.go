@@ -103,7 +103,7 @@ func (t *toolItem) render(r *renderCtx, width int) []string {
 		below = folded(headLines(t.output, shown), countLines(t.output)-shown, width, r.st.fail)
 	case toolDenied:
 		msg := fmt.Sprintf("denied by %s: %s", t.by, oneLine(t.reason))
-		below = folded(splitLines(wrapText(msg, width-4)), 0, width, r.st.denied)
+		below = folded(splitLines(ansi.Wrap(msg, max(width-4, 10), "")), 0, width, r.st.denied)
 	}
 	if len(t.subagents) > 0 {
 		lines = append(lines, renderSubagents(r, t.subagents, width)...)
@@ -181,7 +181,3 @@ func countLines(s string) int { return len(splitLines(strings.TrimRight(s, "\n")
 
 // oneLine folds text onto one line for a tool header.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func wrapText(s string, width int) string {
-	return ansi.Wrap(s, max(width, 10), "")
-}
