@@ -17,10 +17,32 @@ type wrapperSpec struct {
 }
 
 // wrapperSpecFor returns the spec of a wrapper follow knows through this
-// catalogue; the older ones (sudo, env, timeout, nice…) have their own
-// code.
+// catalogue; those whose words need more (sudo, env, xargs, flock…) have
+// their own code.
 func wrapperSpecFor(base string) (wrapperSpec, bool) {
 	switch base {
+	case "pkexec":
+		return wrapperSpec{opts: optSpec{long: []string{"user"}}}, true
+	case "time":
+		return wrapperSpec{opts: optSpec{value: "fo", long: []string{"format", "output"}}}, true
+	case "nice":
+		return wrapperSpec{opts: optSpec{value: "n", long: []string{"adjustment"}}}, true
+	case "exec":
+		return wrapperSpec{opts: optSpec{value: "a"}}, true
+	case "stdbuf":
+		return wrapperSpec{opts: optSpec{value: "ioe", long: []string{"input", "output", "error"}}}, true
+	case "ionice": // -p, -P and -u change running processes
+		return wrapperSpec{opts: optSpec{value: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}},
+			attach: []string{"p", "P", "u", "pid", "pgid", "uid"}}, true
+	case "taskset": // the command follows the mask or CPU list
+		return wrapperSpec{skip: 1, attach: []string{"p", "pid"}}, true
+	case "timeout": // the command follows the duration
+		return wrapperSpec{opts: optSpec{value: "sk", long: []string{"signal", "kill-after"}}, skip: 1}, true
+	case "caffeinate":
+		return wrapperSpec{opts: optSpec{value: "tw"}}, true
+	case "run0":
+		return wrapperSpec{opts: optSpec{value: "ugD", long: []string{"user", "group", "nice", "chdir", "setenv", "property",
+			"unit", "description", "slice", "machine", "background"}}}, true
 	case "strace":
 		return wrapperSpec{opts: optSpec{value: "abeEIOopPsSUX", long: []string{"attach", "signal", "trace", "trace-path", "output",
 			"string-limit", "user", "env", "decode-fds", "columns", "status", "quiet", "silent", "absolute-timestamps",
@@ -45,7 +67,7 @@ func wrapperSpecFor(base string) (wrapperSpec, bool) {
 		return wrapperSpec{opts: optSpec{value: "aEPtO"}, attach: []string{"k"}}, true
 	case "firejail":
 		return wrapperSpec{shell: true}, true
-	case "valgrind", "eatmydata", "nocache", "catchsegv", "dbus-run-session", "dbus-launch", "catatonit",
+	case "nohup", "unbuffer", "setsid", "valgrind", "eatmydata", "nocache", "catchsegv", "dbus-run-session", "dbus-launch", "catatonit",
 		"tsocks", "arch", "pfexec", "with-contenv", "chronic", "ifne":
 		return wrapperSpec{}, true
 	case "tini":
