@@ -35,28 +35,28 @@ func (s *subject) readSubcommand() {
 	}
 }
 
-func hardReset(s *subject) bool { return hasOption(s.rest, "", "", "--hard", 3) }
+func hardReset(s subject) bool { return hasOption(s.rest, "", "", "--hard", 3) }
 
 // forcedClean: -f, or clean.requireForce off, unless -n says what would go.
-func forcedClean(s *subject) bool {
+func forcedClean(s subject) bool {
 	force := s.noForce || hasOption(s.rest, "f", "e", "--force", 3)
 	return force && !hasOption(s.rest, "n", "e", "--dry-run", 3)
 }
 
 // resetsTree: read-tree -u --reset makes the index and the work tree the
 // tree given.
-func resetsTree(s *subject) bool {
+func resetsTree(s subject) bool {
 	return hasOption(s.rest, "u", "", "", 0) && hasOption(s.rest, "", "", "--reset", 5)
 }
 
 // forcedCheckoutIndex: -f overwrites files that exist; with -a (or names)
 // it is checkout -- .
-func forcedCheckoutIndex(s *subject) bool { return hasOption(s.rest, "f", "", "--force", 3) }
+func forcedCheckoutIndex(s subject) bool { return hasOption(s.rest, "f", "", "--force", 3) }
 
-func deletesRef(s *subject) bool { return hasOption(s.rest, "d", "m", "", 0) }
+func deletesRef(s subject) bool { return hasOption(s.rest, "d", "m", "", 0) }
 
 // forceDeletesBranch: -D, or -d with -f.
-func forceDeletesBranch(s *subject) bool {
+func forceDeletesBranch(s subject) bool {
 	return hasOption(s.rest, "D", "ut", "", 0) ||
 		hasOption(s.rest, "d", "ut", "--delete", 4) && hasOption(s.rest, "f", "ut", "--force", 4)
 }
@@ -76,7 +76,7 @@ func noForceNeeded(setting string) bool {
 // pathspec that covers many files (`.`, `:/`, a glob, pathspec magic). A
 // single file named is let through, as `rm` of one file is. restore
 // --staged without --worktree changes only the index.
-func overwritesWorkTree(s *subject) bool {
+func overwritesWorkTree(s subject) bool {
 	if s.sub != "restore" && hasOption(s.rest, "f", "bBcC", "--force", 3) || hasOption(s.rest, "", "", "--discard-changes", 3) {
 		return true
 	}
@@ -100,8 +100,8 @@ func broadPathspec(t string) bool {
 	return path.Clean(t) == "." || path.Clean(t) == ".." || strings.HasPrefix(t, ":") || strings.ContainsAny(t, "*?[")
 }
 
-func pushForces(s *subject) bool  { return pushWhy(s.rest) == whyForcePush }
-func pushDeletes(s *subject) bool { return pushWhy(s.rest) == whyPushDel }
+func pushForces(s subject) bool  { return pushWhy(s.rest) == whyForcePush }
+func pushDeletes(s subject) bool { return pushWhy(s.rest) == whyPushDel }
 
 // pushWhy: --force, -f, --force-with-lease[=…], --force-if-includes and
 // --mirror rewrite remote history; --delete, -d, --prune and a `:ref`
@@ -123,10 +123,8 @@ func pushWhy(rest []arg) string {
 			note(refspecWhy(rest[i+1:]))
 			i = len(rest)
 		case strings.HasPrefix(t, "--"):
-			for _, full := range []string{"--force", "--force-with-lease", "--force-if-includes", "--mirror"} {
-				if LongPrefix(t, full, 3) {
-					note(whyForcePush)
-				}
+			if anyLongPrefix(t, 3, "--force", "--force-with-lease", "--force-if-includes", "--mirror") {
+				note(whyForcePush)
 			}
 			if LongPrefix(t, "--delete", 3) || LongPrefix(t, "--prune", 4) {
 				note(whyPushDel)
@@ -160,15 +158,7 @@ func pushWhy(rest []arg) string {
 // as its value, abbreviated or not (an ambiguous abbreviation makes git
 // fail, so skipping its next word cannot hide what runs).
 func pushValued(t string) bool {
-	if strings.Contains(t, "=") {
-		return false
-	}
-	for _, full := range []string{"--repo", "--receive-pack", "--exec", "--push-option"} {
-		if LongPrefix(t, full, 3) {
-			return true
-		}
-	}
-	return false
+	return !strings.Contains(t, "=") && anyLongPrefix(t, 3, "--repo", "--receive-pack", "--exec", "--push-option")
 }
 
 func refspecWhy(specs []arg) string {

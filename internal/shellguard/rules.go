@@ -3,6 +3,7 @@ package shellguard
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // The categories of Verdict.Category. Every rule belongs to one, so a
@@ -59,7 +60,7 @@ type rule struct {
 // pipeline.go, access.go).
 type row struct {
 	programs, subs []string
-	when           func(*subject) bool
+	when           func(subject) bool
 	category, why  string
 	fromInput      bool
 }
@@ -92,7 +93,7 @@ var table = []row{
 	{programs: databaseClients, when: destroysData, category: CategorySQL, why: whySQL},
 	{programs: []string{"mkfs*", "newfs*", "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkdosfs", "mkntfs"}, category: CategoryDisk, why: whyDisk},
 	{programs: []string{"dd"}, when: ddToDevice, category: CategoryDisk, why: whyDisk},
-	{programs: []string{"chmod"}, when: func(s *subject) bool { return chmodWorldWritable(s.args[1:]) }, category: CategoryChmod, why: whyChmod},
+	{programs: []string{"chmod"}, when: func(s subject) bool { return chmodWorldWritable(s.args[1:]) }, category: CategoryChmod, why: whyChmod},
 	{programs: []string{"mkdir", "install"}, when: makesWorldWritable, category: CategoryChmod, why: whyChmod},
 	{programs: []string{"shutdown", "reboot", "halt", "poweroff"}, category: CategoryPower, why: whyPower},
 	{programs: []string{"systemctl", "loginctl"}, when: powerVerb, category: CategoryPower, why: whyPower},
@@ -113,33 +114,69 @@ var (
 // ruleFor applies the table to an effective command. in is what feeds its
 // standard input, or nil.
 func ruleFor(base string, args []arg, in *input) rule {
+	x := tableIndex()
+	rows := x.rows(base)
 	s := subject{base: base, args: args, in: in}
 	if base == "git" {
 		s.readSubcommand()
+		rows = x.git[s.sub]
 	}
-	for i := range table {
-		r := &table[i]
-		if names(r.programs, base) && (r.subs == nil || oneOf(s.sub, r.subs...)) && (r.when == nil || r.when(&s)) {
+	for _, r := range rows {
+		if r.when == nil || r.when(s) {
 			return rule{category: r.category, why: r.why, fromInput: r.fromInput}
 		}
 	}
 	return rule{}
 }
 
-// names reports whether programs names base, a trailing * matching any
-// suffix.
-func names(programs []string, base string) bool {
-	for _, p := range programs {
-		if p == base || p[len(p)-1] == '*' && strings.HasPrefix(base, p[:len(p)-1]) {
-			return true
-		}
-	}
-	return false
+// rowIndex finds a program's rows (git's by subcommand), in the table's
+// order, with one map read rather than a walk over every row's programs
+// for each command judged.
+type rowIndex struct {
+	named, git map[string][]*row
+	prefixed   []string // the programs given with a trailing *, without it
+	byPrefix   [][]*row
+	databases  map[string]bool
 }
 
-func isDatabaseClient(base string) bool { return oneOf(base, databaseClients...) }
+// tableIndex is built from the table once, when a command is first judged.
+var tableIndex = sync.OnceValue(func() *rowIndex {
+	x := &rowIndex{named: map[string][]*row{}, git: map[string][]*row{}, databases: map[string]bool{}}
+	for _, p := range databaseClients {
+		x.databases[p] = true
+	}
+	for i := range table {
+		r := &table[i]
+		for _, sub := range r.subs { // only git's rows have subcommands
+			x.git[sub] = append(x.git[sub], r)
+		}
+		for _, p := range r.programs {
+			if prefix, ok := strings.CutSuffix(p, "*"); ok {
+				x.prefixed = append(x.prefixed, prefix)
+				x.byPrefix = append(x.byPrefix, []*row{r})
+				continue
+			}
+			x.named[p] = append(x.named[p], r)
+		}
+	}
+	return x
+})
 
-func findDeletes(s *subject) bool {
+func (x *rowIndex) rows(base string) []*row {
+	if rows, ok := x.named[base]; ok {
+		return rows
+	}
+	for i, prefix := range x.prefixed {
+		if strings.HasPrefix(base, prefix) {
+			return x.byPrefix[i]
+		}
+	}
+	return nil
+}
+
+func isDatabaseClient(base string) bool { return tableIndex().databases[base] }
+
+func findDeletes(s subject) bool {
 	for _, a := range s.args[1:] {
 		if a.lit && a.text == "-delete" {
 			return true
@@ -150,7 +187,7 @@ func findDeletes(s *subject) bool {
 
 // ddToDevice: dd's of= is also a write access (see accessRecorder.add); the
 // row is what judges the values a variable may hold (`dd $target`).
-func ddToDevice(s *subject) bool {
+func ddToDevice(s subject) bool {
 	for _, a := range s.args[1:] {
 		if target, ok := strings.CutPrefix(a.text, "of="); ok && isRawDevice(target) {
 			return true
@@ -160,14 +197,14 @@ func ddToDevice(s *subject) bool {
 }
 
 // makesWorldWritable: mkdir -m and install -m take chmod's modes.
-func makesWorldWritable(s *subject) bool {
+func makesWorldWritable(s subject) bool {
 	opts, _ := scanOptions(s.args[1:], optSpec{value: "mgotSZ", long: []string{"mode", "group", "owner", "target-directory", "suffix", "context"}, permute: true})
 	mode, ok := valueOf(opts, "m", "mode")
 	return ok && chmodWorldWritable([]arg{mode})
 }
 
 // changesRunlevel: init 0 halts, init 6 reboots.
-func changesRunlevel(s *subject) bool {
+func changesRunlevel(s subject) bool {
 	_, ops := scanOptions(s.args[1:], optSpec{})
 	return len(ops) > 0 && oneOf(ops[0].text, "0", "6")
 }
@@ -175,7 +212,7 @@ func changesRunlevel(s *subject) bool {
 // rmForcedOrRecursive: any -r, -R or -f in any short cluster, a long
 // --recursive, --force or --no-preserve-root (getopt accepts `--rec`), or
 // an option spelled with an expansion (`-$x`), which may be any of those.
-func rmForcedOrRecursive(s *subject) bool {
+func rmForcedOrRecursive(s subject) bool {
 	for _, a := range s.args[1:] {
 		t := a.text
 		if a.lit && t == "--" {
@@ -190,7 +227,7 @@ func rmForcedOrRecursive(s *subject) bool {
 		if shortCluster(t) && strings.ContainsAny(t[1:], "rRf") {
 			return true
 		}
-		if LongPrefix(t, "--recursive", 3) || LongPrefix(t, "--force", 3) || LongPrefix(t, "--no-preserve-root", 3) {
+		if anyLongPrefix(t, 3, "--recursive", "--force", "--no-preserve-root") {
 			return true
 		}
 	}
@@ -245,7 +282,10 @@ func chmodWorldWritable(args []arg) bool {
 	return false
 }
 
-func modeWorldWritable(t string) bool { return octalWorldWritable(t) || symbolicWorldWritable(t) }
+func modeWorldWritable(t string) bool {
+	symbolic, _ := othersWritable(t)
+	return octalWorldWritable(t) || symbolic
+}
 
 // octalWorldWritable reads an octal mode; chmod takes any number of leading
 // zeros (000777 is 777), so they are dropped before the mode is judged.
@@ -271,13 +311,9 @@ func symbolicMode(t string) bool {
 	return ok
 }
 
-func symbolicWorldWritable(t string) bool {
-	w, ok := othersWritable(t)
-	return ok && w
-}
-
 // othersWritable reads a symbolic mode clause by clause and says whether
-// others end up with write permission; ok is false when t is not a mode.
+// others end up with write permission; both are false when t is not a
+// mode.
 // Copying another class's bits (o=u) counts as write, since it usually is.
 func othersWritable(t string) (writable, ok bool) {
 	if t == "" {
@@ -326,7 +362,7 @@ func othersWritable(t string) (writable, ok bool) {
 
 // powerVerb reports a systemctl or loginctl verb that stops, restarts or
 // suspends the machine.
-func powerVerb(s *subject) bool {
+func powerVerb(s subject) bool {
 	_, ops := scanOptions(s.args[1:], optSpec{
 		value: "tpsHMnoP",
 		long: []string{"type", "property", "signal", "host", "machine", "lines", "output", "kill-whom", "kill-value",
@@ -340,13 +376,13 @@ func powerVerb(s *subject) bool {
 
 // destroysDataOnInput looks for destructive statements in what feeds a
 // database client's input.
-func destroysDataOnInput(s *subject) bool {
+func destroysDataOnInput(s subject) bool {
 	return s.in != nil && (s.in.sql || sqlFor(s.base, s.in.text) || isRedis(s.base) && redisScriptFlushes(s.in.text))
 }
 
 // destroysData looks for destructive statements in a database client's
 // words.
-func destroysData(s *subject) bool {
+func destroysData(s subject) bool {
 	base, args := s.base, s.args
 	switch base {
 	case "dropdb":
