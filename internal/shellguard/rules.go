@@ -114,12 +114,13 @@ var (
 // ruleFor applies the table to an effective command. in is what feeds its
 // standard input, or nil.
 func ruleFor(base string, args []arg, in *input) rule {
-	x := tableIndex()
-	rows := x.rows(base)
 	s := subject{base: base, args: args, in: in}
+	var rows []*row
 	if base == "git" {
 		s.readSubcommand()
-		rows = x.git[s.sub]
+		rows = tableIndex().git[s.sub]
+	} else {
+		rows = tableIndex().rows(base)
 	}
 	for _, r := range rows {
 		if r.when == nil || r.when(s) {
@@ -149,6 +150,9 @@ var tableIndex = sync.OnceValue(func() *rowIndex {
 		r := &table[i]
 		for _, sub := range r.subs { // only git's rows have subcommands
 			x.git[sub] = append(x.git[sub], r)
+		}
+		if r.subs != nil {
+			continue
 		}
 		for _, p := range r.programs {
 			if prefix, ok := strings.CutSuffix(p, "*"); ok {
