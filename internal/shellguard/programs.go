@@ -84,12 +84,6 @@ func (a *engine) follow(sc *scope, base string, args []arg) next {
 		return runs(ops)
 	case "env":
 		return a.followEnv(sc, rest)
-	case "command":
-		opts, ops := scanOptions(rest, optSpec{})
-		if has(opts, "v", "V") {
-			return next{} // a query: `command -v rm` runs nothing
-		}
-		return runs(ops)
 	case "builtin", "chrt", "xargs", "flock", "chroot", "busybox", "toybox", "script":
 		return followWrapper(base, rest)
 	case "su", "runuser":

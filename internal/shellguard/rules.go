@@ -79,7 +79,7 @@ type subject struct {
 // programs, subcommand and condition hold is the verdict.
 var table = []row{
 	{programs: []string{"rm"}, when: rmForcedOrRecursive, category: CategoryRm, why: whyRm},
-	{programs: []string{"find"}, when: findDeletes, category: CategoryRm, why: whyFindDel},
+	{programs: []string{"find"}, when: anyWord(func(a arg) bool { return a.lit && a.text == "-delete" }), category: CategoryRm, why: whyFindDel},
 	{programs: git, subs: []string{"reset"}, when: hardReset, category: CategoryGitReset, why: whyReset},
 	{programs: git, subs: []string{"checkout", "restore", "switch"}, when: overwritesWorkTree, category: CategoryGitReset, why: whyReset},
 	{programs: git, subs: []string{"read-tree"}, when: resetsTree, category: CategoryGitReset, why: whyReset},
@@ -90,9 +90,13 @@ var table = []row{
 	{programs: git, subs: []string{"branch"}, when: forceDeletesBranch, category: CategoryGitBranch, why: whyBranch},
 	{programs: git, subs: []string{"update-ref"}, when: deletesRef, category: CategoryGitBranch, why: whyRef},
 	{programs: databaseClients, when: destroysDataOnInput, category: CategorySQL, why: whySQL, fromInput: true},
-	{programs: databaseClients, when: destroysData, category: CategorySQL, why: whySQL},
+	{programs: []string{"dropdb"}, category: CategorySQL, why: whySQL},
+	{programs: []string{"mysqladmin"}, when: anyWord(func(a arg) bool { return strings.EqualFold(a.text, "drop") }), category: CategorySQL, why: whySQL},
+	{programs: redisClients, when: func(s subject) bool { return redisFlushes(s.args[1:]) }, category: CategorySQL, why: whySQL},
+	{programs: []string{"mongo", "mongosh"}, when: anyWord(mongoDrops), category: CategorySQL, why: whySQL},
+	{programs: sqlClients, when: sqlInWords, category: CategorySQL, why: whySQL},
 	{programs: []string{"mkfs*", "newfs*", "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkdosfs", "mkntfs"}, category: CategoryDisk, why: whyDisk},
-	{programs: []string{"dd"}, when: ddToDevice, category: CategoryDisk, why: whyDisk},
+	{programs: []string{"dd"}, when: anyWord(writesDevice), category: CategoryDisk, why: whyDisk},
 	{programs: []string{"chmod"}, when: func(s subject) bool { return chmodWorldWritable(s.args[1:]) }, category: CategoryChmod, why: whyChmod},
 	{programs: []string{"mkdir", "install"}, when: makesWorldWritable, category: CategoryChmod, why: whyChmod},
 	{programs: []string{"shutdown", "reboot", "halt", "poweroff"}, category: CategoryPower, why: whyPower},
@@ -103,12 +107,13 @@ var table = []row{
 var (
 	git    = []string{"git"}
 	pushes = []string{"push", "send-pack"}
-	// databaseClients run SQL (or a database's own destructive commands)
-	// given on the command line or standard input.
-	databaseClients = []string{"psql", "mysql", "mariadb", "sqlite3", "sqlite", "sqlcmd", "osql", "isql", "cockroach",
+	// sqlClients run SQL given on the command line or standard input.
+	sqlClients = []string{"psql", "mysql", "mariadb", "sqlite3", "sqlite", "sqlcmd", "osql", "isql", "cockroach",
 		"clickhouse", "clickhouse-client", "duckdb", "mysqlsh", "usql", "pgcli", "mycli", "litecli", "cqlsh", "sqlplus",
-		"snowsql", "trino", "presto", "bq", "db2", "sqlline", "spanner-cli",
-		"redis-cli", "valkey-cli", "keydb-cli", "mongo", "mongosh", "dropdb", "mysqladmin"}
+		"snowsql", "trino", "presto", "bq", "db2", "sqlline", "spanner-cli", "mongo", "mongosh"}
+	redisClients = []string{"redis-cli", "valkey-cli", "keydb-cli"}
+	// databaseClients run SQL or a database's own destructive commands.
+	databaseClients = append(append([]string{"dropdb", "mysqladmin"}, redisClients...), sqlClients...)
 )
 
 // ruleFor applies the table to an effective command. in is what feeds its
@@ -135,14 +140,13 @@ func ruleFor(base string, args []arg, in *input) rule {
 // for each command judged.
 type rowIndex struct {
 	named, git map[string][]*row
-	prefixed   []string // the programs given with a trailing *, without it
-	byPrefix   [][]*row
+	prefixed   map[string][]*row // by the name before a trailing * (no two overlap)
 	databases  map[string]bool
 }
 
 // tableIndex is built from the table once, when a command is first judged.
 var tableIndex = sync.OnceValue(func() *rowIndex {
-	x := &rowIndex{named: map[string][]*row{}, git: map[string][]*row{}, databases: map[string]bool{}}
+	x := &rowIndex{named: map[string][]*row{}, git: map[string][]*row{}, prefixed: map[string][]*row{}, databases: map[string]bool{}}
 	for _, p := range databaseClients {
 		x.databases[p] = true
 	}
@@ -151,16 +155,12 @@ var tableIndex = sync.OnceValue(func() *rowIndex {
 		for _, sub := range r.subs { // only git's rows have subcommands
 			x.git[sub] = append(x.git[sub], r)
 		}
-		if r.subs != nil {
-			continue
-		}
 		for _, p := range r.programs {
 			if prefix, ok := strings.CutSuffix(p, "*"); ok {
-				x.prefixed = append(x.prefixed, prefix)
-				x.byPrefix = append(x.byPrefix, []*row{r})
-				continue
+				x.prefixed[prefix] = append(x.prefixed[prefix], r)
+			} else if r.subs == nil {
+				x.named[p] = append(x.named[p], r)
 			}
-			x.named[p] = append(x.named[p], r)
 		}
 	}
 	return x
@@ -170,9 +170,9 @@ func (x *rowIndex) rows(base string) []*row {
 	if rows, ok := x.named[base]; ok {
 		return rows
 	}
-	for i, prefix := range x.prefixed {
+	for prefix, rows := range x.prefixed {
 		if strings.HasPrefix(base, prefix) {
-			return x.byPrefix[i]
+			return rows
 		}
 	}
 	return nil
@@ -180,24 +180,38 @@ func (x *rowIndex) rows(base string) []*row {
 
 func isDatabaseClient(base string) bool { return tableIndex().databases[base] }
 
-func findDeletes(s subject) bool {
+// anyWord is the condition that one of the command's words (past the
+// program) matches.
+func anyWord(match func(arg) bool) func(subject) bool {
+	return func(s subject) bool {
+		for _, a := range s.args[1:] {
+			if match(a) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// writesDevice: dd's of= is also a write access (see accessRecorder.add);
+// the row is what judges the values a variable may hold (`dd $target`).
+func writesDevice(a arg) bool {
+	target, ok := strings.CutPrefix(a.text, "of=")
+	return ok && isRawDevice(target)
+}
+
+// sqlInWords: a word of a SQL client holds a destructive statement.
+func sqlInWords(s subject) bool {
 	for _, a := range s.args[1:] {
-		if a.lit && a.text == "-delete" {
+		if sqlFor(s.base, a.text) {
 			return true
 		}
 	}
 	return false
 }
 
-// ddToDevice: dd's of= is also a write access (see accessRecorder.add); the
-// row is what judges the values a variable may hold (`dd $target`).
-func ddToDevice(s subject) bool {
-	for _, a := range s.args[1:] {
-		if target, ok := strings.CutPrefix(a.text, "of="); ok && isRawDevice(target) {
-			return true
-		}
-	}
-	return false
+func mongoDrops(a arg) bool {
+	return strings.Contains(a.text, "dropDatabase") || strings.Contains(a.text, ".drop(")
 }
 
 // makesWorldWritable: mkdir -m and install -m take chmod's modes.
@@ -382,35 +396,4 @@ func powerVerb(s subject) bool {
 // database client's input.
 func destroysDataOnInput(s subject) bool {
 	return s.in != nil && (s.in.sql || sqlFor(s.base, s.in.text) || isRedis(s.base) && redisScriptFlushes(s.in.text))
-}
-
-// destroysData looks for destructive statements in a database client's
-// words.
-func destroysData(s subject) bool {
-	base, args := s.base, s.args
-	switch base {
-	case "dropdb":
-		return true
-	case "mysqladmin":
-		for _, a := range args[1:] {
-			if strings.EqualFold(a.text, "drop") {
-				return true
-			}
-		}
-		return false
-	case "redis-cli", "valkey-cli", "keydb-cli":
-		return redisFlushes(args[1:])
-	case "mongo", "mongosh":
-		for _, a := range args[1:] {
-			if strings.Contains(a.text, "dropDatabase") || strings.Contains(a.text, ".drop(") {
-				return true
-			}
-		}
-	}
-	for _, a := range args[1:] {
-		if sqlFor(base, a.text) {
-			return true
-		}
-	}
-	return false
 }

@@ -38,6 +38,8 @@ func wrapperSpecFor(base string) (wrapperSpec, bool) {
 		return wrapperSpec{skip: 1, attach: []string{"p", "pid"}}, true
 	case "timeout": // the command follows the duration
 		return wrapperSpec{opts: optSpec{value: "sk", long: []string{"signal", "kill-after"}}, skip: 1}, true
+	case "command": // -v and -V are queries: `command -v rm` runs nothing
+		return wrapperSpec{attach: []string{"v", "V"}}, true
 	case "caffeinate":
 		return wrapperSpec{opts: optSpec{value: "tw"}}, true
 	case "run0":
