@@ -142,7 +142,7 @@ func (a *engine) follow(sc *scope, base string, args []arg) next {
 	if isShell(base) {
 		return followShell(base, rest)
 	}
-	if isInterpreter(base) {
+	if IsInterpreter(base) {
 		return followInterpreter(base, rest)
 	}
 	return next{}

@@ -395,5 +395,5 @@ func powerVerb(s subject) bool {
 // destroysDataOnInput looks for destructive statements in what feeds a
 // database client's input.
 func destroysDataOnInput(s subject) bool {
-	return s.in != nil && (s.in.sql || sqlFor(s.base, s.in.text) || isRedis(s.base) && redisScriptFlushes(s.in.text))
+	return s.in != nil && (s.in.sql || sqlFor(s.base, s.in.text) || oneOf(s.base, redisClients...) && redisScriptFlushes(s.in.text))
 }

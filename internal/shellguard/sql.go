@@ -96,8 +96,6 @@ func lineEnd(s string, i int) int {
 	return len(s)
 }
 
-func isRedis(base string) bool { return oneOf(base, redisClients...) }
-
 // redisFlushes reports redis-cli words that run FLUSHALL or FLUSHDB: the
 // command is the first operand after redis-cli's options (`SET note
 // flushall` sets a key), or a script an EVAL or FCALL runs.

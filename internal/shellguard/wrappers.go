@@ -110,23 +110,17 @@ func wrapperSpecFor(base string) (wrapperSpec, bool) {
 	case "dotenv":
 		return wrapperSpec{opts: optSpec{value: "ecv"}}, true
 	case "systemd-run":
-		return wrapperSpec{opts: optSpec{value: "pMEuHs", long: systemdRunValued()}}, true
+		return wrapperSpec{opts: optSpec{value: "pMEuHs", long: []string{"property", "machine", "host", "unit", "description",
+			"slice", "setenv", "working-directory", "nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active",
+			"on-unit-inactive", "on-calendar", "timer-property", "path-property", "socket-property", "service-type",
+			"expand-environment"}}}, true
 	case "systemd-nspawn":
-		return wrapperSpec{opts: optSpec{value: "DMuUSZLp", long: systemdNspawnValued()}, shell: true}, true
+		return wrapperSpec{opts: optSpec{value: "DMuUSZLp", long: []string{"directory", "machine", "user", "uuid", "slice",
+			"property", "image", "bind", "bind-ro", "tmpfs", "overlay", "setenv", "network-interface", "network-bridge", "port",
+			"capability", "drop-capability", "register", "keep-unit", "personality", "link-journal", "resolv-conf", "timezone",
+			"chdir"}}, shell: true}, true
 	}
 	return wrapperSpec{}, false
-}
-
-func systemdRunValued() []string {
-	return []string{"property", "machine", "host", "unit", "description", "slice", "setenv", "working-directory",
-		"nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar",
-		"timer-property", "path-property", "socket-property", "service-type", "expand-environment"}
-}
-
-func systemdNspawnValued() []string {
-	return []string{"directory", "machine", "user", "uuid", "slice", "property", "image", "bind", "bind-ro",
-		"tmpfs", "overlay", "setenv", "network-interface", "network-bridge", "port", "capability", "drop-capability",
-		"register", "keep-unit", "personality", "link-journal", "resolv-conf", "timezone", "chdir"}
 }
 
 // follow reads a wrapper's options and returns the command it runs.
