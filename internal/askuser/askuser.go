@@ -78,8 +78,7 @@ func New() tool.Tool {
 				}
 				return tool.Result{}, fmt.Errorf("could not ask the user: %w", err)
 			}
-			out, err := render(in.q, a)
-			return tool.Text(out), err
+			return tool.TextOf(render(in.q, a))
 		},
 	})
 }

@@ -49,11 +49,3 @@ func ParseRule(s string) (Rule, error) {
 	r.Spec, r.HasSpec = inner, true
 	return r, nil
 }
-
-// String is the rule as Claude Code writes it.
-func (r Rule) String() string {
-	if !r.HasSpec {
-		return r.Tool
-	}
-	return r.Tool + "(" + r.Spec + ")"
-}

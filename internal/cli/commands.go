@@ -96,15 +96,6 @@ func newExplainCommand(stdio IO) *cobra.Command {
 	return cmd
 }
 
-func newPluginsCommand(stdio IO) *cobra.Command {
-	return newDescribeCommand(stdio, "plugins",
-		"List the active plugins in chain order and every name or manifest that did not load", app.DescribePlugins)
-}
-
-func newSkillsCommand(stdio IO) *cobra.Command {
-	return newDescribeCommand(stdio, "skills", "List the skills: name, origin and description", app.DescribeSkills)
-}
-
 func newHooksCommand(stdio IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks",

@@ -50,21 +50,11 @@ func runInteractive(ctx context.Context, stdio IO, o runOptions, loaded app.Load
 	opts := o.appOptions(loaded)
 	opts.Attended = true
 	opts.BellOut = stdio.Err
-	closeStore, err := o.withSessions(&opts, true)
+	a, done, err := o.open(ctx, opts, true)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
-	closeRecord, err := attachRecorder(&opts, o.record)
-	if err != nil {
-		return err
-	}
-	defer closeRecord()
-	a, err := app.Open(ctx, opts)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
+	defer done()
 	uiOpts := UIOptions{HistoryPath: loaded.Paths.History(a.Env.Root), History: a.SessionStore().Prompts(a.Env.Root),
 		StatusLine: a.StatusLine(), Notifications: loaded.Settings.Notifications}
 	if f, ok := stdio.Out.(*os.File); ok {

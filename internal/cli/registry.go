@@ -131,27 +131,7 @@ func newRegistryInstalledCommand(stdio IO) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			list, err := c.Installed()
-			if err != nil {
-				return err
-			}
-			if len(list) == 0 {
-				fmt.Fprintf(stdio.Out, "nothing is installed from the registry (%s, %s)\n", c.SkillsDir(), c.PluginsDir())
-				return nil
-			}
-			tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "KIND\tNAME\tSIGNER\tDESCRIPTION\tPATH")
-			for _, e := range list {
-				signer, desc := e.Signer, e.Description
-				if signer == "" {
-					signer = "-"
-				}
-				if e.Problem != "" {
-					desc = "NOT LOADING: " + e.Problem
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Kind, e.Name, signer, desc, e.Path)
-			}
-			return tw.Flush()
+			return c.WriteInstalled(stdio.Out, true)
 		},
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/shiro-neko/shiro/internal/app"
 	"github.com/shiro-neko/shiro/internal/version"
 )
 
@@ -150,7 +151,9 @@ func newRoot(stdio IO) *cobra.Command {
 	f.BoolP("version", "v", false, "print the version and exit")
 
 	root.AddCommand(newACPCommand(stdio), newDemoCommand(stdio), newExplainCommand(stdio), newHooksCommand(stdio),
-		newPluginsCommand(stdio), newRegistryCommand(stdio), newSkillsCommand(stdio), newMCPCommand(stdio),
+		newDescribeCommand(stdio, "plugins", "List the active plugins in chain order and every name or manifest that did not load", app.DescribePlugins),
+		newDescribeCommand(stdio, "skills", "List the skills: name, origin and description", app.DescribeSkills),
+		newRegistryCommand(stdio), newMCPCommand(stdio),
 		newSessionsCommand(stdio), newSandboxCommand(stdio), newConfigCommand(stdio), newLSPCommand(stdio), newToolsCommand(stdio))
 	return root
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"strings"
 
@@ -125,21 +124,11 @@ func runHeadless(ctx context.Context, stdio IO, o runOptions, loaded app.Loaded)
 	if output.schema != nil {
 		opts.OutputSchema = output.schema.Raw
 	}
-	closeStore, err := o.withSessions(&opts, false)
+	a, done, err := o.open(ctx, opts, false)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
-	closeRecord, err := attachRecorder(&opts, o.record)
-	if err != nil {
-		return err
-	}
-	defer closeRecord()
-	a, err := app.Open(ctx, opts)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
+	defer done()
 	if n := a.Sandbox.Notice(); n != "" && output.format == headless.FormatStreamJSON {
 		// The notice event goes to stdout among the others; whoever
 		// watches stderr sees it too (text mode prints it there already).
@@ -199,19 +188,6 @@ func headlessInput(stdio IO, cwd string, o runOptions) (headless.Input, bool, er
 		images = append(images, img)
 	}
 	return headless.Prompt(prompt, images...), false, nil
-}
-
-// attachRecorder opens the --record cassette; the returned func closes it.
-func attachRecorder(opts *app.Options, path string) (func(), error) {
-	if path == "" {
-		return func() {}, nil
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("--record: %w", err)
-	}
-	opts.Record = f
-	return func() { _ = f.Close() }, nil
 }
 
 // runInitScaffold writes the tracker files and exits. It says where it

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -52,14 +53,15 @@ func normaliseResumeFlag(args []string) []string {
 	return out
 }
 
-// withSessions points opts at the session store and at the session -c or
-// -r names. The returned func closes the store.
-func (o runOptions) withSessions(opts *app.Options, interactive bool) (func(), error) {
+// open opens the app of a run, pointed at the session store and at the
+// session -c or -r names, with the --record cassette attached. The
+// returned func closes the app, then the cassette, then the store.
+func (o runOptions) open(ctx context.Context, opts app.Options, interactive bool) (*app.App, func(), error) {
 	switch {
 	case o.cont && o.resume != "":
-		return nil, errors.New("-c continues the newest session and -r a named one: pass one of them")
+		return nil, nil, errors.New("-c continues the newest session and -r a named one: pass one of them")
 	case o.resume == pickSession && !interactive:
-		return nil, errors.New("-r without an id opens a picker in the terminal UI; headless, name the session (`shiro sessions list` shows them) or use -c for the newest")
+		return nil, nil, errors.New("-r without an id opens a picker in the terminal UI; headless, name the session (`shiro sessions list` shows them) or use -c for the newest")
 	}
 	st := store.New(opts.Paths.SessionsDB(), store.Options{})
 	opts.Store = st
@@ -69,7 +71,23 @@ func (o runOptions) withSessions(opts *app.Options, interactive bool) (func(), e
 	} else {
 		opts.Resume = o.resume
 	}
-	return func() { _ = st.Close() }, nil
+	closeRecord := func() {}
+	if o.record != "" {
+		f, err := os.OpenFile(o.record, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			_ = st.Close()
+			return nil, nil, fmt.Errorf("--record: %w", err)
+		}
+		opts.Record = f
+		closeRecord = func() { _ = f.Close() }
+	}
+	a, err := app.Open(ctx, opts)
+	if err != nil {
+		closeRecord()
+		_ = st.Close()
+		return nil, nil, err
+	}
+	return a, func() { a.Close(); closeRecord(); _ = st.Close() }, nil
 }
 
 // resumeHint is what shiro prints on the way out of a session that was

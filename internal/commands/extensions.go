@@ -225,27 +225,10 @@ func registrySearch(ctx context.Context, c *registry.Client, q string) (agent.Co
 }
 
 func registryInstalled(c *registry.Client) string {
-	list, err := c.Installed()
-	if err != nil {
+	var b strings.Builder
+	if err := c.WriteInstalled(&b, false); err != nil {
 		return err.Error()
 	}
-	if len(list) == 0 {
-		return fmt.Sprintf("nothing is installed from the registry (%s, %s)", c.SkillsDir(), c.PluginsDir())
-	}
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KIND\tNAME\tSIGNER\tDESCRIPTION")
-	for _, e := range list {
-		signer, desc := e.Signer, e.Description
-		if signer == "" {
-			signer = "-"
-		}
-		if e.Problem != "" {
-			desc = "NOT LOADING: " + e.Problem
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Kind, e.Name, signer, desc)
-	}
-	_ = tw.Flush()
 	return strings.TrimRight(b.String(), "\n")
 }
 

@@ -76,24 +76,12 @@ func runTodos(_ context.Context, h env, _ string) (agent.CommandOutcome, error) 
 		fmt.Fprintf(&b, ", %d blocked", blocked)
 	}
 	for _, t := range tasks {
-		b.WriteString("\n" + taskMark(t.Status) + " " + t.Content)
+		b.WriteString("\n" + t.Mark() + " " + t.Content)
 		if t.Note != "" {
 			b.WriteString("  (" + t.Note + ")")
 		}
 	}
 	return text(b.String()), nil
-}
-
-func taskMark(status string) string {
-	switch status {
-	case "in_progress":
-		return "[~]"
-	case "done":
-		return "[x]"
-	case "blocked":
-		return "[!]"
-	}
-	return "[ ]"
 }
 
 func runSkills(_ context.Context, h env, _ string) (agent.CommandOutcome, error) {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/diagnostics"
+	"github.com/shiro-neko/shiro/internal/picture"
+	"github.com/shiro-neko/shiro/internal/prose"
 )
 
 // runContext shows what the model is told besides the conversation: the
@@ -28,7 +30,7 @@ func runContext(_ context.Context, h env, _ string) (agent.CommandOutcome, error
 			if f.Tracker {
 				kind = "tracker"
 			}
-			size := bytesLabel(f.Bytes)
+			size := picture.Size(f.Bytes)
 			switch {
 			case f.Skipped != "":
 				size = "skipped: " + f.Skipped
@@ -49,32 +51,21 @@ func runContext(_ context.Context, h env, _ string) (agent.CommandOutcome, error
 		}
 	}
 	total := r.StableBytes + r.VolatileBytes
-	fmt.Fprintf(&b, "system prompt: %s, about %s tokens\n", bytesLabel(total), approxTokens(total))
+	fmt.Fprintf(&b, "system prompt: %s, about %s tokens\n", picture.Size(total), approxTokens(total))
 	writeParts(&b, "stable (cached)", r.StableBytes, r.Stable)
 	writeParts(&b, "volatile (memory, task list)", r.VolatileBytes, r.Volatile)
 	return text(strings.TrimRight(b.String(), "\n")), nil
 }
 
 func writeParts(b *strings.Builder, name string, whole int, parts []PromptPart) {
-	fmt.Fprintf(b, "  %s: %s\n", name, bytesLabel(whole))
+	fmt.Fprintf(b, "  %s: %s\n", name, picture.Size(whole))
 	tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
 	for _, p := range parts {
 		if p.Bytes > 0 {
-			fmt.Fprintf(tw, "    %s\t%s\n", p.Name, bytesLabel(p.Bytes))
+			fmt.Fprintf(tw, "    %s\t%s\n", p.Name, picture.Size(p.Bytes))
 		}
 	}
 	_ = tw.Flush()
-}
-
-// bytesLabel writes a size briefly.
-func bytesLabel(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }
 
 // approxTokens is the usual four bytes a token, as a rough guide.
@@ -92,7 +83,7 @@ func runNotes(_ context.Context, h env, _ string) (agent.CommandOutcome, error) 
 		return text("the project memory is empty: the agent adds to it with remember"), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "project memory: %d %s, newest first\n", len(list), plural(len(list), "entry", "entries"))
+	fmt.Fprintf(&b, "project memory: %d %s, newest first\n", len(list), prose.Plural(len(list), "entry", "entries"))
 	for _, e := range list {
 		fmt.Fprintf(&b, "%s (%s) %s", e.Created.Format("2006-01-02"), e.Kind, oneLine(e.Text))
 		if e.Hits > 0 {
@@ -137,7 +128,7 @@ func runMemory(ctx context.Context, h env, args string) (agent.CommandOutcome, e
 	}
 	if len(ids) < minCompact {
 		return text(fmt.Sprintf("memory left as is: %d %s never recalled, nothing to merge (recalled entries are always kept)",
-			len(ids), plural(len(ids), "entry was", "entries were"))), nil
+			len(ids), prose.Plural(len(ids), "entry was", "entries were"))), nil
 	}
 	answer, err := h.Complete(ctx, compactSystem, "Compact these entries:\n"+strings.Join(lines, "\n"))
 	if err != nil {
@@ -151,7 +142,7 @@ func runMemory(ctx context.Context, h env, args string) (agent.CommandOutcome, e
 	if err != nil {
 		return agent.CommandOutcome{}, fmt.Errorf("compacting the memory: %w (it was left as is)", err)
 	}
-	return text(fmt.Sprintf("memory compacted: %d %s into %d", removed, plural(removed, "entry", "entries"), added)), nil
+	return text(fmt.Sprintf("memory compacted: %d %s into %d", removed, prose.Plural(removed, "entry", "entries"), added)), nil
 }
 
 // forgetNotes removes the entries holding what: how a memory that proved
@@ -169,7 +160,7 @@ func forgetNotes(n Notes, what string) (agent.CommandOutcome, error) {
 		return text(fmt.Sprintf("no memory entry holds %q; /notes lists them", what)), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "forgot %d %s:", len(gone), plural(len(gone), "entry", "entries"))
+	fmt.Fprintf(&b, "forgot %d %s:", len(gone), prose.Plural(len(gone), "entry", "entries"))
 	for _, e := range gone {
 		fmt.Fprintf(&b, "\n(%s) %s", e.Kind, oneLine(e.Text))
 	}
@@ -256,20 +247,12 @@ func DiagnosticsReport(r diagnostics.Report) string {
 	out := strings.TrimRight(r.Output, "\n")
 	s := r.Summary()
 	if r.Cut {
-		s += fmt.Sprintf(" (last %s of its output)", bytesLabel(diagnostics.TailBytes))
+		s += fmt.Sprintf(" (last %s of its output)", picture.Size(diagnostics.TailBytes))
 	}
 	if out == "" {
 		return s + "; no output"
 	}
 	return s + "\n" + out
-}
-
-// plural picks the word that agrees with n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // oneLine flattens text for a list line.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -98,7 +99,7 @@ func (p *printer) text(e protocol.Event) {
 			p.line("[error] /%s: %s", e.Command, e.Error)
 		}
 	case protocol.ToolCallEvent:
-		p.line("[tool] %s %s", e.Name, cut(string(e.Input), 300))
+		p.line("[tool] %s %s", e.Name, prose.Cut(string(e.Input), 300))
 	case protocol.ToolDeniedEvent:
 		if e.By == "headless" {
 			p.line("[denied] %s (run with --yolo to allow tool use in headless mode)", e.Name)
@@ -208,20 +209,12 @@ func indentResult(out string, lines int) string {
 		ls = ls[:lines]
 	}
 	for i, l := range ls {
-		ls[i] = "    " + cut(strings.ReplaceAll(l, "\t", "  "), 160)
+		ls[i] = "    " + prose.Cut(strings.ReplaceAll(l, "\t", "  "), 160)
 	}
 	return strings.Join(ls, "\n") + more
 }
 
 // oneLine folds prose (reasons, errors) onto one line.
 func oneLine(s string, limit int) string {
-	return cut(strings.Join(strings.Fields(s), " "), limit)
-}
-
-// cut shortens s to limit characters.
-func cut(s string, limit int) string {
-	if r := []rune(s); len(r) > limit {
-		return string(r[:limit]) + "…"
-	}
-	return s
+	return prose.Cut(strings.Join(strings.Fields(s), " "), limit)
 }

@@ -47,8 +47,7 @@ func (m *Manager) diagnosticsTool() tool.Tool {
 			return tool.Plan{Subjects: []string{in.Path}, Title: in.Path}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *diagnosticsInput) (tool.Result, error) {
-			out, err := m.Diagnostics(ctx, in.Path)
-			return tool.Text(out), err
+			return tool.TextOf(m.Diagnostics(ctx, in.Path))
 		},
 	})
 }
@@ -92,8 +91,7 @@ func (m *Manager) positionTool(name string) tool.Tool {
 			return tool.Plan{Subjects: []string{in.Path}, Title: fmt.Sprintf("%s %s:%d", strings.TrimSpace(in.Symbol), in.Path, in.Line)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *positionInput) (tool.Result, error) {
-			out, err := run(ctx, Position{Path: in.Path, Line: in.Line, Symbol: strings.TrimSpace(in.Symbol), Column: in.Column})
-			return tool.Text(out), err
+			return tool.TextOf(run(ctx, Position{Path: in.Path, Line: in.Line, Symbol: strings.TrimSpace(in.Symbol), Column: in.Column}))
 		},
 	})
 }

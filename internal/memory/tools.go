@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -84,7 +85,7 @@ func (s *Store) recallTool() tool.Tool {
 				return tool.Text(fmt.Sprintf("No memory matches %q.", query)), nil
 			}
 			var b strings.Builder
-			fmt.Fprintf(&b, "%d %s %q:", len(found), plural(len(found), "memory matches", "memories match"), query)
+			fmt.Fprintf(&b, "%d %s %q:", len(found), prose.Plural(len(found), "memory matches", "memories match"), query)
 			for _, e := range found {
 				fmt.Fprintf(&b, "\n- (%s) %s  [recalled %dx]", e.Kind, oneLine(e.Text), e.Hits)
 			}
@@ -120,7 +121,7 @@ func (s *Store) forgetTool() tool.Tool {
 				return tool.Text(fmt.Sprintf("No memory contains %q.", strings.TrimSpace(in.Text))), nil
 			}
 			var b strings.Builder
-			fmt.Fprintf(&b, "Forgot %d %s:", len(removed), plural(len(removed), "memory", "memories"))
+			fmt.Fprintf(&b, "Forgot %d %s:", len(removed), prose.Plural(len(removed), "memory", "memories"))
 			for _, e := range removed {
 				fmt.Fprintf(&b, "\n- (%s) %s", e.Kind, oneLine(e.Text))
 			}
@@ -133,17 +134,4 @@ func (s *Store) forgetTool() tool.Tool {
 const titleMax = 80
 
 // title is a call's argument as one short line for people.
-func title(s string) string {
-	s = oneLine(s)
-	if r := []rune(s); len(r) > titleMax {
-		return string(r[:titleMax]) + "…"
-	}
-	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+func title(s string) string { return prose.Cut(oneLine(s), titleMax) }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/llm"
 	"github.com/shiro-neko/shiro/internal/picture"
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -115,7 +116,7 @@ func readPicture(env *workspace.Env, rel string, bytes int64, have int) (img *ll
 			rel + " (image, not attached: too many)"
 	}
 	if bytes > picture.MaxFileBytes {
-		return nil, fmt.Sprintf("=== %s (image of %s: too large, not attached) ===", rel, size(int(bytes))),
+		return nil, fmt.Sprintf("=== %s (image of %s: too large, not attached) ===", rel, picture.Size(int(bytes))),
 			rel + " (image, too large, not attached)"
 	}
 	data, err := env.ReadFile(rel)
@@ -126,7 +127,7 @@ func readPicture(env *workspace.Env, rel string, bytes int64, have int) (img *ll
 	if err != nil {
 		return nil, fmt.Sprintf("=== %s (not attached: %v) ===", rel, err), rel + " (not a picture, not attached)"
 	}
-	return &got, fmt.Sprintf("=== %s (attached as an image: %s) ===", rel, info), fmt.Sprintf("%s (image, %s)", rel, size(info.Bytes))
+	return &got, fmt.Sprintf("=== %s (attached as an image: %s) ===", rel, info), fmt.Sprintf("%s (image, %s)", rel, picture.Size(info.Bytes))
 }
 
 // Split undoes Attach: the text as typed, and the names of what was
@@ -154,7 +155,7 @@ func readFile(env *workspace.Env, rel string, limit int) (part, what string) {
 		return "", ""
 	}
 	if workspace.IsBinary(data) {
-		return fmt.Sprintf("=== %s (binary, %s: not attached) ===", rel, size(len(data))), rel + " (binary, not attached)"
+		return fmt.Sprintf("=== %s (binary, %s: not attached) ===", rel, picture.Size(len(data))), rel + " (binary, not attached)"
 	}
 	body := string(data)
 	note := ""
@@ -174,9 +175,9 @@ func readFile(env *workspace.Env, rel string, limit int) (part, what string) {
 	// The notice says what the model got, not how big the file is: a
 	// cut file is the case where the two differ and the person needs to
 	// know.
-	what = fmt.Sprintf("%s (%d %s, %s)", rel, lines, plural(lines, "line"), size(len(body)))
+	what = fmt.Sprintf("%s (%d %s, %s)", rel, lines, prose.Plural(lines, "line", "lines"), picture.Size(len(body)))
 	if cut {
-		what = fmt.Sprintf("%s (cut: %d %s, %s sent)", rel, lines, plural(lines, "line"), sizeOf(len(body), len(data)))
+		what = fmt.Sprintf("%s (cut: %d %s, %s sent)", rel, lines, prose.Plural(lines, "line", "lines"), sizeOf(len(body), len(data)))
 	}
 	return fmt.Sprintf("=== %s (%d lines) ===\n%s%s", rel, lines, strings.TrimRight(body, "\n"), note), what
 }
@@ -184,17 +185,10 @@ func readFile(env *workspace.Env, rel string, limit int) (part, what string) {
 // sizeOf writes "part of whole" briefly, in bytes when the brief sizes
 // would read the same.
 func sizeOf(part, whole int) string {
-	if size(part) == size(whole) {
+	if picture.Size(part) == picture.Size(whole) {
 		return fmt.Sprintf("%d of %d B", part, whole)
 	}
-	return size(part) + " of " + size(whole)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
+	return picture.Size(part) + " of " + picture.Size(whole)
 }
 
 // listDir attaches a directory's visible entries, one level deep.
@@ -230,15 +224,4 @@ func listDir(env *workspace.Env, rel string) (part, what string) {
 	}
 	return fmt.Sprintf("=== %s/ (directory, %d entries) ===\n%s", rel, len(entries), strings.Join(lines, "\n")),
 		fmt.Sprintf("%s/ (%d entries)", rel, len(entries))
-}
-
-// size writes a byte count briefly.
-func size(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -68,14 +69,7 @@ func title(todos []protocol.Task) string {
 	}
 	s := fmt.Sprintf("%d/%d done", done, len(todos))
 	if len(current) == 1 {
-		s += "; now: " + cut(strings.Join(strings.Fields(current[0]), " "), titleMax)
-	}
-	return s
-}
-
-func cut(s string, limit int) string {
-	if r := []rune(s); len(r) > limit {
-		return string(r[:limit]) + "…"
+		s += "; now: " + prose.Cut(strings.Join(strings.Fields(current[0]), " "), titleMax)
 	}
 	return s
 }

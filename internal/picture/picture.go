@@ -79,7 +79,7 @@ type Info struct {
 // String describes the picture for a message: "image/png 800×600, 41 KB",
 // with ", scaled down from 4000×3000" when it was.
 func (i Info) String() string {
-	s := fmt.Sprintf("%s %d×%d, %s", i.MediaType, i.Width, i.Height, size(i.Bytes))
+	s := fmt.Sprintf("%s %d×%d, %s", i.MediaType, i.Width, i.Height, Size(i.Bytes))
 	if i.From != (image.Point{}) {
 		s += fmt.Sprintf(", scaled down from %d×%d", i.From.X, i.From.Y)
 	}
@@ -96,7 +96,7 @@ func Prepare(name string, data []byte) (llm.Image, Info, error) {
 		return llm.Image{}, Info{}, fmt.Errorf("%s is not a PNG, JPEG, GIF or WebP picture (its bytes say %s)", name, http.DetectContentType(data))
 	}
 	if len(data) > MaxFileBytes {
-		return llm.Image{}, Info{}, fmt.Errorf("%s is %s: pictures over %s are not read", name, size(len(data)), size(MaxFileBytes))
+		return llm.Image{}, Info{}, fmt.Errorf("%s is %s: pictures over %s are not read", name, Size(len(data)), Size(MaxFileBytes))
 	}
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
@@ -173,8 +173,9 @@ func fit(w, h, edge int) (int, int) {
 	return max(1, w*edge/h), edge
 }
 
-// size writes a byte count briefly.
-func size(n int) string {
+// Size writes a byte count briefly, as pictures and attachments are
+// described.
+func Size(n int) string {
 	switch {
 	case n < 1024:
 		return fmt.Sprintf("%d B", n)

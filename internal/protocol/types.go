@@ -68,6 +68,19 @@ type Task struct {
 	Note   string `json:"note,omitempty"`
 }
 
+// Mark is the task's state as a box, as lists of tasks show it.
+func (t Task) Mark() string {
+	switch t.Status {
+	case "in_progress":
+		return "[~]"
+	case "done":
+		return "[x]"
+	case "blocked":
+		return "[!]"
+	}
+	return "[ ]"
+}
+
 // SubagentPhase is the stage a SubagentEvent reports.
 type SubagentPhase string
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gowebpki/jcs"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/strictjson"
 )
 
@@ -260,13 +261,7 @@ func onlyKeys(members map[string]json.RawMessage, allowed []string) error {
 }
 
 // clip shortens a value quoted in a message.
-func clip(s string) string {
-	const limit = 60
-	if utf8.RuneCountInString(s) <= limit {
-		return s
-	}
-	return string([]rune(s)[:limit]) + "…"
-}
+func clip(s string) string { return prose.Cut(s, 60) }
 
 // Search returns the entries whose name, description or author contains
 // every word of q, ignoring case; skills first, each kind in index order.

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/shiro-neko/shiro/internal/fsutil"
 	"github.com/shiro-neko/shiro/internal/plugin"
@@ -124,6 +126,37 @@ func (c *Client) Installed() ([]InstalledEntry, error) {
 		out = append(out, ofKind...)
 	}
 	return out, nil
+}
+
+// WriteInstalled writes what Installed lists as a table for people (with
+// each entry's path when withPath), or says that nothing is installed.
+func (c *Client) WriteInstalled(w io.Writer, withPath bool) error {
+	list, err := c.Installed()
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		_, err := fmt.Fprintf(w, "nothing is installed from the registry (%s, %s)\n", c.SkillsDir(), c.PluginsDir())
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	head := "KIND\tNAME\tSIGNER\tDESCRIPTION"
+	if withPath {
+		head += "\tPATH"
+	}
+	fmt.Fprintln(tw, head)
+	for _, e := range list {
+		desc := e.Description
+		if e.Problem != "" {
+			desc = "NOT LOADING: " + e.Problem
+		}
+		line := fmt.Sprintf("%s\t%s\t%s\t%s", e.Kind, e.Name, cmp.Or(e.Signer, "-"), desc)
+		if withPath {
+			line += "\t" + e.Path
+		}
+		fmt.Fprintln(tw, line)
+	}
+	return tw.Flush()
 }
 
 func describeInstalled(kind Kind, name, path string) InstalledEntry {

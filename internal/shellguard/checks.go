@@ -12,12 +12,8 @@ func (a *engine) forkBomb(sc *scope, fn *syntax.FuncDecl) {
 		return
 	}
 	self := fn.Name.Value
-	type state struct {
-		name    string
-		spawned bool
-	}
-	seen := map[state]bool{}
-	stack := []state{{name: self}}
+	seen := map[call]bool{} // a function reached, and whether through a spawn
+	stack := []call{{name: self}}
 	for len(stack) > 0 {
 		cur := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -27,7 +23,7 @@ func (a *engine) forkBomb(sc *scope, fn *syntax.FuncDecl) {
 		}
 		seen[cur] = true
 		for _, c := range a.calls(f.sc, f.body) {
-			next := state{name: c.name, spawned: cur.spawned || c.spawned}
+			next := call{name: c.name, spawned: cur.spawned || c.spawned}
 			if next.name == self && next.spawned {
 				a.report(Verdict{Command: sc.slice(fn.Pos(), fn.End()), Category: CategoryForkBomb, Why: "fork bomb"}, false)
 				return

@@ -18,9 +18,12 @@
 //     Path, Link), the shape of a word before it runs (shape) and the
 //     scripts it parses (Script). The guard, the plugins and the
 //     permission rules all read the same Analysis.
-//   - The decision table (rules.go, git.go, checks.go, sql.go): the rows of
-//     the plugin document's table, each a Category with the words of its
-//     refusal, applied to every effective command. Analysis.Verdict is the
+//   - The decision table (rules.go's table): one row per line of the plugin
+//     document's table, each the programs it is about, a condition on their
+//     words (a small named func, in rules.go, git.go and sql.go) and the
+//     Category with the words of its refusal, read top to bottom for every
+//     effective command. The fork bomb (checks.go) and a download run by a
+//     shell (pipeline.go) are found by the walk. Analysis.Verdict is the
 //     guard's answer: the first refusal, with what cannot be known before
 //     the line runs refused as CategoryOpaque.
 package shellguard

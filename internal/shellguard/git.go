@@ -8,77 +8,57 @@ import (
 // whyRef is the reason for deleting a ref outright.
 const whyRef = "deletes a branch or ref without a merge check"
 
-// gitRule finds git's subcommand past the global options (-C dir,
-// -c key=value, --git-dir …) and applies the rule for it. Plumbing that
-// does what a porcelain rule refuses is judged as that porcelain: the
-// guard refuses what a command does to work, not its spelling.
-func gitRule(args []arg) rule {
+// readSubcommand finds git's subcommand past the global options (-C dir,
+// -c key=value, --git-dir …). Plumbing that does what a porcelain row
+// refuses is judged as that porcelain: the guard refuses what a command
+// does to work, not its spelling.
+func (s *subject) readSubcommand() {
 	i := 1
-	cleanUnforced := false
-	for i < len(args) {
-		t := args[i].text
-		if !args[i].lit || !strings.HasPrefix(t, "-") {
+	for i < len(s.args) {
+		t := s.args[i].text
+		if !s.args[i].lit || !strings.HasPrefix(t, "-") {
 			break
 		}
 		if setting, ok := strings.CutPrefix(t, "-c"); ok {
-			if setting == "" && i+1 < len(args) {
-				setting = args[i+1].text
+			if setting == "" && i+1 < len(s.args) {
+				setting = s.args[i+1].text
 			}
-			cleanUnforced = cleanUnforced || noForceNeeded(setting)
+			s.noForce = s.noForce || noForceNeeded(setting)
 		}
 		if oneOf(t, gitValued...) {
 			i++
 		}
 		i++
 	}
-	if i >= len(args) {
-		return rule{}
+	if i < len(s.args) {
+		s.sub, s.rest = s.args[i].text, s.args[i+1:]
 	}
-	rest := args[i+1:]
-	switch args[i].text {
-	case "reset":
-		if anyOption(rest, func(t string) bool { return LongPrefix(t, "--hard", 3) }) {
-			return rule{category: CategoryGitReset, why: whyReset}
-		}
-	case "clean":
-		force := cleanUnforced || anyOption(rest, func(t string) bool { return clusterHas(t, "f", "e") || LongPrefix(t, "--force", 3) })
-		dry := anyOption(rest, func(t string) bool { return clusterHas(t, "n", "e") || LongPrefix(t, "--dry-run", 3) })
-		if force && !dry {
-			return rule{category: CategoryGitClean, why: whyClean}
-		}
-	case "checkout", "restore", "switch":
-		if overwritesWorkTree(args[i].text, rest) {
-			return rule{category: CategoryGitReset, why: whyReset}
-		}
-	case "read-tree":
-		// -u --reset: the index and the work tree become the tree given.
-		update := anyOption(rest, func(t string) bool { return clusterHas(t, "u", "") })
-		reset := anyOption(rest, func(t string) bool { return LongPrefix(t, "--reset", 5) })
-		if update && reset {
-			return rule{category: CategoryGitReset, why: whyReset}
-		}
-	case "checkout-index":
-		// -f overwrites files that exist; with -a (or names) it is checkout -- .
-		if anyOption(rest, func(t string) bool { return clusterHas(t, "f", "") || LongPrefix(t, "--force", 3) }) {
-			return rule{category: CategoryGitReset, why: whyReset}
-		}
-	case "update-ref":
-		if anyOption(rest, func(t string) bool { return clusterHas(t, "d", "m") }) {
-			return rule{category: CategoryGitBranch, why: whyRef}
-		}
-	case "push", "send-pack":
-		return pushRule(rest)
-	case "branch":
-		if anyOption(rest, func(t string) bool { return clusterHas(t, "D", "ut") }) {
-			return rule{category: CategoryGitBranch, why: whyBranch}
-		}
-		del := anyOption(rest, func(t string) bool { return clusterHas(t, "d", "ut") || LongPrefix(t, "--delete", 4) })
-		force := anyOption(rest, func(t string) bool { return clusterHas(t, "f", "ut") || LongPrefix(t, "--force", 4) })
-		if del && force {
-			return rule{category: CategoryGitBranch, why: whyBranch}
-		}
-	}
-	return rule{}
+}
+
+func hardReset(s subject) bool { return hasOption(s.rest, "", "", "--hard", 3) }
+
+// forcedClean: -f, or clean.requireForce off, unless -n says what would go.
+func forcedClean(s subject) bool {
+	force := s.noForce || hasOption(s.rest, "f", "e", "--force", 3)
+	return force && !hasOption(s.rest, "n", "e", "--dry-run", 3)
+}
+
+// resetsTree: read-tree -u --reset makes the index and the work tree the
+// tree given.
+func resetsTree(s subject) bool {
+	return hasOption(s.rest, "u", "", "", 0) && hasOption(s.rest, "", "", "--reset", 5)
+}
+
+// forcedCheckoutIndex: -f overwrites files that exist; with -a (or names)
+// it is checkout -- .
+func forcedCheckoutIndex(s subject) bool { return hasOption(s.rest, "f", "", "--force", 3) }
+
+func deletesRef(s subject) bool { return hasOption(s.rest, "d", "m", "", 0) }
+
+// forceDeletesBranch: -D, or -d with -f.
+func forceDeletesBranch(s subject) bool {
+	return hasOption(s.rest, "D", "ut", "", 0) ||
+		hasOption(s.rest, "d", "ut", "--delete", 4) && hasOption(s.rest, "f", "ut", "--force", 4)
 }
 
 // noForceNeeded reports a `-c clean.requireForce=<false>` setting, with
@@ -96,24 +76,17 @@ func noForceNeeded(setting string) bool {
 // pathspec that covers many files (`.`, `:/`, a glob, pathspec magic). A
 // single file named is let through, as `rm` of one file is. restore
 // --staged without --worktree changes only the index.
-func overwritesWorkTree(sub string, rest []arg) bool {
-	forced := anyOption(rest, func(t string) bool {
-		return sub != "restore" && (clusterHas(t, "f", "bBcC") || LongPrefix(t, "--force", 3)) || LongPrefix(t, "--discard-changes", 3)
-	})
-	if forced {
+func overwritesWorkTree(s subject) bool {
+	if s.sub != "restore" && hasOption(s.rest, "f", "bBcC", "--force", 3) || hasOption(s.rest, "", "", "--discard-changes", 3) {
 		return true
 	}
-	if sub == "switch" {
+	if s.sub == "switch" {
 		return false
 	}
-	if sub == "restore" {
-		staged := anyOption(rest, func(t string) bool { return clusterHas(t, "S", "s") || LongPrefix(t, "--staged", 4) })
-		worktree := anyOption(rest, func(t string) bool { return clusterHas(t, "W", "s") || LongPrefix(t, "--worktree", 3) })
-		if staged && !worktree {
-			return false
-		}
+	if s.sub == "restore" && hasOption(s.rest, "S", "s", "--staged", 4) && !hasOption(s.rest, "W", "s", "--worktree", 3) {
+		return false
 	}
-	for _, a := range rest {
+	for _, a := range s.rest {
 		if a.lit && !strings.HasPrefix(a.text, "-") && broadPathspec(a.text) {
 			return true
 		}
@@ -127,16 +100,19 @@ func broadPathspec(t string) bool {
 	return path.Clean(t) == "." || path.Clean(t) == ".." || strings.HasPrefix(t, ":") || strings.ContainsAny(t, "*?[")
 }
 
-// pushRule: --force, -f, --force-with-lease[=…], --force-if-includes and
+func pushForces(s subject) bool  { return pushWhy(s.rest) == whyForcePush }
+func pushDeletes(s subject) bool { return pushWhy(s.rest) == whyPushDel }
+
+// pushWhy: --force, -f, --force-with-lease[=…], --force-if-includes and
 // --mirror rewrite remote history; --delete, -d, --prune and a `:ref`
 // refspec delete remote refs; a `+ref` refspec forces that ref. With
 // --dry-run (-n) nothing is pushed. Options' values are skipped, so that
-// `-o -n` is no dry run.
-func pushRule(rest []arg) rule {
-	found, dry := rule{}, false
-	note := func(r rule) {
-		if found.category == "" {
-			found = r
+// `-o -n` is no dry run. The first reason found is the push's.
+func pushWhy(rest []arg) string {
+	found, dry := "", false
+	note := func(why string) {
+		if found == "" {
+			found = why
 		}
 	}
 	for i := 0; i < len(rest); i++ {
@@ -144,16 +120,14 @@ func pushRule(rest []arg) rule {
 		t := a.text
 		switch {
 		case a.lit && t == "--":
-			note(refspecRule(rest[i+1:]))
+			note(refspecWhy(rest[i+1:]))
 			i = len(rest)
 		case strings.HasPrefix(t, "--"):
-			for _, full := range []string{"--force", "--force-with-lease", "--force-if-includes", "--mirror"} {
-				if LongPrefix(t, full, 3) {
-					note(rule{category: CategoryGitPush, why: whyForcePush})
-				}
+			if anyLongPrefix(t, 3, "--force", "--force-with-lease", "--force-if-includes", "--mirror") {
+				note(whyForcePush)
 			}
 			if LongPrefix(t, "--delete", 3) || LongPrefix(t, "--prune", 4) {
-				note(rule{category: CategoryGitPush, why: whyPushDel})
+				note(whyPushDel)
 			}
 			dry = dry || LongPrefix(t, "--dry-run", 5)
 			if pushValued(t) {
@@ -161,21 +135,21 @@ func pushRule(rest []arg) rule {
 			}
 		case shortCluster(t):
 			if clusterHas(t, "f", "o") {
-				note(rule{category: CategoryGitPush, why: whyForcePush})
+				note(whyForcePush)
 			}
 			if clusterHas(t, "d", "o") {
-				note(rule{category: CategoryGitPush, why: whyPushDel})
+				note(whyPushDel)
 			}
 			dry = dry || clusterHas(t, "n", "o")
 			if strings.HasSuffix(t, "o") {
 				i++ // -o's value
 			}
 		default:
-			note(refspecRule(rest[i : i+1]))
+			note(refspecWhy(rest[i : i+1]))
 		}
 	}
 	if dry {
-		return rule{} // --dry-run only says what would be pushed
+		return "" // --dry-run only says what would be pushed
 	}
 	return found
 }
@@ -184,36 +158,31 @@ func pushRule(rest []arg) rule {
 // as its value, abbreviated or not (an ambiguous abbreviation makes git
 // fail, so skipping its next word cannot hide what runs).
 func pushValued(t string) bool {
-	if strings.Contains(t, "=") {
-		return false
-	}
-	for _, full := range []string{"--repo", "--receive-pack", "--exec", "--push-option"} {
-		if LongPrefix(t, full, 3) {
-			return true
-		}
-	}
-	return false
+	return !strings.Contains(t, "=") && anyLongPrefix(t, 3, "--repo", "--receive-pack", "--exec", "--push-option")
 }
 
-func refspecRule(specs []arg) rule {
+func refspecWhy(specs []arg) string {
 	for _, a := range specs {
 		switch {
 		case strings.HasPrefix(a.text, "+"):
-			return rule{category: CategoryGitPush, why: whyForcePush}
+			return whyForcePush
 		case strings.HasPrefix(a.text, ":") && a.text != ":":
-			return rule{category: CategoryGitPush, why: whyPushDel}
+			return whyPushDel
 		}
 	}
-	return rule{}
+	return ""
 }
 
-// anyOption applies match to each word before a "--".
-func anyOption(args []arg, match func(string) bool) bool {
+// hasOption reports an option before any "--": short in a cluster (before
+// any option in valued, see clusterHas), or long, abbreviated to no fewer
+// than min bytes. An empty short or long is not looked for.
+func hasOption(args []arg, short, valued, long string, min int) bool {
 	for _, a := range args {
-		if a.lit && a.text == "--" {
+		t := a.text
+		if a.lit && t == "--" {
 			return false
 		}
-		if strings.HasPrefix(a.text, "-") && match(a.text) {
+		if strings.HasPrefix(t, "-") && (short != "" && clusterHas(t, short, valued) || long != "" && LongPrefix(t, long, min)) {
 			return true
 		}
 	}

@@ -13,13 +13,8 @@ func isShell(base string) bool {
 
 // IsInterpreter reports whether base runs programs in a language the
 // guard does not read, so what they do is not seen (python -c is a
-// documented gap).
-func IsInterpreter(base string) bool { return isInterpreter(base) }
-
-// isInterpreter reports whether base runs programs in a language the guard
-// does not read (python -c is a documented gap), but that can still run a
-// download.
-func isInterpreter(base string) bool {
+// documented gap), but that can still run a download.
+func IsInterpreter(base string) bool {
 	switch base {
 	case "perl", "ruby", "node", "nodejs", "bun", "deno", "php", "lua", "luajit", "osascript", "pwsh", "powershell":
 		return true

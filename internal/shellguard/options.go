@@ -135,6 +135,16 @@ func LongPrefix(word, full string, min int) bool {
 	return len(name) >= min && strings.HasPrefix(full, name)
 }
 
+// anyLongPrefix reports whether word is LongPrefix of any of fulls.
+func anyLongPrefix(word string, min int, fulls ...string) bool {
+	for _, full := range fulls {
+		if LongPrefix(word, full, min) {
+			return true
+		}
+	}
+	return false
+}
+
 // shortCluster reports whether word is a cluster of short options
 // (`-rf`, not `--force` and not `-`).
 func shortCluster(word string) bool {

@@ -98,30 +98,15 @@ func unquote(b *strings.Builder, parts []syntax.WordPart, q quoting, expansion f
 }
 
 // unescapeLit removes the backslashes of an unquoted literal: `r\m` is `rm`.
-func unescapeLit(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
+func unescapeLit(s string) string { return unescapeBefore(s, "") }
 
 // unescapeDouble removes the backslashes that double quotes honour (before
 // $, `, ", \ and newline) and keeps every other one: "r\m" is `r\m`.
 func unescapeDouble(s string) string { return unescapeBefore(s, "$`\"\\") }
 
 // unescapeBefore removes each backslash that escapes one of the characters
-// in escapable, keeps every other backslash, and drops a backslash-newline
-// (a line continuation) whole.
+// in escapable (any character when escapable is empty), keeps every other
+// backslash, and drops a backslash-newline (a line continuation) whole.
 func unescapeBefore(s, escapable string) string {
 	if !strings.Contains(s, `\`) {
 		return s
@@ -133,7 +118,7 @@ func unescapeBefore(s, escapable string) string {
 			case s[i+1] == '\n':
 				i++
 				continue
-			case strings.IndexByte(escapable, s[i+1]) >= 0:
+			case escapable == "" || strings.IndexByte(escapable, s[i+1]) >= 0:
 				i++
 			}
 		}

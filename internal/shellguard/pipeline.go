@@ -246,11 +246,11 @@ func (a *engine) stageFacts(sc *scope, st *syntax.Stmt) (download, sql bool) {
 			}
 			download = download || a.downloads(sc, argv, 0)
 			for _, w := range argv[1:] {
-				sql = sql || hasDestructiveSQL(w.text)
+				sql = sql || sqlFor("", w.text)
 			}
 		case *syntax.Redirect:
 			if n.Hdoc != nil {
-				sql = sql || hasDestructiveSQL(sc.heredocBody(n).text)
+				sql = sql || sqlFor("", sc.heredocBody(n).text)
 			}
 		}
 		return true

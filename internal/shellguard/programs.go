@@ -82,25 +82,9 @@ func (a *engine) follow(sc *scope, base string, args []arg) next {
 			return runs(shellArgv())
 		}
 		return runs(ops)
-	case "pkexec":
-		_, ops := scanOptions(rest, optSpec{long: []string{"user"}})
-		return runs(ops)
 	case "env":
 		return a.followEnv(sc, rest)
-	case "nohup", "unbuffer":
-		_, ops := scanOptions(rest, optSpec{})
-		return runs(ops)
-	case "time":
-		_, ops := scanOptions(rest, optSpec{value: "fo", long: []string{"format", "output"}})
-		return runs(ops)
-	case "command":
-		opts, ops := scanOptions(rest, optSpec{})
-		if has(opts, "v", "V") {
-			return next{} // a query: `command -v rm` runs nothing
-		}
-		return runs(ops)
-	case "builtin", "nice", "exec", "setsid", "stdbuf", "ionice", "chrt", "taskset", "timeout", "xargs", "flock", "chroot",
-		"busybox", "toybox", "caffeinate", "run0", "script":
+	case "builtin", "chrt", "xargs", "flock", "chroot", "busybox", "toybox", "script":
 		return followWrapper(base, rest)
 	case "su", "runuser":
 		return followSu(base, rest)
@@ -158,7 +142,7 @@ func (a *engine) follow(sc *scope, base string, args []arg) next {
 	if isShell(base) {
 		return followShell(base, rest)
 	}
-	if isInterpreter(base) {
+	if IsInterpreter(base) {
 		return followInterpreter(base, rest)
 	}
 	return next{}
@@ -220,31 +204,13 @@ func isAssignment(s string) bool {
 	return ok && isIdentifier(name)
 }
 
-// followWrapper handles the wrappers that run the rest of their words as a
-// command after some options and, for a few, a fixed number of operands
-// (timeout's duration, taskset's mask, flock's lock file, chroot's root).
+// followWrapper handles the wrappers whose words need more than a
+// wrapperSpec: an optional priority (chrt), a lock file or a script
+// (flock), a shell when no command follows the root (chroot).
 func followWrapper(base string, rest []arg) next {
 	switch base {
 	case "builtin":
 		return runs(rest)
-	case "nice":
-		_, ops := scanOptions(rest, optSpec{value: "n", long: []string{"adjustment"}})
-		return runs(ops)
-	case "exec":
-		_, ops := scanOptions(rest, optSpec{value: "a"})
-		return runs(ops)
-	case "setsid":
-		_, ops := scanOptions(rest, optSpec{})
-		return runs(ops)
-	case "stdbuf":
-		_, ops := scanOptions(rest, optSpec{value: "ioe", long: []string{"input", "output", "error"}})
-		return runs(ops)
-	case "ionice":
-		opts, ops := scanOptions(rest, optSpec{value: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}})
-		if has(opts, "p", "P", "u", "pid", "pgid", "uid") {
-			return next{} // changes running processes
-		}
-		return runs(ops)
 	case "chrt":
 		opts, ops := scanOptions(rest, optSpec{value: "TPD", long: []string{"sched-runtime", "sched-period", "sched-deadline"}})
 		if has(opts, "p", "pid") {
@@ -254,18 +220,6 @@ func followWrapper(base string, rest []arg) next {
 			ops = ops[1:] // the priority
 		}
 		return runs(ops)
-	case "taskset":
-		opts, ops := scanOptions(rest, optSpec{})
-		if has(opts, "p", "pid") || len(ops) == 0 {
-			return next{}
-		}
-		return runs(ops[1:]) // after the mask or CPU list
-	case "timeout":
-		_, ops := scanOptions(rest, optSpec{value: "sk", long: []string{"signal", "kill-after"}})
-		if len(ops) == 0 {
-			return next{}
-		}
-		return runs(ops[1:]) // after the duration
 	case "xargs":
 		// The words xargs reads from standard input are appended to the
 		// command; they are unknown here, which is a documented gap.
@@ -311,15 +265,6 @@ func followWrapper(base string, rest []arg) next {
 			return next{}
 		}
 		return runs(rest)
-	case "caffeinate":
-		_, ops := scanOptions(rest, optSpec{value: "tw"})
-		return runs(ops)
-	case "run0":
-		_, ops := scanOptions(rest, optSpec{
-			value: "ugD",
-			long:  []string{"user", "group", "nice", "chdir", "setenv", "property", "unit", "description", "slice", "machine", "background"},
-		})
-		return runs(ops)
 	case "script": // util-linux script -c 'cmd' runs cmd through a shell
 		opts, _ := scanOptions(rest, optSpec{
 			value:   "cEIOBTm",

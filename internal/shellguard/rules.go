@@ -3,6 +3,7 @@ package shellguard
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // The categories of Verdict.Category. Every rule belongs to one, so a
@@ -49,69 +50,188 @@ type rule struct {
 	fromInput     bool // the danger arrived on standard input: show the pipeline
 }
 
-// ruleFor applies the per-program rules to an effective command. in is
-// what feeds its standard input, or nil.
+// row is one line of the plugin document's table (docs/plugins.md, "Rule |
+// Refused | Passes"), as it applies to one effective command: the programs
+// it is about (a trailing * stands for any suffix: mkfs.ext4), for git the
+// subcommands, the condition on the command's words (nil: the program
+// alone is refused) and the refusal. The fork bomb, a download piped into
+// a shell and a write to a device by redirection are about the line's
+// structure, not one command: the analysis finds those (checks.go,
+// pipeline.go, access.go).
+type row struct {
+	programs, subs []string
+	when           func(subject) bool
+	category, why  string
+	fromInput      bool
+}
+
+// subject is what a row's condition reads.
+type subject struct {
+	base    string
+	args    []arg  // args[0] is the program
+	in      *input // what feeds its standard input, or nil
+	sub     string // git's subcommand, past its global options
+	rest    []arg  // git's words after sub
+	noForce bool   // git -c clean.requireForce=false: clean deletes without -f
+}
+
+// table is the decision table, read top to bottom; the first row whose
+// programs, subcommand and condition hold is the verdict.
+var table = []row{
+	{programs: []string{"rm"}, when: rmForcedOrRecursive, category: CategoryRm, why: whyRm},
+	{programs: []string{"find"}, when: anyWord(func(a arg) bool { return a.lit && a.text == "-delete" }), category: CategoryRm, why: whyFindDel},
+	{programs: git, subs: []string{"reset"}, when: hardReset, category: CategoryGitReset, why: whyReset},
+	{programs: git, subs: []string{"checkout", "restore", "switch"}, when: overwritesWorkTree, category: CategoryGitReset, why: whyReset},
+	{programs: git, subs: []string{"read-tree"}, when: resetsTree, category: CategoryGitReset, why: whyReset},
+	{programs: git, subs: []string{"checkout-index"}, when: forcedCheckoutIndex, category: CategoryGitReset, why: whyReset},
+	{programs: git, subs: []string{"clean"}, when: forcedClean, category: CategoryGitClean, why: whyClean},
+	{programs: git, subs: pushes, when: pushForces, category: CategoryGitPush, why: whyForcePush},
+	{programs: git, subs: pushes, when: pushDeletes, category: CategoryGitPush, why: whyPushDel},
+	{programs: git, subs: []string{"branch"}, when: forceDeletesBranch, category: CategoryGitBranch, why: whyBranch},
+	{programs: git, subs: []string{"update-ref"}, when: deletesRef, category: CategoryGitBranch, why: whyRef},
+	{programs: databaseClients, when: destroysDataOnInput, category: CategorySQL, why: whySQL, fromInput: true},
+	{programs: []string{"dropdb"}, category: CategorySQL, why: whySQL},
+	{programs: []string{"mysqladmin"}, when: anyWord(func(a arg) bool { return strings.EqualFold(a.text, "drop") }), category: CategorySQL, why: whySQL},
+	{programs: redisClients, when: func(s subject) bool { return redisFlushes(s.args[1:]) }, category: CategorySQL, why: whySQL},
+	{programs: []string{"mongo", "mongosh"}, when: anyWord(mongoDrops), category: CategorySQL, why: whySQL},
+	{programs: sqlClients, when: sqlInWords, category: CategorySQL, why: whySQL},
+	{programs: []string{"mkfs*", "newfs*", "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkdosfs", "mkntfs"}, category: CategoryDisk, why: whyDisk},
+	{programs: []string{"dd"}, when: anyWord(writesDevice), category: CategoryDisk, why: whyDisk},
+	{programs: []string{"chmod"}, when: func(s subject) bool { return chmodWorldWritable(s.args[1:]) }, category: CategoryChmod, why: whyChmod},
+	{programs: []string{"mkdir", "install"}, when: makesWorldWritable, category: CategoryChmod, why: whyChmod},
+	{programs: []string{"shutdown", "reboot", "halt", "poweroff"}, category: CategoryPower, why: whyPower},
+	{programs: []string{"systemctl", "loginctl"}, when: powerVerb, category: CategoryPower, why: whyPower},
+	{programs: []string{"init", "telinit"}, when: changesRunlevel, category: CategoryPower, why: whyPower},
+}
+
+var (
+	git    = []string{"git"}
+	pushes = []string{"push", "send-pack"}
+	// sqlClients run SQL given on the command line or standard input.
+	sqlClients = []string{"psql", "mysql", "mariadb", "sqlite3", "sqlite", "sqlcmd", "osql", "isql", "cockroach",
+		"clickhouse", "clickhouse-client", "duckdb", "mysqlsh", "usql", "pgcli", "mycli", "litecli", "cqlsh", "sqlplus",
+		"snowsql", "trino", "presto", "bq", "db2", "sqlline", "spanner-cli", "mongo", "mongosh"}
+	redisClients = []string{"redis-cli", "valkey-cli", "keydb-cli"}
+	// databaseClients run SQL or a database's own destructive commands.
+	databaseClients = append(append([]string{"dropdb", "mysqladmin"}, redisClients...), sqlClients...)
+)
+
+// ruleFor applies the table to an effective command. in is what feeds its
+// standard input, or nil.
 func ruleFor(base string, args []arg, in *input) rule {
-	switch {
-	case base == "rm":
-		if rmForcedOrRecursive(args) {
-			return rule{category: CategoryRm, why: whyRm}
-		}
-	case base == "find":
-		for _, a := range args[1:] {
-			if a.lit && a.text == "-delete" {
-				return rule{category: CategoryRm, why: whyFindDel}
-			}
-		}
-	case base == "git":
-		return gitRule(args)
-	case isDatabaseClient(base):
-		if in != nil && (in.sql || sqlFor(base, in.text) || isRedis(base) && redisScriptFlushes(in.text)) {
-			return rule{category: CategorySQL, why: whySQL, fromInput: true}
-		}
-		if destroysData(base, args) {
-			return rule{category: CategorySQL, why: whySQL}
-		}
-	case strings.HasPrefix(base, "mkfs") || strings.HasPrefix(base, "newfs"):
-		return rule{category: CategoryDisk, why: whyDisk}
-	case oneOf(base, "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkdosfs", "mkntfs"):
-		return rule{category: CategoryDisk, why: whyDisk}
-	case base == "dd":
-		// Also a write access (see accessRecorder.add); the rule is what
-		// judges the values a variable may hold (`dd $target`).
-		for _, a := range args[1:] {
-			if target, ok := strings.CutPrefix(a.text, "of="); ok && isRawDevice(target) {
-				return rule{category: CategoryDisk, why: whyDisk}
-			}
-		}
-	case base == "chmod":
-		if chmodWorldWritable(args[1:]) {
-			return rule{category: CategoryChmod, why: whyChmod}
-		}
-	case base == "mkdir" || base == "install":
-		opts, _ := scanOptions(args[1:], optSpec{value: "mgotSZ", long: []string{"mode", "group", "owner", "target-directory", "suffix", "context"}, permute: true})
-		if mode, ok := valueOf(opts, "m", "mode"); ok && chmodWorldWritable([]arg{mode}) {
-			return rule{category: CategoryChmod, why: whyChmod}
-		}
-	case oneOf(base, "shutdown", "reboot", "halt", "poweroff"):
-		return rule{category: CategoryPower, why: whyPower}
-	case base == "systemctl" || base == "loginctl":
-		if powerVerb(args[1:]) {
-			return rule{category: CategoryPower, why: whyPower}
-		}
-	case base == "init" || base == "telinit":
-		if _, ops := scanOptions(args[1:], optSpec{}); len(ops) > 0 && oneOf(ops[0].text, "0", "6") {
-			return rule{category: CategoryPower, why: whyPower}
+	s := subject{base: base, args: args, in: in}
+	var rows []*row
+	if base == "git" {
+		s.readSubcommand()
+		rows = tableIndex().git[s.sub]
+	} else {
+		rows = tableIndex().rows(base)
+	}
+	for _, r := range rows {
+		if r.when == nil || r.when(s) {
+			return rule{category: r.category, why: r.why, fromInput: r.fromInput}
 		}
 	}
 	return rule{}
 }
 
+// rowIndex finds a program's rows (git's by subcommand), in the table's
+// order, with one map read rather than a walk over every row's programs
+// for each command judged.
+type rowIndex struct {
+	named, git map[string][]*row
+	prefixed   map[string][]*row // by the name before a trailing * (no two overlap)
+	databases  map[string]bool
+}
+
+// tableIndex is built from the table once, when a command is first judged.
+var tableIndex = sync.OnceValue(func() *rowIndex {
+	x := &rowIndex{named: map[string][]*row{}, git: map[string][]*row{}, prefixed: map[string][]*row{}, databases: map[string]bool{}}
+	for _, p := range databaseClients {
+		x.databases[p] = true
+	}
+	for i := range table {
+		r := &table[i]
+		for _, sub := range r.subs { // only git's rows have subcommands
+			x.git[sub] = append(x.git[sub], r)
+		}
+		for _, p := range r.programs {
+			if prefix, ok := strings.CutSuffix(p, "*"); ok {
+				x.prefixed[prefix] = append(x.prefixed[prefix], r)
+			} else if r.subs == nil {
+				x.named[p] = append(x.named[p], r)
+			}
+		}
+	}
+	return x
+})
+
+func (x *rowIndex) rows(base string) []*row {
+	if rows, ok := x.named[base]; ok {
+		return rows
+	}
+	for prefix, rows := range x.prefixed {
+		if strings.HasPrefix(base, prefix) {
+			return rows
+		}
+	}
+	return nil
+}
+
+func isDatabaseClient(base string) bool { return tableIndex().databases[base] }
+
+// anyWord is the condition that one of the command's words (past the
+// program) matches.
+func anyWord(match func(arg) bool) func(subject) bool {
+	return func(s subject) bool {
+		for _, a := range s.args[1:] {
+			if match(a) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// writesDevice: dd's of= is also a write access (see accessRecorder.add);
+// the row is what judges the values a variable may hold (`dd $target`).
+func writesDevice(a arg) bool {
+	target, ok := strings.CutPrefix(a.text, "of=")
+	return ok && isRawDevice(target)
+}
+
+// sqlInWords: a word of a SQL client holds a destructive statement.
+func sqlInWords(s subject) bool {
+	for _, a := range s.args[1:] {
+		if sqlFor(s.base, a.text) {
+			return true
+		}
+	}
+	return false
+}
+
+func mongoDrops(a arg) bool {
+	return strings.Contains(a.text, "dropDatabase") || strings.Contains(a.text, ".drop(")
+}
+
+// makesWorldWritable: mkdir -m and install -m take chmod's modes.
+func makesWorldWritable(s subject) bool {
+	opts, _ := scanOptions(s.args[1:], optSpec{value: "mgotSZ", long: []string{"mode", "group", "owner", "target-directory", "suffix", "context"}, permute: true})
+	mode, ok := valueOf(opts, "m", "mode")
+	return ok && chmodWorldWritable([]arg{mode})
+}
+
+// changesRunlevel: init 0 halts, init 6 reboots.
+func changesRunlevel(s subject) bool {
+	_, ops := scanOptions(s.args[1:], optSpec{})
+	return len(ops) > 0 && oneOf(ops[0].text, "0", "6")
+}
+
 // rmForcedOrRecursive: any -r, -R or -f in any short cluster, a long
 // --recursive, --force or --no-preserve-root (getopt accepts `--rec`), or
 // an option spelled with an expansion (`-$x`), which may be any of those.
-func rmForcedOrRecursive(args []arg) bool {
-	for _, a := range args[1:] {
+func rmForcedOrRecursive(s subject) bool {
+	for _, a := range s.args[1:] {
 		t := a.text
 		if a.lit && t == "--" {
 			return false
@@ -125,7 +245,7 @@ func rmForcedOrRecursive(args []arg) bool {
 		if shortCluster(t) && strings.ContainsAny(t[1:], "rRf") {
 			return true
 		}
-		if LongPrefix(t, "--recursive", 3) || LongPrefix(t, "--force", 3) || LongPrefix(t, "--no-preserve-root", 3) {
+		if anyLongPrefix(t, 3, "--recursive", "--force", "--no-preserve-root") {
 			return true
 		}
 	}
@@ -180,7 +300,10 @@ func chmodWorldWritable(args []arg) bool {
 	return false
 }
 
-func modeWorldWritable(t string) bool { return octalWorldWritable(t) || symbolicWorldWritable(t) }
+func modeWorldWritable(t string) bool {
+	symbolic, _ := othersWritable(t)
+	return octalWorldWritable(t) || symbolic
+}
 
 // octalWorldWritable reads an octal mode; chmod takes any number of leading
 // zeros (000777 is 777), so they are dropped before the mode is judged.
@@ -206,13 +329,9 @@ func symbolicMode(t string) bool {
 	return ok
 }
 
-func symbolicWorldWritable(t string) bool {
-	w, ok := othersWritable(t)
-	return ok && w
-}
-
 // othersWritable reads a symbolic mode clause by clause and says whether
-// others end up with write permission; ok is false when t is not a mode.
+// others end up with write permission; both are false when t is not a
+// mode.
 // Copying another class's bits (o=u) counts as write, since it usually is.
 func othersWritable(t string) (writable, ok bool) {
 	if t == "" {
@@ -261,8 +380,8 @@ func othersWritable(t string) (writable, ok bool) {
 
 // powerVerb reports a systemctl or loginctl verb that stops, restarts or
 // suspends the machine.
-func powerVerb(args []arg) bool {
-	_, ops := scanOptions(args, optSpec{
+func powerVerb(s subject) bool {
+	_, ops := scanOptions(s.args[1:], optSpec{
 		value: "tpsHMnoP",
 		long: []string{"type", "property", "signal", "host", "machine", "lines", "output", "kill-whom", "kill-value",
 			"job-mode", "root", "image", "preset-mode", "boot-loader-menu", "boot-loader-entry", "reboot-argument",
@@ -273,45 +392,8 @@ func powerVerb(args []arg) bool {
 		"rescue", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep")
 }
 
-// isDatabaseClient reports programs that run SQL (or a database's own
-// destructive commands) given on the command line or standard input.
-func isDatabaseClient(base string) bool {
-	switch base {
-	case "psql", "mysql", "mariadb", "sqlite3", "sqlite", "sqlcmd", "osql", "isql", "cockroach", "clickhouse",
-		"clickhouse-client", "duckdb", "mysqlsh", "usql", "pgcli", "mycli", "litecli", "cqlsh", "sqlplus",
-		"snowsql", "trino", "presto", "bq", "db2", "sqlline", "spanner-cli",
-		"redis-cli", "valkey-cli", "keydb-cli", "mongo", "mongosh", "dropdb", "mysqladmin":
-		return true
-	}
-	return false
-}
-
-// destroysData looks for destructive statements in a database client's
-// words.
-func destroysData(base string, args []arg) bool {
-	switch base {
-	case "dropdb":
-		return true
-	case "mysqladmin":
-		for _, a := range args[1:] {
-			if strings.EqualFold(a.text, "drop") {
-				return true
-			}
-		}
-		return false
-	case "redis-cli", "valkey-cli", "keydb-cli":
-		return redisFlushes(args[1:])
-	case "mongo", "mongosh":
-		for _, a := range args[1:] {
-			if strings.Contains(a.text, "dropDatabase") || strings.Contains(a.text, ".drop(") {
-				return true
-			}
-		}
-	}
-	for _, a := range args[1:] {
-		if sqlFor(base, a.text) {
-			return true
-		}
-	}
-	return false
+// destroysDataOnInput looks for destructive statements in what feeds a
+// database client's input.
+func destroysDataOnInput(s subject) bool {
+	return s.in != nil && (s.in.sql || sqlFor(s.base, s.in.text) || oneOf(s.base, redisClients...) && redisScriptFlushes(s.in.text))
 }

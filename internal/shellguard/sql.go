@@ -17,18 +17,15 @@ var destructiveSQL = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+)?(?:table|database|schema|index|view|materialized\s+view|sequence|function|procedure|trigger|owned|user|role|type|extension|keyspace|collection)\b|\btruncate\s+(?:table\s+)?[\w"` + "`" + `\[]`)
 })
 
-// hasDestructiveSQL reports a DROP or TRUNCATE statement in s, outside
-// string literals and comments: `LIKE '%drop table%'` and
-// `-- drop table later` are not statements. Databases disagree on what
-// quotes and comments are (MySQL reads \' inside a string and # as a
-// comment; PostgreSQL does neither), so s is read both ways and refused
-// if either finds a statement.
-func hasDestructiveSQL(s string) bool { return sqlFor("", s) }
-
-// sqlFor is hasDestructiveSQL for text a known client reads: MySQL's
-// clients read it MySQL's way only; the others both ways, since
-// PostgreSQL's E'…' strings take backslash escapes too. The statement is
-// looked for once comments are removed, since `DROP/**/TABLE` is DROP TABLE.
+// sqlFor reports a DROP or TRUNCATE statement in s, outside string
+// literals and comments: `LIKE '%drop table%'` and `-- drop table later`
+// are not statements. Databases disagree on what quotes and comments are
+// (MySQL reads \' inside a string and # as a comment; PostgreSQL does
+// neither), so s is read both ways and refused if either finds a
+// statement, unless client is one of MySQL's, which read it MySQL's way
+// only (PostgreSQL's E'…' strings take backslash escapes too). The
+// statement is looked for once comments are removed, since
+// `DROP/**/TABLE` is DROP TABLE.
 func sqlFor(client, s string) bool {
 	if len(s) < 8 || !sqlKeyword.MatchString(s) {
 		return false
@@ -98,8 +95,6 @@ func lineEnd(s string, i int) int {
 	}
 	return len(s)
 }
-
-func isRedis(base string) bool { return oneOf(base, "redis-cli", "valkey-cli", "keydb-cli") }
 
 // redisFlushes reports redis-cli words that run FLUSHALL or FLUSHDB: the
 // command is the first operand after redis-cli's options (`SET note

@@ -44,12 +44,9 @@ func (a *engine) rule(sc *scope, base string, argv []arg, in *input) rule {
 	return rule{}
 }
 
-// hasRule reports the programs ruleFor has a rule for, so that a variable
-// in `echo $PATH` costs nothing.
-func hasRule(base string) bool {
-	return oneOf(base, "rm", "find", "git", "dd", "chmod", "mkdir", "install", "systemctl", "loginctl", "init", "telinit") ||
-		isDatabaseClient(base)
-}
+// hasRule reports the programs whose row reads their words, so that a
+// variable in `echo $PATH` costs nothing.
+func hasRule(base string) bool { return probesFor(base) != nil || isDatabaseClient(base) }
 
 // argVariants returns argv itself, then the argument lists it may stand
 // for once the words that are a variable with literal values are replaced

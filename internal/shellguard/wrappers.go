@@ -17,10 +17,34 @@ type wrapperSpec struct {
 }
 
 // wrapperSpecFor returns the spec of a wrapper follow knows through this
-// catalogue; the older ones (sudo, env, timeout, nice…) have their own
-// code.
+// catalogue; those whose words need more (sudo, env, xargs, flock…) have
+// their own code.
 func wrapperSpecFor(base string) (wrapperSpec, bool) {
 	switch base {
+	case "pkexec":
+		return wrapperSpec{opts: optSpec{long: []string{"user"}}}, true
+	case "time":
+		return wrapperSpec{opts: optSpec{value: "fo", long: []string{"format", "output"}}}, true
+	case "nice":
+		return wrapperSpec{opts: optSpec{value: "n", long: []string{"adjustment"}}}, true
+	case "exec":
+		return wrapperSpec{opts: optSpec{value: "a"}}, true
+	case "stdbuf":
+		return wrapperSpec{opts: optSpec{value: "ioe", long: []string{"input", "output", "error"}}}, true
+	case "ionice": // -p, -P and -u change running processes
+		return wrapperSpec{opts: optSpec{value: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}},
+			attach: []string{"p", "P", "u", "pid", "pgid", "uid"}}, true
+	case "taskset": // the command follows the mask or CPU list
+		return wrapperSpec{skip: 1, attach: []string{"p", "pid"}}, true
+	case "timeout": // the command follows the duration
+		return wrapperSpec{opts: optSpec{value: "sk", long: []string{"signal", "kill-after"}}, skip: 1}, true
+	case "command": // -v and -V are queries: `command -v rm` runs nothing
+		return wrapperSpec{attach: []string{"v", "V"}}, true
+	case "caffeinate":
+		return wrapperSpec{opts: optSpec{value: "tw"}}, true
+	case "run0":
+		return wrapperSpec{opts: optSpec{value: "ugD", long: []string{"user", "group", "nice", "chdir", "setenv", "property",
+			"unit", "description", "slice", "machine", "background"}}}, true
 	case "strace":
 		return wrapperSpec{opts: optSpec{value: "abeEIOopPsSUX", long: []string{"attach", "signal", "trace", "trace-path", "output",
 			"string-limit", "user", "env", "decode-fds", "columns", "status", "quiet", "silent", "absolute-timestamps",
@@ -45,7 +69,7 @@ func wrapperSpecFor(base string) (wrapperSpec, bool) {
 		return wrapperSpec{opts: optSpec{value: "aEPtO"}, attach: []string{"k"}}, true
 	case "firejail":
 		return wrapperSpec{shell: true}, true
-	case "valgrind", "eatmydata", "nocache", "catchsegv", "dbus-run-session", "dbus-launch", "catatonit",
+	case "nohup", "unbuffer", "setsid", "valgrind", "eatmydata", "nocache", "catchsegv", "dbus-run-session", "dbus-launch", "catatonit",
 		"tsocks", "arch", "pfexec", "with-contenv", "chronic", "ifne":
 		return wrapperSpec{}, true
 	case "tini":
@@ -86,23 +110,17 @@ func wrapperSpecFor(base string) (wrapperSpec, bool) {
 	case "dotenv":
 		return wrapperSpec{opts: optSpec{value: "ecv"}}, true
 	case "systemd-run":
-		return wrapperSpec{opts: optSpec{value: "pMEuHs", long: systemdRunValued()}}, true
+		return wrapperSpec{opts: optSpec{value: "pMEuHs", long: []string{"property", "machine", "host", "unit", "description",
+			"slice", "setenv", "working-directory", "nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active",
+			"on-unit-inactive", "on-calendar", "timer-property", "path-property", "socket-property", "service-type",
+			"expand-environment"}}}, true
 	case "systemd-nspawn":
-		return wrapperSpec{opts: optSpec{value: "DMuUSZLp", long: systemdNspawnValued()}, shell: true}, true
+		return wrapperSpec{opts: optSpec{value: "DMuUSZLp", long: []string{"directory", "machine", "user", "uuid", "slice",
+			"property", "image", "bind", "bind-ro", "tmpfs", "overlay", "setenv", "network-interface", "network-bridge", "port",
+			"capability", "drop-capability", "register", "keep-unit", "personality", "link-journal", "resolv-conf", "timezone",
+			"chdir"}}, shell: true}, true
 	}
 	return wrapperSpec{}, false
-}
-
-func systemdRunValued() []string {
-	return []string{"property", "machine", "host", "unit", "description", "slice", "setenv", "working-directory",
-		"nice", "uid", "gid", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar",
-		"timer-property", "path-property", "socket-property", "service-type", "expand-environment"}
-}
-
-func systemdNspawnValued() []string {
-	return []string{"directory", "machine", "user", "uuid", "slice", "property", "image", "bind", "bind-ro",
-		"tmpfs", "overlay", "setenv", "network-interface", "network-bridge", "port", "capability", "drop-capability",
-		"register", "keep-unit", "personality", "link-journal", "resolv-conf", "timezone", "chdir"}
 }
 
 // follow reads a wrapper's options and returns the command it runs.

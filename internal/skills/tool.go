@@ -40,8 +40,7 @@ func Tool(live func() *Catalogue) tool.Tool {
 			return tool.Plan{Subjects: []string{name}, Title: title(name)}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *skillInput) (tool.Result, error) {
-			out, err := load(live(), in.Name)
-			return tool.Text(out), err
+			return tool.TextOf(load(live(), in.Name))
 		},
 	})
 }

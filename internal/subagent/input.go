@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
 
@@ -149,9 +150,9 @@ func title(req request) string {
 	}
 	s := strings.Join(descs, "; ")
 	if req.Batch {
-		s = fmt.Sprintf("%d %s: %s", len(descs), plural(len(descs), "task", "tasks"), s)
+		s = fmt.Sprintf("%d %s: %s", len(descs), prose.Plural(len(descs), "task", "tasks"), s)
 	}
-	return cut(string(req.Kind)+": "+s, titleMax)
+	return prose.Cut(string(req.Kind)+": "+s, titleMax)
 }
 
 // titleMax is the most characters a call's title shows.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/agent"
 	"github.com/shiro-neko/shiro/internal/llm"
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 )
@@ -199,7 +200,7 @@ func (t *Tool) runOne(ctx context.Context, callID string, p agent.Parent, kind K
 	}
 	report := finalReport(child.History())
 	progress.emit(protocol.SubagentResult, firstLine(report))
-	progress.emit(protocol.SubagentEnd, fmt.Sprintf("finished after %d tool %s", calls, plural(calls, "call", "calls")))
+	progress.emit(protocol.SubagentEnd, fmt.Sprintf("finished after %d tool %s", calls, prose.Plural(calls, "call", "calls")))
 	return outcome{report: report}
 }
 
@@ -243,7 +244,7 @@ func stepText(e protocol.ToolCallEvent) string {
 	if e.Title != "" {
 		text += " " + e.Title
 	}
-	return cut(oneLine(text), 160)
+	return prose.Cut(oneLine(text), 160)
 }
 
 // reporter sends one subagent's progress into the parent's stream.
@@ -279,22 +280,8 @@ func (w *workCatcher) Ended(_ context.Context, e agent.TurnEnd) agent.Ending {
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return cut(strings.TrimSpace(line), 200)
+	return prose.Cut(strings.TrimSpace(line), 200)
 }
 
 // oneLine folds whitespace, newlines included, into single spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func cut(s string, limit int) string {
-	if r := []rune(s); len(r) > limit {
-		return string(r[:limit]) + "…"
-	}
-	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

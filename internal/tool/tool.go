@@ -264,3 +264,15 @@ type HookVerdict struct {
 
 // Text is a Result with only text.
 func Text(s string) Result { return Result{Output: s} }
+
+// TextOf is Text of what a run returned, its error passed on, so that a
+// tool's Run can be `return tool.TextOf(run(ctx, in))`.
+func TextOf(s string, err error) (Result, error) { return Text(s), err }
+
+// Or is what an optional input holds, or def when the call left it out.
+func Or[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}

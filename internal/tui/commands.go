@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -32,7 +33,7 @@ type command struct {
 func uiCommands() (help, copyAnswer, exit command) {
 	help = command{name: "help", summary: "list commands and keys", aliases: []string{"?"}, immediate: true, local: (*model).cmdHelp}
 	copyAnswer = command{name: "copy", summary: "copy the last answer to the clipboard (OSC 52, works over SSH)", immediate: true, local: (*model).cmdCopy}
-	exit = command{name: "exit", summary: "quit shiro", aliases: []string{"quit"}, immediate: true, local: (*model).cmdExit}
+	exit = command{name: "exit", summary: "quit shiro", aliases: []string{"quit"}, immediate: true, local: (*model).quit}
 	return help, copyAnswer, exit
 }
 
@@ -166,11 +167,9 @@ func (m *model) cmdCopy() tea.Cmd {
 		return nil
 	}
 	n := utf8.RuneCountInString(text)
-	m.note(noteSuccess, fmt.Sprintf("copied the last answer (%d %s) to the clipboard (OSC 52: if nothing arrives, your terminal does not allow it)", n, plural(n, "character")))
+	m.note(noteSuccess, fmt.Sprintf("copied the last answer (%d %s) to the clipboard (OSC 52: if nothing arrives, your terminal does not allow it)", n, prose.Plural(n, "character", "characters")))
 	return tea.SetClipboard(text)
 }
-
-func (m *model) cmdExit() tea.Cmd { return m.quit() }
 
 // menuOpen reports whether the slash menu shows: the input is a command
 // name being typed (no space yet) that matches something, and not one

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/shiro-neko/shiro/internal/prose"
 )
 
 // resultLines is how many lines of a tool's output the transcript shows.
@@ -30,7 +32,7 @@ func (u *userItem) render(r *renderCtx, width int) []string {
 		body = []string{""}
 	}
 	if hidden := len(body) - foldedUserLines; u.folded && hidden > 0 {
-		body = append(body[:foldedUserLines], r.st.dim.Render(fmt.Sprintf("… +%d %s", hidden, plural(hidden, "line"))))
+		body = append(body[:foldedUserLines], r.st.dim.Render(fmt.Sprintf("… +%d %s", hidden, prose.Plural(hidden, "line", "lines"))))
 	}
 	out := make([]string, len(body))
 	for i, l := range body {
@@ -83,7 +85,7 @@ func (t *reasoningItem) render(r *renderCtx, width int) []string {
 		if t.done {
 			verb = "thought"
 		}
-		return []string{r.st.reasoning.Render(fmt.Sprintf("∴ %s (%d %s, ctrl-r to show)", verb, n, plural(n, "line")))}
+		return []string{r.st.reasoning.Render(fmt.Sprintf("∴ %s (%d %s, ctrl-r to show)", verb, n, prose.Plural(n, "line", "lines")))}
 	}
 	lines := splitLines(lipgloss.Wrap(text, max(width-4, 10), ""))
 	out := []string{r.st.reasoning.Render("∴ thinking")}
@@ -165,11 +167,4 @@ func indent(lines []string, lead string) []string {
 		}
 	}
 	return lines
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

@@ -204,7 +204,7 @@ func (m *model) tasksPanel(w int) []string {
 			out = append(out, m.st.dim.Render(fmt.Sprintf("  … %d more (/todos lists them all)", len(list)-taskRows)))
 			break
 		}
-		line := fmt.Sprintf("  %s %s", taskMark(t.Status), oneLine(t.Content))
+		line := fmt.Sprintf("  %s %s", t.Mark(), oneLine(t.Content))
 		switch t.Status {
 		case "in_progress":
 			line = m.st.statusKey.Render(line)
@@ -216,19 +216,6 @@ func (m *model) tasksPanel(w int) []string {
 		out = append(out, ansi.Truncate(line, w, "…"))
 	}
 	return out
-}
-
-// taskMark is a task's state as a box.
-func taskMark(status string) string {
-	switch status {
-	case "in_progress":
-		return "[~]"
-	case "done":
-		return "[x]"
-	case "blocked":
-		return "[!]"
-	}
-	return "[ ]"
 }
 
 // compact writes a token count as 950, 12.3k or 4.1M.

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/shiro-neko/shiro/internal/prose"
 )
 
 // A long paste (a log, a file) would fill the input box and then the
@@ -34,9 +36,9 @@ func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
 		m.afterInputChange()
 		return cmd
 	}
-	token := fmt.Sprintf("[pasted %d %s]", lines, plural(lines, "line"))
+	token := fmt.Sprintf("[pasted %d %s]", lines, prose.Plural(lines, "line", "lines"))
 	for n := 2; m.pastes[token] != "" && m.pastes[token] != content; n++ {
-		token = fmt.Sprintf("[pasted %d %s #%d]", lines, plural(lines, "line"), n)
+		token = fmt.Sprintf("[pasted %d %s #%d]", lines, prose.Plural(lines, "line", "lines"), n)
 	}
 	m.pastes[token] = content
 	m.input.InsertString(token)

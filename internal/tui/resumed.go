@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -30,7 +31,7 @@ func (m *model) showHistory(e protocol.HistoryEvent) {
 	if e.Replaced {
 		what = "conversation as it now stands"
 	}
-	m.note(noteInfo, fmt.Sprintf("%s · %d %s", what, len(e.Messages), plural(len(e.Messages), "message")))
+	m.note(noteInfo, fmt.Sprintf("%s · %d %s", what, len(e.Messages), prose.Plural(len(e.Messages), "message", "messages")))
 	for _, msg := range e.Messages {
 		switch msg.Role {
 		case protocol.HistoryUser:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -85,9 +86,9 @@ func (t *toolItem) subagentSummary() string {
 		}
 	}
 	n := len(t.subagents)
-	s := fmt.Sprintf("%d %s", n, plural(n, "subagent"))
+	s := fmt.Sprintf("%d %s", n, prose.Plural(n, "subagent", "subagents"))
 	if kind != "" {
-		s = fmt.Sprintf("%d %s %s", n, kind, plural(n, "subagent"))
+		s = fmt.Sprintf("%d %s %s", n, kind, prose.Plural(n, "subagent", "subagents"))
 	}
 	var running, failed int
 	for _, r := range t.subagents {

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -92,7 +93,7 @@ func (m *model) abort() {
 		m.turn.aborted = true
 	}
 	if n := len(m.pending); n > 0 {
-		why += fmt.Sprintf("; dropped %d queued %s", n, plural(n, "input"))
+		why += fmt.Sprintf("; dropped %d queued %s", n, prose.Plural(n, "input", "inputs"))
 	}
 	m.pending = nil
 	m.note(noteNotice, why)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/shiro-neko/shiro/internal/prose"
 	"github.com/shiro-neko/shiro/internal/protocol"
 )
 
@@ -102,7 +103,7 @@ func (t *toolItem) render(r *renderCtx, width int) []string {
 		below = folded(headLines(t.output, shown), countLines(t.output)-shown, width, r.st.fail)
 	case toolDenied:
 		msg := fmt.Sprintf("denied by %s: %s", t.by, oneLine(t.reason))
-		below = folded(splitLines(wrapText(msg, width-4)), 0, width, r.st.denied)
+		below = folded(splitLines(ansi.Wrap(msg, max(width-4, 10), "")), 0, width, r.st.denied)
 	}
 	if len(t.subagents) > 0 {
 		lines = append(lines, renderSubagents(r, t.subagents, width)...)
@@ -127,7 +128,7 @@ func folded(lines []string, hidden, width int, st interface{ Render(...string) s
 		out = append(out, lead+st.Render(ansi.Truncate(ansi.Strip(l), max(width-4, 4), "…")))
 	}
 	if hidden > 0 {
-		out = append(out, "    "+st.Render(fmt.Sprintf("… +%d %s", hidden, plural(hidden, "line"))))
+		out = append(out, "    "+st.Render(fmt.Sprintf("… +%d %s", hidden, prose.Plural(hidden, "line", "lines"))))
 	}
 	return out
 }
@@ -155,7 +156,7 @@ func foldedDiff(st *styles, lines []previewLine, n, width int) []string {
 		out[i] = "    " + out[i]
 	}
 	if hidden > 0 {
-		out = append(out, "    "+st.dim.Render(fmt.Sprintf("… +%d %s (ctrl-o)", hidden, plural(hidden, "line"))))
+		out = append(out, "    "+st.dim.Render(fmt.Sprintf("… +%d %s (ctrl-o)", hidden, prose.Plural(hidden, "line", "lines"))))
 	}
 	return out
 }
@@ -180,7 +181,3 @@ func countLines(s string) int { return len(splitLines(strings.TrimRight(s, "\n")
 
 // oneLine folds text onto one line for a tool header.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func wrapText(s string, width int) string {
-	return ansi.Wrap(s, max(width, 10), "")
-}

@@ -99,13 +99,9 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 				if bg == nil {
 					return tool.Result{}, tool.Failf("background commands are not available here; run the command without background")
 				}
-				out, err := bg.startForTool(env, in.Command, in.Name)
-				return tool.Text(out), err
+				return tool.TextOf(bg.startForTool(env, in.Command, in.Name))
 			}
-			timeout := DefaultTimeoutMS
-			if in.Timeout != nil {
-				timeout = *in.Timeout
-			}
+			timeout := tool.Or(in.Timeout, DefaultTimeoutMS)
 			return runForeground(ctx, env, timing, in.Command, timeout, rt.Emit)
 		},
 	})

@@ -90,10 +90,7 @@ func checksTool(env *workspace.Env, timing killTiming) tool.Tool {
 			if err != nil {
 				return tool.Result{}, err
 			}
-			timeout := time.Duration(checksDefaultTimeoutMS) * time.Millisecond
-			if in.Timeout != nil {
-				timeout = time.Duration(*in.Timeout) * time.Millisecond
-			}
+			timeout := time.Duration(tool.Or(in.Timeout, checksDefaultTimeoutMS)) * time.Millisecond
 			results := make([]checkResult, 0, len(found))
 			for _, c := range found {
 				rt.Emit("$ " + c.command + "\n")

@@ -3,6 +3,8 @@ package bash
 import (
 	"fmt"
 	"strings"
+
+	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
 )
 
 // report renders the results: a verdict, a row per check, and the head of
@@ -40,7 +42,7 @@ func report(results []checkResult) string {
 			b.WriteString("(no output)\n")
 		}
 		for _, l := range r.head {
-			b.WriteString(cut(l, failureLineCut) + "\n")
+			b.WriteString(textedit.Cut(l, failureLineCut) + "\n")
 		}
 		if r.more > 0 {
 			fmt.Fprintf(&b, "[... %d more lines]\n", r.more)
@@ -98,16 +100,4 @@ func (h *headLines) lines() ([]string, int) {
 		h.endLine()
 	}
 	return h.kept, h.dropped
-}
-
-// cut shortens s to n characters, marking the cut with an ellipsis.
-func cut(s string, n int) string {
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i] + "…"
-		}
-		count++
-	}
-	return s
 }

@@ -95,7 +95,7 @@ func editFileTool(env *workspace.Env) tool.Tool {
 			Kind:        protocol.KindEdit,
 			Subject:     tool.PathSubject,
 		},
-		Check: func(in *editFileInput) error { return requirePath(in.Path) },
+		Check: func(in *editFileInput) error { return fileop.RequirePath(in.Path) },
 		Plan:  func(in *editFileInput) tool.Plan { return pathPlan(in.Path) },
 		Preview: func(_ context.Context, in *editFileInput) (*protocol.Diff, error) {
 			return preview(&in.planned, compute(in))
@@ -164,7 +164,7 @@ func multiEditTool(env *workspace.Env) tool.Tool {
 			Subject:     tool.PathSubject,
 		},
 		Shape: func(s *jsonschema.Schema) { tool.Items(s, "edits", 1, 0) },
-		Check: func(in *multiEditInput) error { return requirePath(in.Path) },
+		Check: func(in *multiEditInput) error { return fileop.RequirePath(in.Path) },
 		Plan:  func(in *multiEditInput) tool.Plan { return pathPlan(in.Path) },
 		Preview: func(_ context.Context, in *multiEditInput) (*protocol.Diff, error) {
 			return preview(&in.planned, compute(in))

@@ -56,14 +56,6 @@ func (d *editDoc) change(after string) fileop.Change {
 	return fileop.Change{Rel: d.rel, Existed: true, Before: d.raw, After: after}
 }
 
-// requirePath is the Check of a tool whose path must be given.
-func requirePath(p string) error {
-	if p == "" {
-		return tool.Failf("path is required")
-	}
-	return nil
-}
-
 // Diff output in an edit result is cut at these sizes: the model needs to
 // see that the edit landed where intended, not the whole file.
 const (

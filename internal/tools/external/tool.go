@@ -94,8 +94,7 @@ func Tool(m Manifest, d Deps) tool.Tool {
 		Info: info,
 		Plan: plan,
 		Run: func(ctx context.Context, rt tool.Runtime, in *input) (tool.Result, error) {
-			out, err := run(ctx, rt, in)
-			return tool.Text(out), err
+			return tool.TextOf(run(ctx, rt, in))
 		},
 	})
 }

@@ -31,29 +31,3 @@ func Tools(env *workspace.Env) []tool.Tool {
 		jsonQueryTool(env),
 	}
 }
-
-// pathSubjects is what permission rules match for a call about one path:
-// the path, or "." (the workspace root) when it is empty, which is how
-// list_dir reads an absent path.
-func pathSubjects(p string) []string {
-	if p == "" {
-		return []string{"."}
-	}
-	return []string{p}
-}
-
-// orRoot shows an empty path as the workspace root.
-func orRoot(p string) string {
-	if p == "" {
-		return "."
-	}
-	return p
-}
-
-// requirePath is the Check of a tool whose path must be given.
-func requirePath(p string) error {
-	if p == "" {
-		return tool.Failf("path is required")
-	}
-	return nil
-}

@@ -106,11 +106,10 @@ func fileInfoTool(env *workspace.Env) tool.Tool {
 			return nil
 		},
 		Plan: func(in *fileInfoInput) tool.Plan {
-			return tool.Plan{Subjects: pathSubjects(in.Path), Title: fileop.Title(in.Path)}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Title: fileop.Title(in.Path)}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *fileInfoInput) (tool.Result, error) {
-			out, err := fileInfo(env, in.Path)
-			return tool.Text(out), err
+			return tool.TextOf(fileInfo(env, in.Path))
 		},
 	})
 }
@@ -170,15 +169,14 @@ func countLinesTool(env *workspace.Env) tool.Tool {
 			return err
 		},
 		Plan: func(in *countLinesInput) tool.Plan {
-			title := orRoot(in.Path)
+			title := fileop.OrRoot(in.Path)
 			if in.Pattern != "" {
 				title += " " + in.Pattern
 			}
-			return tool.Plan{Subjects: pathSubjects(in.Path), Title: fileop.Title(title)}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Title: fileop.Title(title)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *countLinesInput) (tool.Result, error) {
-			out, err := countLines(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(countLines(ctx, env, in))
 		},
 	})
 }
@@ -275,9 +273,9 @@ func countTokensTool(env *workspace.Env) tool.Tool {
 		},
 		Plan: func(in *countTokensInput) tool.Plan {
 			if in.Path == nil {
-				return tool.Plan{Subjects: pathSubjects(""), Title: fmt.Sprintf("text of %d characters", utf8.RuneCountInString(*in.Text))}
+				return tool.Plan{Subjects: fileop.PathSubjects(""), Title: fmt.Sprintf("text of %d characters", utf8.RuneCountInString(*in.Text))}
 			}
-			return tool.Plan{Subjects: pathSubjects(*in.Path), Title: fileop.Title(*in.Path)}
+			return tool.Plan{Subjects: fileop.PathSubjects(*in.Path), Title: fileop.Title(*in.Path)}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *countTokensInput) (tool.Result, error) {
 			text, what := "", "the text"

@@ -164,11 +164,10 @@ func jsonQueryTool(env *workspace.Env) tool.Tool {
 			return err
 		},
 		Plan: func(in *jsonQueryInput) tool.Plan {
-			return tool.Plan{Subjects: pathSubjects(in.Path), Title: fileop.Title(in.Path + " " + queryText(in.Query))}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Title: fileop.Title(in.Path + " " + queryText(in.Query))}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *jsonQueryInput) (tool.Result, error) {
-			out, err := jsonQuery(env, in)
-			return tool.Text(out), err
+			return tool.TextOf(jsonQuery(env, in))
 		},
 	})
 }

@@ -44,11 +44,10 @@ func listDirTool(env *workspace.Env) tool.Tool {
 		},
 		Shape: func(s *jsonschema.Schema) { tool.Range(s, "depth", 1, listMaxDepth) },
 		Plan: func(in *listDirInput) tool.Plan {
-			return tool.Plan{Subjects: pathSubjects(in.Path), Title: fileop.Title(orRoot(in.Path))}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Title: fileop.Title(fileop.OrRoot(in.Path))}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *listDirInput) (tool.Result, error) {
-			out, err := listDir(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(listDir(ctx, env, in))
 		},
 	})
 }
@@ -69,10 +68,7 @@ type listNode struct {
 }
 
 func listDir(ctx context.Context, env *workspace.Env, in *listDirInput) (string, error) {
-	depth := listDefaultDepth
-	if in.Depth != nil {
-		depth = *in.Depth
-	}
+	depth := tool.Or(in.Depth, listDefaultDepth)
 	rel, err := resolveDir(env, in.Path, "; use read_file to read it.")
 	if err != nil {
 		return "", err

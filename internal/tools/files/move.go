@@ -200,7 +200,7 @@ func deleteFileTool(env *workspace.Env) tool.Tool {
 			Subject:     tool.PathSubject,
 		},
 		Plan: func(in *deleteFileInput) tool.Plan {
-			return tool.Plan{Subjects: pathSubjects(in.Path), Writes: pathSubjects(in.Path), Title: fileop.Title(in.Path)}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Writes: fileop.PathSubjects(in.Path), Title: fileop.Title(in.Path)}
 		},
 		Preview: func(_ context.Context, in *deleteFileInput) (*protocol.Diff, error) {
 			p, err := plan(in)

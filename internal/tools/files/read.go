@@ -38,9 +38,9 @@ func readFileTool(env *workspace.Env) tool.Tool {
 			tool.Min(s, "offset", 1)
 			tool.Min(s, "limit", 1)
 		},
-		Check: func(in *readFileInput) error { return requirePath(in.Path) },
+		Check: func(in *readFileInput) error { return fileop.RequirePath(in.Path) },
 		Plan: func(in *readFileInput) tool.Plan {
-			return tool.Plan{Subjects: pathSubjects(in.Path), Title: readTitle(readRequest(*in))}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Title: readTitle(readRequest(*in))}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *readFileInput) (tool.Result, error) {
 			out, err := readText(env, readRequest(*in), tool.ResultCap)

@@ -32,14 +32,7 @@ type readRequest struct {
 }
 
 func (r readRequest) window() (offset, limit int) {
-	offset, limit = 1, readDefaultLimit
-	if r.Offset != nil {
-		offset = *r.Offset
-	}
-	if r.Limit != nil {
-		limit = *r.Limit
-	}
-	return offset, limit
+	return tool.Or(r.Offset, 1), tool.Or(r.Limit, readDefaultLimit)
 }
 
 // readText renders lines offset..offset+limit-1 of a text file as `N: text`,

@@ -2,9 +2,7 @@ package files
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 	"unicode/utf8"
@@ -52,7 +50,7 @@ func writeFileTool(env *workspace.Env) tool.Tool {
 			return nil
 		},
 		Plan: func(in *writeFileInput) tool.Plan {
-			return tool.Plan{Subjects: pathSubjects(in.Path), Writes: pathSubjects(in.Path), Title: fileop.Title(in.Path)}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Writes: fileop.PathSubjects(in.Path), Title: fileop.Title(in.Path)}
 		},
 		Preview: func(_ context.Context, in *writeFileInput) (*protocol.Diff, error) {
 			p, err := plan(in)
@@ -85,7 +83,12 @@ func planWrite(env *workspace.Env, p, content string) (*writePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	old, existed, err := readExisting(env, rel)
+	old, existed, err := fileop.ReadExisting(env, rel, func(fi fs.FileInfo) error {
+		if fi.IsDir() {
+			return tool.Failf("%s is a directory; give a file path.", rel)
+		}
+		return tool.Failf("%s is not a regular file (%s); write_file replaces files only.", rel, fi.Mode().Type())
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -113,34 +116,6 @@ func (w *writePlan) result() string {
 			c.Rel, textLineCount(c.Before), textLineCount(c.After))
 	}
 	return msg
-}
-
-// readExisting returns the current content of the file at rel, if there
-// is one.
-func readExisting(env *workspace.Env, rel string) (content string, existed bool, err error) {
-	f, err := env.Open(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, fmt.Errorf("%s: %w", rel, err)
-	}
-	defer func() { _ = f.Close() }()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", false, fmt.Errorf("%s: %w", rel, err)
-	}
-	if fi.IsDir() {
-		return "", false, tool.Failf("%s is a directory; give a file path.", rel)
-	}
-	if !fi.Mode().IsRegular() {
-		return "", false, tool.Failf("%s is not a regular file (%s); write_file replaces files only.", rel, fi.Mode().Type())
-	}
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return "", false, fmt.Errorf("read %s: %w", rel, err)
-	}
-	return string(b), true, nil
 }
 
 // collapsedRewrite spots a rewrite that kept roughly the size of the file

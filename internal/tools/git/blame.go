@@ -10,6 +10,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/secrets"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -49,11 +50,10 @@ func blameTool(env *workspace.Env) tool.Tool {
 			if lines, err := blameRange(in.StartLine, in.EndLine); err == nil && lines != "" {
 				t += ":" + strings.Replace(lines, ",", "-", 1)
 			}
-			return tool.Plan{Subjects: pathSubject(in.Path), Title: title(t)}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Title: title(t)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *blameIn) (tool.Result, error) {
-			out, err := runBlame(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runBlame(ctx, env, in))
 		},
 	})
 }
@@ -63,7 +63,7 @@ func runBlame(ctx context.Context, env *workspace.Env, in *blameIn) (string, err
 	if err != nil {
 		return "", err
 	}
-	p, err := workspacePath(env, in.Path)
+	p, err := fileop.Rel(env, in.Path)
 	if err != nil {
 		return "", err
 	}

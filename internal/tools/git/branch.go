@@ -35,8 +35,7 @@ func branchTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *branchIn) (tool.Result, error) {
-			out, err := runBranch(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runBranch(ctx, env, in))
 		},
 	})
 }

@@ -39,8 +39,7 @@ func commitMessageTool(env *workspace.Env, model CommitModel) tool.Tool {
 			Subject:     tool.NoSubject,
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, _ *commitMessageIn) (tool.Result, error) {
-			out, err := runCommitMessage(ctx, env, model)
-			return tool.Text(out), err
+			return tool.TextOf(runCommitMessage(ctx, env, model))
 		},
 	})
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -35,11 +36,10 @@ func diffTool(env *workspace.Env) tool.Tool {
 			if in.Staged {
 				t = "staged " + t
 			}
-			return tool.Plan{Subjects: pathSubject(in.Path), Title: title(t)}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Title: title(t)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *diffIn) (tool.Result, error) {
-			out, err := runDiff(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runDiff(ctx, env, in))
 		},
 	})
 }
@@ -64,7 +64,7 @@ func diffOf(ctx context.Context, env *workspace.Env, opts []string, path, none s
 	var pathspec []string
 	switch {
 	case path != "":
-		p, err := workspacePath(env, path)
+		p, err := fileop.Rel(env, path)
 		if err != nil {
 			return "", err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/secrets"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -77,18 +78,14 @@ func logFileTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{in.Path}, Title: title(in.Path)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *logFileIn) (tool.Result, error) {
-			out, err := runLogFile(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runLogFile(ctx, env, in))
 		},
 	})
 }
 
 func runLogFile(ctx context.Context, env *workspace.Env, in *logFileIn) (string, error) {
-	limit := logDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
-	p, err := workspacePath(env, in.Path)
+	limit := tool.Or(in.Limit, logDefaultLimit)
+	p, err := fileop.Rel(env, in.Path)
 	if err != nil {
 		return "", err
 	}
@@ -139,8 +136,7 @@ func diffCommitsTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{rng}, Title: title(t)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *diffCommitsIn) (tool.Result, error) {
-			out, err := runDiffCommits(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runDiffCommits(ctx, env, in))
 		},
 	})
 }
@@ -172,8 +168,7 @@ func showFileTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{in.Path}, Title: title(in.Ref + ":" + in.Path)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *showFileIn) (tool.Result, error) {
-			out, err := runShowFile(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runShowFile(ctx, env, in))
 		},
 	})
 }
@@ -181,7 +176,7 @@ func showFileTool(env *workspace.Env) tool.Tool {
 func runShowFile(ctx context.Context, env *workspace.Env, in *showFileIn) (string, error) {
 	// The path goes through the jail first, so a file outside the
 	// workspace cannot be named, at any commit.
-	p, err := workspacePath(env, in.Path)
+	p, err := fileop.Rel(env, in.Path)
 	if err != nil {
 		return "", err
 	}
@@ -212,8 +207,7 @@ func currentBranchTool(env *workspace.Env) tool.Tool {
 	return tool.New(tool.Def[currentBranchIn]{
 		Info: extraInfo("git_current_branch", "The checked-out branch, or the commit of a detached HEAD.", tool.NoSubject),
 		Run: func(ctx context.Context, _ tool.Runtime, _ *currentBranchIn) (tool.Result, error) {
-			out, err := runCurrentBranch(ctx, env)
-			return tool.Text(out), err
+			return tool.TextOf(runCurrentBranch(ctx, env))
 		},
 	})
 }
@@ -249,8 +243,7 @@ func changedInRefTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{in.Ref}, Title: title(in.Ref)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *changedInRefIn) (tool.Result, error) {
-			out, err := runChangedInRef(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runChangedInRef(ctx, env, in))
 		},
 	})
 }

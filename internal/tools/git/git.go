@@ -189,17 +189,6 @@ func (h *headBuffer) add(p []byte) {
 	}
 }
 
-// workspacePath resolves a path from the model through the jail and
-// returns it relative to the workspace root, which is git's working
-// directory, for use after `--`.
-func workspacePath(env *workspace.Env, p string) (string, error) {
-	abs, err := env.Resolve(p)
-	if err != nil {
-		return "", err
-	}
-	return env.Rel(abs), nil
-}
-
 // checkRef refuses a revision that git would read as an option.
 func checkRef(ref string) error {
 	switch {
@@ -213,15 +202,6 @@ func checkRef(ref string) error {
 		return tool.Failf("ref is not valid UTF-8.")
 	}
 	return nil
-}
-
-// pathSubject is the permission subject of a tool that takes an optional
-// path: the path as given, or the workspace (".") when there is none.
-func pathSubject(p string) []string {
-	if p == "" {
-		return []string{"."}
-	}
-	return []string{p}
 }
 
 // titleMax is the most characters of a Plan title.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -37,20 +38,16 @@ func logTool(env *workspace.Env) tool.Tool {
 		},
 		Shape: func(s *jsonschema.Schema) { tool.Range(s, "limit", 1, logMaxLimit) },
 		Plan: func(in *logIn) tool.Plan {
-			return tool.Plan{Subjects: pathSubject(in.Path), Title: title(in.Path)}
+			return tool.Plan{Subjects: fileop.PathSubjects(in.Path), Title: title(in.Path)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *logIn) (tool.Result, error) {
-			out, err := runLog(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runLog(ctx, env, in))
 		},
 	})
 }
 
 func runLog(ctx context.Context, env *workspace.Env, in *logIn) (string, error) {
-	limit := logDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
+	limit := tool.Or(in.Limit, logDefaultLimit)
 	r, err := openRepo(ctx, env)
 	if err != nil {
 		return "", err
@@ -62,7 +59,7 @@ func runLog(ctx context.Context, env *workspace.Env, in *logIn) (string, error) 
 	pathspec := ""
 	switch {
 	case in.Path != "":
-		if pathspec, err = workspacePath(env, in.Path); err != nil {
+		if pathspec, err = fileop.Rel(env, in.Path); err != nil {
 			return "", err
 		}
 	case r.nested():

@@ -8,6 +8,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/secrets"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -36,8 +37,7 @@ func showTool(env *workspace.Env) tool.Tool {
 			return tool.Plan{Subjects: []string{in.Ref}, Title: title(t)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *showIn) (tool.Result, error) {
-			out, err := runShow(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runShow(ctx, env, in))
 		},
 	})
 }
@@ -55,7 +55,7 @@ func runShow(ctx context.Context, env *workspace.Env, in *showIn) (string, error
 	var pathspec []string
 	switch {
 	case in.Path != "":
-		p, err := workspacePath(env, in.Path)
+		p, err := fileop.Rel(env, in.Path)
 		if err != nil {
 			return "", err
 		}

@@ -14,9 +14,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/workspace"
@@ -93,39 +91,4 @@ func statInJail(env *workspace.Env, p string) (abs string, fi fs.FileInfo, err e
 		return abs, nil, fmt.Errorf("%s: %w", env.Rel(abs), err)
 	}
 	return abs, fi, nil
-}
-
-// cut shortens s to n characters, marking the cut with an ellipsis.
-func cut(s string, n int) string {
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i] + "…"
-		}
-		count++
-	}
-	return s
-}
-
-// titleMax is the most characters a Plan's title shows of an argument.
-const titleMax = 80
-
-// oneLine makes an argument fit a title: control characters become
-// spaces and a long text is cut with an ellipsis.
-func oneLine(s string) string {
-	return cut(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s), titleMax)
-}
-
-// pathOrRoot is how a path argument reads in a plan: an absent path means
-// the workspace root.
-func pathOrRoot(p string) string {
-	if p == "" {
-		return "."
-	}
-	return p
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
+	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
 	"github.com/shiro-neko/shiro/internal/tools/search"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
@@ -58,11 +60,10 @@ func findSymbolTool(env *workspace.Env, langs *rules) tool.Tool {
 			if in.Include != "" {
 				title += " in " + in.Include
 			}
-			return tool.Plan{Title: oneLine(title)}
+			return tool.Plan{Title: fileop.Title(title)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *findSymbolInput) (tool.Result, error) {
-			out, err := findSymbol(ctx, env, langs, in)
-			return tool.Text(out), err
+			return tool.TextOf(findSymbol(ctx, env, langs, in))
 		},
 	})
 }
@@ -128,7 +129,7 @@ func symbolHits(env *workspace.Env, lang *language, rel, name string) []string {
 	lines := splitLines(string(data))
 	var out []string
 	for _, d := range definitions(lang, lines, name) {
-		out = append(out, fmt.Sprintf("%s:%d: %s", rel, d.line+1, cut(strings.TrimSpace(lines[d.line]), symbolLineCut)))
+		out = append(out, fmt.Sprintf("%s:%d: %s", rel, d.line+1, textedit.Cut(strings.TrimSpace(lines[d.line]), symbolLineCut)))
 	}
 	return out
 }
@@ -153,11 +154,10 @@ func outlineTool(env *workspace.Env, langs *rules) tool.Tool {
 		},
 		Check: func(in *outlineInput) error { return requirePath(in.Path) },
 		Plan: func(in *outlineInput) tool.Plan {
-			return tool.Plan{Subjects: []string{pathOrRoot(in.Path)}, Title: oneLine(in.Path)}
+			return tool.Plan{Subjects: []string{fileop.OrRoot(in.Path)}, Title: fileop.Title(in.Path)}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *outlineInput) (tool.Result, error) {
-			out, err := outline(env, langs, in)
-			return tool.Text(out), err
+			return tool.TextOf(outline(env, langs, in))
 		},
 	})
 }
@@ -173,7 +173,7 @@ func outline(env *workspace.Env, langs *rules, in *outlineInput) (string, error)
 	}
 	var b strings.Builder
 	for _, d := range decls {
-		fmt.Fprintf(&b, "%d: %s\n", d.line+1, cut(strings.TrimRight(lines[d.line], " \t"), outlineLineCut))
+		fmt.Fprintf(&b, "%d: %s\n", d.line+1, textedit.Cut(strings.TrimRight(lines[d.line], " \t"), outlineLineCut))
 	}
 	return tool.Cap(strings.TrimSuffix(b.String(), "\n")), nil
 }
@@ -226,13 +226,12 @@ func readSymbolTool(env *workspace.Env, langs *rules) tool.Tool {
 		},
 		Plan: func(in *readSymbolInput) tool.Plan {
 			return tool.Plan{
-				Subjects: []string{pathOrRoot(in.Path)},
-				Title:    oneLine(strings.TrimSpace(in.Name) + " in " + in.Path),
+				Subjects: []string{fileop.OrRoot(in.Path)},
+				Title:    fileop.Title(strings.TrimSpace(in.Name) + " in " + in.Path),
 			}
 		},
 		Run: func(_ context.Context, _ tool.Runtime, in *readSymbolInput) (tool.Result, error) {
-			out, err := readSymbol(env, langs, in)
-			return tool.Text(out), err
+			return tool.TextOf(readSymbol(env, langs, in))
 		},
 	})
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -40,21 +41,17 @@ func treeTool(env *workspace.Env) tool.Tool {
 		},
 		Shape: func(s *jsonschema.Schema) { tool.Range(s, "depth", 1, treeMaxDepth) },
 		Plan: func(in *treeInput) tool.Plan {
-			p := pathOrRoot(in.Path)
-			return tool.Plan{Subjects: []string{p}, Title: oneLine(p)}
+			p := fileop.OrRoot(in.Path)
+			return tool.Plan{Subjects: []string{p}, Title: fileop.Title(p)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *treeInput) (tool.Result, error) {
-			out, err := tree(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(tree(ctx, env, in))
 		},
 	})
 }
 
 func tree(ctx context.Context, env *workspace.Env, in *treeInput) (string, error) {
-	depth := treeDefaultDepth
-	if in.Depth != nil {
-		depth = *in.Depth
-	}
+	depth := tool.Or(in.Depth, treeDefaultDepth)
 	root, err := resolveDir(env, in.Path)
 	if err != nil {
 		return "", err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -43,20 +44,16 @@ func globTool(env *workspace.Env) tool.Tool {
 			return err
 		},
 		Plan: func(in *globInput) tool.Plan {
-			return tool.Plan{Subjects: nonEmpty(in.Pattern), Title: oneLine(in.Pattern)}
+			return tool.Plan{Subjects: nonEmpty(in.Pattern), Title: fileop.Title(in.Pattern)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *globInput) (tool.Result, error) {
-			out, err := runGlob(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runGlob(ctx, env, in))
 		},
 	})
 }
 
 func runGlob(ctx context.Context, env *workspace.Env, in *globInput) (string, error) {
-	limit := globDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
+	limit := tool.Or(in.Limit, globDefaultLimit)
 	pat, err := ParseNamePattern(env, in.Pattern)
 	if err != nil {
 		return "", err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -44,11 +45,10 @@ func grepTool(env *workspace.Env) tool.Tool {
 			if !matchesEverything(in.Include) {
 				title += " in " + in.Include
 			}
-			return tool.Plan{Subjects: nonEmpty(in.Pattern), Title: oneLine(title)}
+			return tool.Plan{Subjects: nonEmpty(in.Pattern), Title: fileop.Title(title)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *grepInput) (tool.Result, error) {
-			out, err := runGrepTool(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(runGrepTool(ctx, env, in))
 		},
 	})
 }

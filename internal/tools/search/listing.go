@@ -12,6 +12,7 @@ import (
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -48,19 +49,15 @@ func findFilesTool(env *workspace.Env) tool.Tool {
 			}
 			return nil
 		},
-		Plan: func(in *findFilesInput) tool.Plan { return tool.Plan{Title: oneLine(in.Name)} },
+		Plan: func(in *findFilesInput) tool.Plan { return tool.Plan{Title: fileop.Title(in.Name)} },
 		Run: func(ctx context.Context, _ tool.Runtime, in *findFilesInput) (tool.Result, error) {
-			out, err := findFiles(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(findFiles(ctx, env, in))
 		},
 	})
 }
 
 func findFiles(ctx context.Context, env *workspace.Env, in *findFilesInput) (string, error) {
-	limit := findDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
+	limit := tool.Or(in.Limit, findDefaultLimit)
 	needle := strings.ToLower(in.Name)
 	var found []string
 	more := false
@@ -111,8 +108,7 @@ func recentFilesTool(env *workspace.Env) tool.Tool {
 		Shape: func(s *jsonschema.Schema) { tool.Range(s, "limit", 1, recentMaxLimit) },
 		// No Plan: the call has no subject, and no argument worth a title.
 		Run: func(ctx context.Context, _ tool.Runtime, in *recentFilesInput) (tool.Result, error) {
-			out, err := recentFiles(ctx, env, in)
-			return tool.Text(out), err
+			return tool.TextOf(recentFiles(ctx, env, in))
 		},
 	})
 }
@@ -143,10 +139,7 @@ func (h *oldestFirst) Pop() any {
 }
 
 func recentFiles(ctx context.Context, env *workspace.Env, in *recentFilesInput) (string, error) {
-	limit := recentDefaultLimit
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
+	limit := tool.Or(in.Limit, recentDefaultLimit)
 	h := &oldestFirst{}
 	err := workspace.Walk(ctx, env, ".", workspace.WalkOptions{}, func(rel string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() {

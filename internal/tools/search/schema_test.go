@@ -9,6 +9,7 @@ import (
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tool/tooltest"
+	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -87,7 +88,7 @@ func TestPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if title := p.Plan().Title; title != strings.Repeat("x", titleMax)+"…" {
+	if title := p.Plan().Title; title != strings.Repeat("x", fileop.TitleMax)+"…" {
 		t.Errorf("long title %q", title)
 	}
 	if subj := p.Plan().Subjects; !slices.Equal(subj, []string{long}) {

@@ -10,9 +10,6 @@
 package search
 
 import (
-	"strings"
-	"unicode"
-
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
@@ -26,28 +23,6 @@ func Tools(env *workspace.Env) []tool.Tool {
 		findFilesTool(env),
 		recentFilesTool(env),
 	}
-}
-
-// titleMax is the most characters a Plan's title shows of an argument.
-const titleMax = 80
-
-// oneLine makes an argument fit a title: control characters (a newline in
-// a pattern) become spaces and a long text is cut with an ellipsis.
-func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	n := 0
-	for i := range s {
-		if n == titleMax {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
 }
 
 // nonEmpty is the subject list of a call keyed by s: none when s is empty.

@@ -114,8 +114,7 @@ func (f *fetcher) tool() tool.Tool {
 			return tool.Plan{Subjects: []string{in.URL}, Title: planTitle(in.URL)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *fetchIn) (tool.Result, error) {
-			out, err := f.run(ctx, in)
-			return tool.Text(out), err
+			return tool.TextOf(f.run(ctx, in))
 		},
 	})
 }
@@ -156,10 +155,7 @@ func (f *fetcher) run(ctx context.Context, in *fetchIn) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	limit := DefaultChars
-	if in.MaxChars != nil {
-		limit = *in.MaxChars
-	}
+	limit := tool.Or(in.MaxChars, DefaultChars)
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	pg, err := f.fetch(ctx, start)

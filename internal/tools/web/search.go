@@ -66,8 +66,7 @@ func (f *fetcher) searchTool(cfg Search) tool.Tool {
 			return tool.Plan{Subjects: []string{q}, Title: planQuery(q)}
 		},
 		Run: func(ctx context.Context, _ tool.Runtime, in *searchIn) (tool.Result, error) {
-			out, err := f.search(ctx, backend, in.Query)
-			return tool.Text(out), err
+			return tool.TextOf(f.search(ctx, backend, in.Query))
 		},
 	})
 }

@@ -36,7 +36,9 @@ func (c *Change) Diff() *protocol.Diff { return tool.FileDiff(c.Rel, c.Before, c
 // (or is still absent, for a new file). Otherwise it writes nothing and
 // says the file changed since the change was computed.
 func (c *Change) Apply(env *workspace.Env) error {
-	now, exists, err := current(env, c.Rel)
+	// Whatever a path that is no regular file became, it is not the
+	// file the change was made for.
+	now, exists, err := ReadExisting(env, c.Rel, func(fs.FileInfo) error { return Stale(c.Rel) })
 	if err != nil {
 		return err
 	}
@@ -66,8 +68,10 @@ func Stale(rel string) error {
 	return tool.Failf("%s changed on disk after this change was computed, so nothing was written. Read it again and redo the change.", rel)
 }
 
-// current reads what the file at rel holds now.
-func current(env *workspace.Env, rel string) (string, bool, error) {
+// ReadExisting reads what the file at rel holds now, if there is one. A
+// path that holds something other than a regular file is refused with
+// what notRegular says of it.
+func ReadExisting(env *workspace.Env, rel string, notRegular func(fs.FileInfo) error) (content string, existed bool, err error) {
 	f, err := env.Open(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
@@ -81,8 +85,7 @@ func current(env *workspace.Env, rel string) (string, bool, error) {
 		return "", false, fmt.Errorf("%s: %w", rel, err)
 	}
 	if !fi.Mode().IsRegular() {
-		// Whatever it became, it is not the file the change was made for.
-		return "", true, Stale(rel)
+		return "", true, notRegular(fi)
 	}
 	b, err := io.ReadAll(f)
 	if err != nil {

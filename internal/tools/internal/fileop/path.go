@@ -1,8 +1,8 @@
-// Package fileop holds what the file, edit and patch tools share about
-// workspace files: finding them in the jail with messages the model can
-// act on, reading text files, and a computed change to one file that is
-// shown before it runs and written only if the file still holds what it
-// was computed from.
+// Package fileop holds what the tool families share about workspace
+// files: finding them in the jail with messages the model can act on,
+// reading path arguments and titling calls, reading text files, and a
+// computed change to one file that is shown before it runs and written
+// only if the file still holds what it was computed from.
 //
 // Paths go through workspace.Env.Resolve once, for the check and the name
 // results show (its path from the root); every read and write after that
@@ -31,6 +31,26 @@ func Rel(env *workspace.Env, p string) (string, error) {
 		return "", err
 	}
 	return env.Rel(abs), nil
+}
+
+// OrRoot is how the tools read an absent path: the workspace root.
+func OrRoot(p string) string {
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// PathSubjects is what permission rules match for a call about one
+// optional path: the path, or the workspace root (".") when there is none.
+func PathSubjects(p string) []string { return []string{OrRoot(p)} }
+
+// RequirePath is the Check of a tool whose path must be given.
+func RequirePath(p string) error {
+	if p == "" {
+		return tool.Failf("path is required")
+	}
+	return nil
 }
 
 // Stat resolves p in the jail and describes what is there, turning the

@@ -7,8 +7,8 @@ import (
 	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
 )
 
-// titleMax is the most characters a Plan's title shows of an argument.
-const titleMax = 80
+// TitleMax is the most characters a Plan's title shows of an argument.
+const TitleMax = 80
 
 // Title makes an argument fit a Plan's title, one line: control
 // characters become spaces and a long text is cut with an ellipsis.
@@ -19,5 +19,5 @@ func Title(s string) string {
 		}
 		return r
 	}, s)
-	return textedit.Cut(s, titleMax)
+	return textedit.Cut(s, TitleMax)
 }
