@@ -181,7 +181,9 @@ func followZip(rest []arg) next {
 				n.scripts = append(n.scripts, []arg{rest[i]})
 			}
 		case strings.HasPrefix(w.text, "-TT"):
-			n.scripts = append(n.scripts, []arg{literalArg(w.text[3:])})
+			// zip may take "-TT=cmd" as "cmd"; read so, the stricter way:
+			// if it does not, it runs "=cmd", which no shell finds.
+			n.scripts = append(n.scripts, []arg{literalArg(strings.TrimPrefix(w.text[3:], "="))})
 		case strings.HasPrefix(w.text, "--unzip-command="):
 			n.scripts = append(n.scripts, []arg{literalArg(strings.TrimPrefix(w.text, "--unzip-command="))})
 		}

@@ -57,6 +57,7 @@ func TestProgramsThatRunShellCommands(t *testing.T) {
 		{"tar -cf x.tar --to-command='rm -rf build' .", CategoryRm, whyRm},
 		{"tar xf x.tar -I 'rm -rf build'", CategoryRm, whyRm},
 		{"zip -TT 'rm -rf build' a.zip f", CategoryRm, whyRm},
+		{"zip -TT='rm -rf build' -T a.zip f", CategoryRm, whyRm},
 		{"rsync -e 'rm -rf build' a host:", CategoryRm, whyRm},
 		{"ssh -o ProxyCommand='rm -rf build' host", CategoryRm, whyRm},
 		{"ssh host 'rm -rf ~/proj'", CategoryRm, whyRm},
