@@ -12,8 +12,15 @@ func Plural(n int, one, many string) string {
 
 // Cut shortens s to at most limit characters, marking the cut with "…".
 func Cut(s string, limit int) string {
-	if r := []rune(s); len(r) > limit {
-		return string(r[:limit]) + "…"
+	if len(s) <= limit { // no more bytes than limit: no more characters
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == limit {
+			return s[:i] + "…"
+		}
+		n++
 	}
 	return s
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
+	"github.com/shiro-neko/shiro/internal/prose"
 )
 
 // report renders the results: a verdict, a row per check, and the head of
@@ -42,7 +42,7 @@ func report(results []checkResult) string {
 			b.WriteString("(no output)\n")
 		}
 		for _, l := range r.head {
-			b.WriteString(textedit.Cut(l, failureLineCut) + "\n")
+			b.WriteString(prose.Cut(l, failureLineCut) + "\n")
 		}
 		if r.more > 0 {
 			fmt.Fprintf(&b, "[... %d more lines]\n", r.more)

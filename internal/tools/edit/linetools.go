@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/shiro-neko/shiro/internal/prose"
+
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
-	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -237,7 +238,7 @@ func snippet(d lineDoc, from, to int) string {
 			i = to - 1 // go on with the context line after the new text
 			continue
 		}
-		fmt.Fprintf(&b, "\n%d: %s", i+1, textedit.Cut(d.lines[i], 200))
+		fmt.Fprintf(&b, "\n%d: %s", i+1, prose.Cut(d.lines[i], 200))
 	}
 	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/shiro-neko/shiro/internal/prose"
+
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/shiro-neko/shiro/internal/tool"
@@ -81,7 +83,7 @@ func shortDiff(before, after string) string {
 			fmt.Fprintf(&b, "… (%d more diff lines)\n", len(lines)-i)
 			break
 		}
-		b.WriteString(textedit.Cut(l, 300))
+		b.WriteString(prose.Cut(l, 300))
 		b.WriteByte('\n')
 	}
 	return strings.TrimRight(b.String(), "\n")

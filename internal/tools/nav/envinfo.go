@@ -10,10 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shiro-neko/shiro/internal/prose"
+
 	"github.com/shiro-neko/shiro/internal/proc"
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
-	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
@@ -114,9 +115,9 @@ func version(ctx context.Context, env *workspace.Env, p probe) string {
 	case res.Stopped != nil:
 		return fmt.Sprintf("stopped: %v (%s)", res.Stopped, bin)
 	case !res.Exit.Success():
-		return fmt.Sprintf("error: %s %s", res.Exit, textedit.Cut(first, 120))
+		return fmt.Sprintf("error: %s %s", res.Exit, prose.Cut(first, 120))
 	}
-	return textedit.Cut(first, 120)
+	return prose.Cut(first, 120)
 }
 
 // firstLine keeps what a probe printed up to its first non-empty line

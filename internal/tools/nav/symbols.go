@@ -11,10 +11,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shiro-neko/shiro/internal/prose"
+
 	"github.com/shiro-neko/shiro/internal/protocol"
 	"github.com/shiro-neko/shiro/internal/tool"
 	"github.com/shiro-neko/shiro/internal/tools/internal/fileop"
-	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
 	"github.com/shiro-neko/shiro/internal/tools/search"
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
@@ -129,7 +130,7 @@ func symbolHits(env *workspace.Env, lang *language, rel, name string) []string {
 	lines := splitLines(string(data))
 	var out []string
 	for _, d := range definitions(lang, lines, name) {
-		out = append(out, fmt.Sprintf("%s:%d: %s", rel, d.line+1, textedit.Cut(strings.TrimSpace(lines[d.line]), symbolLineCut)))
+		out = append(out, fmt.Sprintf("%s:%d: %s", rel, d.line+1, prose.Cut(strings.TrimSpace(lines[d.line]), symbolLineCut)))
 	}
 	return out
 }
@@ -173,7 +174,7 @@ func outline(env *workspace.Env, langs *rules, in *outlineInput) (string, error)
 	}
 	var b strings.Builder
 	for _, d := range decls {
-		fmt.Fprintf(&b, "%d: %s\n", d.line+1, textedit.Cut(strings.TrimRight(lines[d.line], " \t"), outlineLineCut))
+		fmt.Fprintf(&b, "%d: %s\n", d.line+1, prose.Cut(strings.TrimRight(lines[d.line], " \t"), outlineLineCut))
 	}
 	return tool.Cap(strings.TrimSuffix(b.String(), "\n")), nil
 }

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/shiro-neko/shiro/internal/prose"
+
 	"github.com/shiro-neko/shiro/internal/tool"
-	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
 )
 
 // heredocOpener matches the first line of a patch a model wrapped in a
@@ -287,5 +288,5 @@ func clip(s string) string {
 	if len(s) <= most {
 		return s
 	}
-	return textedit.Cut(s, most)
+	return prose.Cut(s, most)
 }

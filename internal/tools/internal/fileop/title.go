@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/shiro-neko/shiro/internal/tools/internal/textedit"
+	"github.com/shiro-neko/shiro/internal/prose"
 )
 
 // TitleMax is the most characters a Plan's title shows of an argument.
@@ -19,5 +19,5 @@ func Title(s string) string {
 		}
 		return r
 	}, s)
-	return textedit.Cut(s, TitleMax)
+	return prose.Cut(s, TitleMax)
 }

@@ -30,18 +30,3 @@ func LineRanges(lf string, spans []Span) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-// Cut shortens s to at most n characters, marking the cut with "…".
-func Cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	k := 0
-	for i := range s {
-		if k == n {
-			return s[:i] + "…"
-		}
-		k++
-	}
-	return s
-}

@@ -55,12 +55,3 @@ func TestReindentFollowsTheFile(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
-
-func TestCut(t *testing.T) {
-	if got := Cut("héllo wörld", 5); got != "héllo…" {
-		t.Errorf("got %q", got)
-	}
-	if got := Cut("short", 5); got != "short" {
-		t.Errorf("got %q", got)
-	}
-}
