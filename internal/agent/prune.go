@@ -146,6 +146,10 @@ func (p *pruneMemo) get(i int, m llm.Message, kind pruneKind, tokens int) (llm.M
 	f := prunedForm{kind: kind, msg: pruned.Sealed(), tokens: tokens, set: true}
 	if !samePart(pruned, m) {
 		f.tokens = estimateTokens(pruned)
+		// The pruned form goes out in m's place from now on (the cut
+		// points only move forward): m's encoding would hold its tool
+		// output a second time, beside the history's text.
+		m.Forget()
 	}
 	p.forms[i] = f
 	return f.msg, f.tokens

@@ -90,3 +90,40 @@ func TestUnderTheLimitTheHistoryIsSentAsIs(t *testing.T) {
 		t.Fatal("a small history must not be copied or changed")
 	}
 }
+
+// Once pruning sends a shorter form of a message in its place, the
+// message's own encoding (its whole tool output again) is let go; the
+// messages still sent as they are keep theirs.
+func TestPruneForgetsTheEncodingOfWhatItReplaces(t *testing.T) {
+	h := bigHistory(100, strings.Repeat("x", 4000))
+	for i := range h {
+		h[i] = h[i].Sealed()
+	}
+	calls := 0
+	encode := func(m llm.Message) ([]byte, error) {
+		calls++
+		return json.Marshal(m)
+	}
+	for _, m := range h {
+		if _, err := llm.Encode(m, "k", encode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wire, _, _ := pruneForWire(h, &sizeCache{}, &pruneMemo{}, 20000)
+	if wire[2].Parts[0].(llm.ToolResult).Output != prunedOutput {
+		t.Fatal("the oldest output should be pruned")
+	}
+	calls = 0
+	last := len(h) - 1
+	_, _ = llm.Encode(h[last], "k", encode)
+	if calls != 0 {
+		t.Fatal("a message sent as it is lost its encoding")
+	}
+	again, _ := llm.Encode(h[2], "k", encode)
+	if calls != 1 {
+		t.Fatal("a pruned message kept its encoding")
+	}
+	if want, _ := json.Marshal(h[2]); string(again) != string(want) {
+		t.Fatal("a pruned message is encoded again to other bytes")
+	}
+}

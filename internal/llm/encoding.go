@@ -24,6 +24,20 @@ func (m Message) Sealed() Message {
 	return m
 }
 
+// Forget drops the encodings memoised for m and its copies, for a message
+// that will not go out as it is again: a pruned history sends a shorter
+// form in its place, and m's own encoding (as long as its text) would be
+// kept for nothing. Should m go out after all, it is encoded again, to the
+// same bytes.
+func (m Message) Forget() {
+	if m.enc == nil {
+		return
+	}
+	m.enc.mu.Lock()
+	defer m.enc.mu.Unlock()
+	m.enc.keys, m.enc.vals = nil, nil
+}
+
 // IsSealed reports whether m carries a memo of its encodings.
 func (m Message) IsSealed() bool { return m.enc != nil }
 

@@ -361,3 +361,25 @@ func TestIdleWatchdog(t *testing.T) {
 		}
 	})
 }
+
+// Forget drops what every copy of a sealed message remembers, and the
+// message is then encoded again, to the same bytes.
+func TestForgetDropsTheMemoOfEveryCopy(t *testing.T) {
+	calls := 0
+	encode := func(m llm.Message) ([]byte, error) {
+		calls++
+		return json.Marshal(m)
+	}
+	m := llm.UserText("hello").Sealed()
+	copied := m
+	first, _ := llm.Encode(m, "k", encode)
+	m.Forget()
+	again, err := llm.Encode(copied, "k", encode)
+	if err != nil || calls != 2 || string(again) != string(first) {
+		t.Fatalf("after Forget: %d encodings, %q then %q, err %v", calls, first, again, err)
+	}
+	if _, _ = llm.Encode(m, "k", encode); calls != 2 {
+		t.Fatalf("the new encoding is not memoised: %d encodings", calls)
+	}
+	llm.UserText("plain").Forget() // an unsealed message has nothing to drop
+}
