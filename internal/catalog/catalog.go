@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"weak"
 
 	"charm.land/catwalk/pkg/catwalk"
 	"charm.land/catwalk/pkg/embedded"
@@ -66,11 +67,12 @@ type Catalog struct {
 	overrides map[string]Override
 	load      func() []catwalk.Provider
 
-	once sync.Once
-	// byProvider maps a catwalk provider id to its models by id; order is
-	// the providers in catwalk's order, first-party ones first.
-	byProvider map[string]map[string]Model
-	order      []string
+	// parsed is the embedded data read into tables, held weakly: once the
+	// session's few models are in memo, nothing asks for it again, and
+	// the collector takes its 0.4 MB back. A question memo cannot answer
+	// after that parses it again (tens of milliseconds, for a new model).
+	parseMu sync.Mutex
+	parsed  weak.Pointer[tables]
 
 	// memo keeps every answer Lookup gave, the "not known" ones included:
 	// the agent asks about the session's model several times a step, and
@@ -80,6 +82,14 @@ type Catalog struct {
 	// goes stale.
 	memoMu sync.RWMutex
 	memo   map[lookupKey]lookupResult
+}
+
+// tables is the embedded data by provider: byProvider maps a catwalk
+// provider id to its models by id; order is the providers in catwalk's
+// order, first-party ones first.
+type tables struct {
+	byProvider map[string]map[string]Model
+	order      []string
 }
 
 type lookupKey struct{ preset, model string }
@@ -124,8 +134,7 @@ func (c *Catalog) Lookup(preset, model string) (Model, bool) {
 	if ok {
 		return r.model, r.found
 	}
-	c.once.Do(c.parse)
-	r.model, r.found = c.find(preset, model)
+	r.model, r.found = c.tables().find(preset, model)
 	if o, ok := c.overrides[model]; ok {
 		r.model, r.found = o.apply(r.model, model), true
 	}
@@ -162,7 +171,7 @@ func (c *Catalog) ContextWindow(preset, model string) int {
 	return m.ContextWindow
 }
 
-func (c *Catalog) find(preset, model string) (Model, bool) {
+func (c *tables) find(preset, model string) (Model, bool) {
 	own, fallback := providerOf(preset)
 	if own != "" {
 		if m, ok := matchIn(c.byProvider[own], model); ok {
@@ -204,10 +213,22 @@ func matchIn(models map[string]Model, model string) (Model, bool) {
 	return best, found
 }
 
-// parse reads the embedded data once, on first use: 40-odd JSON files are
+// tables returns the parsed data, parsing it if it was never parsed or
+// has been collected since: on first use only, since 40-odd JSON files are
 // not worth parsing on a start that never asks (shiro --version).
-func (c *Catalog) parse() {
-	c.byProvider = map[string]map[string]Model{}
+func (c *Catalog) tables() *tables {
+	c.parseMu.Lock()
+	defer c.parseMu.Unlock()
+	if t := c.parsed.Value(); t != nil {
+		return t
+	}
+	t := c.parse()
+	c.parsed = weak.Make(t)
+	return t
+}
+
+func (c *Catalog) parse() *tables {
+	t := &tables{byProvider: map[string]map[string]Model{}}
 	for _, p := range c.load() {
 		id := string(p.ID)
 		if id == "" {
@@ -217,9 +238,10 @@ func (c *Catalog) parse() {
 		for _, m := range p.Models {
 			models[m.ID] = fromCatwalk(id, m)
 		}
-		c.byProvider[id] = models
-		c.order = append(c.order, id)
+		t.byProvider[id] = models
+		t.order = append(t.order, id)
 	}
+	return t
 }
 
 // fromCatwalk reads one catwalk entry. catwalk's two "cached" prices are

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"runtime"
 	"testing"
 
 	"charm.land/catwalk/pkg/catwalk"
@@ -94,6 +95,30 @@ func TestTheDataIsParsedOnFirstUseOnly(t *testing.T) {
 	c.ContextWindow("anthropic", "m")
 	if calls != 1 {
 		t.Fatalf("the data was loaded %d times, want once", calls)
+	}
+}
+
+// The parsed data is not kept once answers are remembered: the collector
+// may take it, and a new question parses it again, with the same answers.
+func TestTheParsedDataIsLetGoAndParsedAgain(t *testing.T) {
+	calls := 0
+	c := New(nil)
+	c.load = func() []catwalk.Provider {
+		calls++
+		return []catwalk.Provider{{ID: "anthropic", Models: []catwalk.Model{{ID: "m", ContextWindow: 1000}, {ID: "n", ContextWindow: 2000}}}}
+	}
+	if c.ContextWindow("anthropic", "m") != 1000 {
+		t.Fatal("m: wrong window")
+	}
+	runtime.GC()
+	if c.parsed.Value() != nil {
+		t.Fatal("the parsed data outlived its lookup")
+	}
+	if c.ContextWindow("anthropic", "m") != 1000 || calls != 1 {
+		t.Fatalf("a remembered answer parsed again (%d loads)", calls)
+	}
+	if c.ContextWindow("anthropic", "n") != 2000 || calls != 2 {
+		t.Fatalf("n after the data was collected: %d loads", calls)
 	}
 }
 
