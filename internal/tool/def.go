@@ -38,32 +38,42 @@ type Def[In any] struct {
 // needed, so building a registry costs nothing until a request is made. An
 // input type that has no JSON schema is a programming error: New's tool
 // panics on first use, and every tool's test catches it.
+//
+// The wire form (in Info) and the resolved form calls are checked against
+// are derived separately: every request lists every tool, but a session
+// calls few of them, and the resolved trees of the rest (0.3 MB for the
+// built-in tools) were kept for nothing.
 func New[In any](d Def[In]) Tool {
 	t := &typed[In]{def: d}
-	t.load = sync.OnceValues(func() (*Info, *jsonschema.Resolved) {
-		info := d.Info
+	derive := func() (json.RawMessage, *jsonschema.Resolved) {
 		s, resolved, err := schemaFor[In](d.Shape)
 		if err != nil {
 			panic("tool " + d.Name + ": " + err.Error())
 		}
-		info.Schema = s
-		return &info, resolved
+		return s, resolved
+	}
+	t.info = sync.OnceValue(func() *Info {
+		info := d.Info
+		info.Schema, _ = derive()
+		return &info
+	})
+	t.resolved = sync.OnceValue(func() *jsonschema.Resolved {
+		_, r := derive()
+		return r
 	})
 	return t
 }
 
 type typed[In any] struct {
-	def  Def[In]
-	load func() (*Info, *jsonschema.Resolved)
+	def      Def[In]
+	info     func() *Info
+	resolved func() *jsonschema.Resolved
 }
 
-func (t *typed[In]) Info() *Info {
-	info, _ := t.load()
-	return info
-}
+func (t *typed[In]) Info() *Info { return t.info() }
 
 func (t *typed[In]) Prepare(input json.RawMessage) (Prepared, error) {
-	_, resolved := t.load()
+	resolved := t.resolved()
 	in := new(In)
 	input, err := decodeStrict(input, resolved, in)
 	if err != nil {

@@ -268,3 +268,29 @@ func TestReadOnlyWithholdsWhatDestroys(t *testing.T) {
 		t.Fatal("the default agent lost it")
 	}
 }
+
+// A tool that is listed but never called does not keep the resolved form
+// of its schema: only its first call derives it; the shaped schema
+// checks calls as before, whichever of Info and Prepare comes first.
+func TestOnlyACalledToolResolvesItsSchema(t *testing.T) {
+	shaped := 0
+	tl := tool.New(tool.Def[readIn]{
+		Info:  tool.Info{Name: "demo_read"},
+		Shape: func(s *jsonschema.Schema) { shaped++; tool.Min(s, "offset", 1) },
+		Run:   func(context.Context, tool.Runtime, *readIn) (tool.Result, error) { return tool.Text("ok"), nil },
+	})
+	if _, err := tl.Prepare(json.RawMessage(`{"path":"a","offset":0}`)); err == nil || !strings.Contains(err.Error(), "offset") {
+		t.Fatalf("offset 0 before Info: %v", err)
+	}
+	_ = tl.Info()
+	_ = tl.Info()
+	if shaped != 2 {
+		t.Fatalf("shaped %d times, want once for the wire and once for calls", shaped)
+	}
+	if _, err := tl.Prepare(json.RawMessage(`{"path":"a","offset":2}`)); err != nil || shaped != 2 {
+		t.Fatalf("a second call: %v, shaped %d times", err, shaped)
+	}
+	if !strings.Contains(string(tl.Info().Schema), `"minimum":1`) {
+		t.Fatalf("the wire schema lost its shape: %s", tl.Info().Schema)
+	}
+}
