@@ -101,3 +101,41 @@ func TestCheckpointsAtTheTurnsEdges(t *testing.T) {
 		t.Fatalf("notices: %q", notices)
 	}
 }
+
+// A call whose plan is inert (a bash line run in-process, which starts no
+// program and changes nothing) takes no snapshot before it, and its turn
+// does not count as one that ran commands, so no snapshot after it either.
+func TestAnInertCallTakesNoCheckpoint(t *testing.T) {
+	cp := &checkpoints{}
+	shell := &fakeTool{name: "shell", effect: tool.Runs, inert: true, run: func(context.Context, tool.Runtime, *fakeIn) (string, error) {
+		cp.add("run shell")
+		return "exit: 0", nil
+	}}
+	reg, err := tool.NewRegistry(shell.build())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := agent.Start(t.Context(), agent.Config{
+		Provider: replay.New("test", []replay.Response{
+			resp(toolCall("c1", "shell", `{"command":"true"}`)),
+			resp(llm.TextDelta{Text: "done"}),
+		}),
+		Model: "m", SessionID: "s1", Cwd: t.TempDir(), Tools: reg,
+		Gate: &agent.Gate{Rules: allowAll(), Plugins: plugin.NewHost()}, Prompter: staticPrompter{stable: "p"},
+		Filter: tool.Filter{Sets: tool.DefaultSets()}, Hooks: cp,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = s.Submit(protocol.Shutdown{})
+		for range s.Events() {
+		}
+	})
+	for range s.Send(t.Context(), "go") {
+	}
+	want := []string{"run shell", `end s1 turn 1 "go" history 0 commands false`}
+	if !slices.Equal(cp.log, want) {
+		t.Fatalf("checkpoint calls:\n%q\nwant:\n%q", cp.log, want)
+	}
+}
