@@ -34,7 +34,9 @@ import (
 
 // pureLine is a command line that may run in-process.
 type pureLine struct {
-	file    *syntax.File
+	file *syntax.File
+	// environ is the command environment the line was checked against;
+	// nil when it expands no name, and then any will do.
 	environ []string
 	dir     string
 }
@@ -52,12 +54,20 @@ func pureLineOf(env *workspace.Env, command string) *pureLine {
 	if err != nil {
 		return nil
 	}
-	environ := env.CommandEnviron()
-	c := newPureCheck(environ)
-	if c == nil || !c.stmts(file.Stmts) {
+	base := env.ShellEnv
+	if base == nil {
+		base = os.Environ()
+	}
+	// The command environment is base with entries taken out and a few
+	// harmless ones set, so what bash would read is looked for in base.
+	if bashReadsEnviron(base) {
 		return nil
 	}
-	return &pureLine{file: file, environ: environ, dir: env.Root}
+	c := &pureCheck{environ: env.CommandEnviron, assigned: map[string][]string{}}
+	if !c.stmts(file.Stmts) {
+		return nil
+	}
+	return &pureLine{file: file, environ: c.list, dir: env.Root}
 }
 
 // runInProcess runs command in-process when it qualifies, giving the
@@ -69,6 +79,9 @@ func runInProcess(ctx context.Context, env *workspace.Env, command string, emit 
 	line := pureLineOf(env, command)
 	if line == nil || ctx.Err() != nil {
 		return tool.Result{}, false
+	}
+	if line.environ == nil {
+		line.environ = env.CommandEnviron()
 	}
 	var stdout bytes.Buffer
 	exit, ok := line.run(ctx, &stdout)

@@ -18,7 +18,12 @@ import (
 // that an unquoted expansion is known not to glob, and echo's arguments
 // are known to mean the same to bash and to the interpreter.
 type pureCheck struct {
-	env map[string]string
+	// environ gives the command environment, asked for only when a name
+	// is expanded (scrubbing it costs more than the rest of the check).
+	environ func() []string
+	// list and env are the environment, once asked for.
+	list []string
+	env  map[string]string
 	// twice are the names the environment gives more than once: which
 	// one bash reads is not worth knowing.
 	twice map[string]bool
@@ -30,24 +35,35 @@ type pureCheck struct {
 // is left to bash, so that `a=$a$a; a=$a$a …` cannot grow without end.
 const maxValues = 16
 
-// newPureCheck checks the command environment, or returns nil when bash
-// would read something from it that the interpreter does not: a startup
-// file (BASH_ENV, ENV), options (SHELLOPTS, BASHOPTS, POSIXLY_CORRECT),
-// exported functions, IFS.
-func newPureCheck(environ []string) *pureCheck {
-	c := &pureCheck{env: make(map[string]string, len(environ)), twice: map[string]bool{}, assigned: map[string][]string{}}
+// bashReadsEnviron reports whether bash would take from environ what the
+// interpreter does not: a startup file (BASH_ENV, ENV), options
+// (SHELLOPTS, BASHOPTS, POSIXLY_CORRECT), exported functions, IFS.
+func bashReadsEnviron(environ []string) bool {
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if _, seen := c.env[name]; seen {
-			c.twice[name] = true
-		}
 		if strings.HasPrefix(name, "BASH") || strings.Contains(name, "%") || strings.HasPrefix(value, "()") ||
-			!utf8.ValidString(value) || slices.Contains([]string{"ENV", "SHELLOPTS", "POSIXLY_CORRECT", "IFS"}, name) {
-			return nil
+			slices.Contains([]string{"ENV", "SHELLOPTS", "POSIXLY_CORRECT", "IFS"}, name) {
+			return true
 		}
-		c.env[name] = value
 	}
-	return c
+	return false
+}
+
+// lookup is name's value in the command environment.
+func (c *pureCheck) lookup(name string) (value string, set bool) {
+	if c.env == nil {
+		c.list = c.environ()
+		c.env, c.twice = make(map[string]string, len(c.list)), map[string]bool{}
+		for _, kv := range c.list {
+			n, v, _ := strings.Cut(kv, "=")
+			if _, seen := c.env[n]; seen || !utf8.ValidString(v) {
+				c.twice[n] = true
+			}
+			c.env[n] = v
+		}
+	}
+	value, set = c.env[name]
+	return value, set && !c.twice[name]
 }
 
 func (c *pureCheck) stmts(ss []*syntax.Stmt) bool {
@@ -263,12 +279,12 @@ func (c *pureCheck) param(p *syntax.ParamExp) ([]string, bool) {
 		return nil, false
 	}
 	name := p.Param.Value
-	if !syntax.ValidName(name) || shellOwned(name) || c.twice[name] {
+	if !syntax.ValidName(name) || shellOwned(name) {
 		return nil, false
 	}
-	value, set := c.env[name]
+	value, set := c.lookup(name)
 	held, given := c.assigned[name]
-	if !set && (!given || fromEnvOnly(name)) {
+	if !set && (!given || fromEnvOnly(name) || c.twice[name]) {
 		return nil, false
 	}
 	return append([]string{value}, held...), true

@@ -53,6 +53,9 @@ func FuzzPure(f *testing.F) {
 		if l == nil {
 			return
 		}
+		if l.environ == nil {
+			l.environ = env.CommandEnviron()
+		}
 		var out bytes.Buffer
 		exit, ok := l.run(context.Background(), &out)
 		if !ok {
@@ -74,6 +77,26 @@ func FuzzPure(f *testing.F) {
 		}
 		if code != exit || !bytes.Equal(got, out.Bytes()) || stderr.Len() > 0 {
 			t.Errorf("%q: in-process exit %d, %q; bash exit %d, %q (stderr %q)", line, exit, out.Bytes(), code, got, stderr.Bytes())
+		}
+	})
+}
+
+// BenchmarkInProcess is what a `true` costs shiro in-process: the
+// classification (done for the call's plan too) and the run.
+func BenchmarkInProcess(b *testing.B) {
+	env := wstest.Env(b, nil)
+	b.Run("classify", func(b *testing.B) {
+		for b.Loop() {
+			if pureLineOf(env, "true") == nil {
+				b.Fatal("true is not pure")
+			}
+		}
+	})
+	b.Run("run", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := runInProcess(context.Background(), env, "true", func(string) {}); !ok {
+				b.Fatal("true did not run in-process")
+			}
 		}
 	})
 }
