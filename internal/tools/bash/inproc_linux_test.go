@@ -2,7 +2,9 @@ package bash
 
 import (
 	"context"
+	"os/exec"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -165,5 +167,33 @@ func TestAGapInTheClassifierStillReachesNothing(t *testing.T) {
 	}
 	if entries, err := readDirNames(env.Root); err != nil || len(entries) != 1 {
 		t.Errorf("the workspace holds %v (%v), want only a.txt", entries, err)
+	}
+}
+
+// TestALineThatPrintsNothingWaitsForNoSecretScan: in a repository, the
+// scan for secret values runs git, through the launcher, before a
+// command's output is redacted; an in-process line that prints nothing
+// has nothing to redact and starts nothing, and one that prints still
+// waits for the scan.
+func TestALineThatPrintsNothingWaitsForNoSecretScan(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	env, launcher := inprocEnv(t)
+	if out, err := exec.Command("git", "init", "-q", env.Root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	if out, err := runTool(t, plainBash(env), map[string]any{"command": "true"}); err != nil || out != "exit: 0" {
+		t.Fatalf("true: %q, %v", out, err)
+	}
+	if n := launcher.n.Load(); n != 0 {
+		t.Errorf("true started %d programs", n)
+	}
+	out, err := runTool(t, plainBash(env), map[string]any{"command": "echo sk-live-0123456789abcdef"})
+	if err != nil || strings.Contains(out, "sk-live-0123456789abcdef") {
+		t.Fatalf("echo of the secret: %q, %v", out, err)
+	}
+	if launcher.n.Load() == 0 {
+		t.Error("the secret scan started no program: the first check proves nothing")
 	}
 }
