@@ -198,68 +198,41 @@ func (c *pureCheck) words(ws []*syntax.Word) ([]string, bool) {
 
 // word returns the values w may take, after quote removal and before
 // field splitting, or false when it is not a plain word.
-func (c *pureCheck) word(w *syntax.Word) ([]string, bool) {
+func (c *pureCheck) word(w *syntax.Word) ([]string, bool) { return c.parts(w.Parts, false) }
+
+// parts returns the values a word's parts may take, inside double quotes
+// or not.
+func (c *pureCheck) parts(ps []syntax.WordPart, quoted bool) ([]string, bool) {
 	vals := []string{""}
-	for _, p := range w.Parts {
+	for _, p := range ps {
 		var next []string
+		ok := true
 		switch x := p.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(x.Value, "*?[{~") {
-				return nil, false
+			special := "$`\"\\\n"
+			if !quoted {
+				special = ""
+				if strings.ContainsAny(x.Value, "*?[{~") {
+					return nil, false
+				}
 			}
-			v, ok := unquote(x.Value, "")
-			if !ok {
-				return nil, false
-			}
+			var v string
+			v, ok = unquote(x.Value, special)
 			next = []string{v}
 		case *syntax.SglQuoted:
-			if x.Dollar {
-				return nil, false
-			}
-			next = []string{x.Value}
+			next, ok = []string{x.Value}, !quoted && !x.Dollar
 		case *syntax.DblQuoted:
-			var ok bool
-			if next, ok = c.quoted(x); !ok {
-				return nil, false
-			}
+			next, ok = c.parts(x.Parts, true)
+			ok = ok && !quoted && !x.Dollar
 		case *syntax.ParamExp:
-			var ok bool
+			next, ok = c.param(x)
 			// Unquoted, a value is split and globbed: it must hold no
 			// pattern character (nor a backslash, which quotes one).
-			if next, ok = c.param(x); !ok || slices.ContainsFunc(next, func(v string) bool { return strings.ContainsAny(v, `*?[\`) }) {
-				return nil, false
-			}
+			ok = ok && (quoted || !slices.ContainsFunc(next, func(v string) bool { return strings.ContainsAny(v, `*?[\`) }))
 		default:
-			return nil, false
+			ok = false
 		}
-		if vals = product(vals, next); vals == nil {
-			return nil, false
-		}
-	}
-	return vals, true
-}
-
-// quoted returns the values of a double-quoted part.
-func (c *pureCheck) quoted(q *syntax.DblQuoted) ([]string, bool) {
-	if q.Dollar {
-		return nil, false
-	}
-	vals := []string{""}
-	for _, p := range q.Parts {
-		var next []string
-		switch x := p.(type) {
-		case *syntax.Lit:
-			v, ok := unquote(x.Value, "$`\"\\\n")
-			if !ok {
-				return nil, false
-			}
-			next = []string{v}
-		case *syntax.ParamExp:
-			var ok bool
-			if next, ok = c.param(x); !ok {
-				return nil, false
-			}
-		default:
+		if !ok {
 			return nil, false
 		}
 		if vals = product(vals, next); vals == nil {

@@ -42,6 +42,7 @@ func FuzzPure(f *testing.F) {
 		"true", "echo -n x", "echo -e 'a\\tb'", "a=1; echo $a", "false || echo x", "exit 3", "{ echo a; } && ! false",
 		"a=$V; b=\"$a$a\"; echo $b", "echo $W", "echo \"$G\"", "echo x\\\ny", "echo -e \"\\\\\\\\c\"", "a=-n; echo $a x",
 		"echo *", "echo $(id)", "a='*'; echo $a", "echo ${V}", "echo 'it''s'", "echo \"a\\$b\\\"c\"", "x=; echo \"[$x]\"",
+		"echo\u00a0x", "echo é\u3000b", "a=\"$E\"; echo -e $a", "echo $W$V", "exit 08", "! { exit 4; }", "a=1\nb=2\necho $a$b",
 	} {
 		f.Add(seed)
 	}
