@@ -35,6 +35,7 @@ require (
 
 require (
 	go.uber.org/goleak v1.3.0 // indirect
+	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/image v0.48.0
 )
 

@@ -65,26 +65,34 @@ func perStep(session, base time.Duration, steps int) float64 {
 // where base is a 2-step session reading the file. Issue 27 asks for a
 // ratio of 1.1 or less. The sessions run with the sandbox as configured
 // (workspace-write) and, in "sandbox-off", with --sandbox off, where the
-// helper only supervises.
+// helper only supervises. bash runs `true` in shiro's process; the third
+// kind, `/bin/true`, is an external program, started as any command is:
+//
+//	ratio-external/read = (CPU of 60 steps running /bin/true - base) / (reads - base)
 func BenchmarkStepKindCPU(b *testing.B) {
 	bin := buildBinary(b)
 	runTrue := toolCall{name: "bash", input: `{"command":"true"}`}
+	runProgram := toolCall{name: "bash", input: `{"command":"/bin/true"}`}
 	for _, mode := range []struct {
 		name  string
 		flags []string
 	}{{"sandboxed", nil}, {"sandbox-off", []string{"--sandbox", "off"}}} {
 		b.Run(mode.name, func(b *testing.B) {
-			var base, reads, commands time.Duration
+			var base, reads, commands, programs time.Duration
 			for b.Loop() {
 				base += sessionCPU(b, bin, "custom-anthropic", 2, readNotes, mode.flags...)
 				reads += sessionCPU(b, bin, "custom-anthropic", 60, readNotes, mode.flags...)
 				commands += sessionCPU(b, bin, "custom-anthropic", 60, runTrue, mode.flags...)
+				programs += sessionCPU(b, bin, "custom-anthropic", 60, runProgram, mode.flags...)
 			}
 			n := time.Duration(b.N)
 			perRead, perCommand := perStep(reads/n, base/n, 60), perStep(commands/n, base/n, 60)
+			perProgram := perStep(programs/n, base/n, 60)
 			b.ReportMetric(perRead, "cpu-ms/read-step")
 			b.ReportMetric(perCommand, "cpu-ms/bash-step")
 			b.ReportMetric(perCommand/perRead, "ratio-bash/read")
+			b.ReportMetric(perProgram, "cpu-ms/external-step")
+			b.ReportMetric(perProgram/perRead, "ratio-external/read")
 		})
 	}
 }

@@ -75,9 +75,14 @@ func (t *turn) runCall(c llm.ToolCall) llm.ToolResult {
 		return llm.ToolResult{CallID: c.ID, Name: c.Name, Output: v.Reason, IsError: true}
 	}
 	t.toolsCalled = append(t.toolsCalled, info.Name)
-	t.written = append(t.written, v.Call.Plan().Writes...)
-	t.ranCommands = t.ranCommands || info.Effect == tool.Runs
-	t.beforeChange(info)
+	plan := v.Call.Plan()
+	t.written = append(t.written, plan.Writes...)
+	// An inert call changes nothing: no checkpoint before it, and the
+	// turn's end need not look for what a command changed.
+	if !plan.Inert {
+		t.ranCommands = t.ranCommands || info.Effect == tool.Runs
+		t.beforeChange(info)
+	}
 	res, alone, err := t.execute(t.ctx, c.ID, info, v.Call)
 	if err != nil {
 		// A call stopped on its own (interruptTool) leaves the turn going.

@@ -29,8 +29,10 @@ type fakeIn struct {
 type fakeTool struct {
 	name   string
 	effect tool.Effect
-	runs   atomic.Int32
-	run    func(ctx context.Context, rt tool.Runtime, in *fakeIn) (string, error)
+	// inert marks every plan Inert (a bash line run in-process).
+	inert bool
+	runs  atomic.Int32
+	run   func(ctx context.Context, rt tool.Runtime, in *fakeIn) (string, error)
 }
 
 func (f *fakeTool) build() tool.Tool {
@@ -41,7 +43,7 @@ func (f *fakeTool) build() tool.Tool {
 	return tool.New(tool.Def[fakeIn]{
 		Info: tool.Info{Name: f.name, Description: "test tool", Set: tool.SetCore, Effect: effect, Kind: protocol.KindOther, Subject: tool.CommandSubject},
 		Plan: func(in *fakeIn) tool.Plan {
-			p := tool.Plan{Title: in.Command}
+			p := tool.Plan{Title: in.Command, Inert: f.inert}
 			if in.Command != "" {
 				p.Commands = []string{in.Command}
 				p.Subjects = []string{in.Command}

@@ -29,7 +29,9 @@ type Irreplaceable interface {
 
 // atRisk names a file past the caps that the call may destroy, or "".
 func (g *Gate) atRisk(ctx context.Context, info *tool.Info, call tool.Prepared) string {
-	if g.Irreplaceable == nil || !info.Effect.Mutating() {
+	// An inert call destroys nothing, and listing the files past the caps
+	// costs the session's first snapshot.
+	if g.Irreplaceable == nil || !info.Effect.Mutating() || call.Plan().Inert {
 		return ""
 	}
 	caps := g.Irreplaceable.PastCaps(ctx)

@@ -174,6 +174,12 @@ type Plan struct {
 	// Title is the call's key argument, one short line for people to read
 	// after the tool's name: the path, the pattern, the command line.
 	Title string
+	// Inert is set for a command line that runs without starting a
+	// program and touches nothing outside the shell (bash runs `true` or
+	// `echo done` in shiro's process): the call changes nothing, so the
+	// turn takes no checkpoint for it and does not count it as one that
+	// ran commands.
+	Inert bool
 }
 
 // Runtime is what a running call may use besides its input.

@@ -89,6 +89,7 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 				Subjects: []string{in.Command},
 				Commands: []string{in.Command},
 				Title:    title(in.Command),
+				Inert:    !in.Background && pureLineOf(env, in.Command) != nil,
 			}
 		},
 		Run: func(ctx context.Context, rt tool.Runtime, in *bashInput) (tool.Result, error) {
@@ -108,8 +109,17 @@ func bashTool(env *workspace.Env, bg *Background, timing killTiming) tool.Tool {
 }
 
 // runForeground runs a command to its end, streaming its output to emit,
-// and words the result.
+// and words the result: in-process when bash would start no program for
+// it (inproc.go), else in the shell.
 func runForeground(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (tool.Result, error) {
+	if res, ok := runInProcess(ctx, env, command, emit); ok {
+		return res, nil
+	}
+	return runInShell(ctx, env, timing, command, timeoutMS, emit)
+}
+
+// runInShell runs a command with the workspace's shell through proc.
+func runInShell(ctx context.Context, env *workspace.Env, timing killTiming, command string, timeoutMS int, emit func(string)) (tool.Result, error) {
 	out := &foregroundOutput{emit: emit}
 	out.redact = newRedaction(ctx, env, out.keep)
 	spec := shellSpec(env, command, timing, out.write)
