@@ -69,22 +69,28 @@ func perStep(session, base time.Duration, steps int) float64 {
 func BenchmarkStepKindCPU(b *testing.B) {
 	bin := buildBinary(b)
 	runTrue := toolCall{name: "bash", input: `{"command":"true"}`}
+	runExternal := toolCall{name: "bash", input: `{"command":"/bin/true"}`}
 	for _, mode := range []struct {
 		name  string
 		flags []string
 	}{{"sandboxed", nil}, {"sandbox-off", []string{"--sandbox", "off"}}} {
 		b.Run(mode.name, func(b *testing.B) {
-			var base, reads, commands time.Duration
+			var base, reads, commands, external time.Duration
 			for b.Loop() {
 				base += sessionCPU(b, bin, "custom-anthropic", 2, readNotes, mode.flags...)
 				reads += sessionCPU(b, bin, "custom-anthropic", 60, readNotes, mode.flags...)
 				commands += sessionCPU(b, bin, "custom-anthropic", 60, runTrue, mode.flags...)
+				external += sessionCPU(b, bin, "custom-anthropic", 60, runExternal, mode.flags...)
 			}
 			n := time.Duration(b.N)
 			perRead, perCommand := perStep(reads/n, base/n, 60), perStep(commands/n, base/n, 60)
 			b.ReportMetric(perRead, "cpu-ms/read-step")
 			b.ReportMetric(perCommand, "cpu-ms/bash-step")
 			b.ReportMetric(perCommand/perRead, "ratio-bash/read")
+			// external: a program, not a builtin (the step of `ls` or `git status`).
+			perExternal := perStep(external/n, base/n, 60)
+			b.ReportMetric(perExternal, "cpu-ms/external-step")
+			b.ReportMetric(perExternal/perRead, "ratio-external/read")
 		})
 	}
 }

@@ -74,7 +74,7 @@ func TestWhichLinesRunWithoutBash(t *testing.T) {
 		"printargs":                       {"printargs"},
 		`printargs -1 'a b' "c d" e=f ''`: {"printargs", "-1", "a b", "c d", "e=f", ""},
 		`printargs 'a$b' "*" '~' 'x\y'`:   {"printargs", "a$b", "*", "~", `x\y`},
-		"  printargs   x  ":              {"printargs", "x"},
+		"  printargs   x  ":               {"printargs", "x"},
 		"ls -1 d":                         {"ls", "-1", "d"},
 		"git --version":                   {"git", "--version"},
 		"sh -c 'exit 3'":                  {"sh", "-c", "exit 3"},
