@@ -222,66 +222,52 @@ func lookupVar(environ []string, name string) (string, bool) {
 func bashEnviron(environ []string, root, shown string) ([]string, bool) {
 	out := make([]string, 0, len(environ)+4)
 	at := make(map[string]int, len(environ))
-	for _, kv := range environ {
-		name, value, ok := strings.Cut(kv, "=")
-		if !ok || name == "_" {
-			continue
-		}
-		if bashSets(name, value) {
-			return nil, false
-		}
+	set := func(name, kv string) {
 		if i, seen := at[name]; seen {
 			out[i] = kv
-			continue
+			return
 		}
 		at[name] = len(out)
 		out = append(out, kv)
 	}
-	level := "0"
-	if i, ok := at["SHLVL"]; ok {
-		v := strings.TrimPrefix(out[i], "SHLVL=")
-		n, err := strconv.Atoi(v)
-		switch {
-		case v == "":
-		case err != nil || n < 0 || n > 998 || strings.TrimLeft(v, "0123456789") != "":
-			return nil, false // bash's own reading of it, or its warning
-		default:
-			level = strconv.Itoa(n)
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if bashSets(name, value) {
+			return nil, false
 		}
-		out[i] = "SHLVL=" + level
-	} else {
-		out = append(out, "SHLVL="+level)
-	}
-	if i, ok := at["OLDPWD"]; ok {
-		if info, err := os.Stat(strings.TrimPrefix(out[i], "OLDPWD=")); err != nil || !info.IsDir() {
-			out[i] = "" // bash forgets an OLDPWD that is no folder
+		if ok && name != "_" {
+			set(name, kv)
 		}
 	}
-	pwd, ok := pwdAsBash(out, at, root)
-	if !ok {
-		return nil, false
+	level, _ := lookupVar(out, "SHLVL")
+	n, err := strconv.Atoi(level)
+	if level != "" && (err != nil || n < 0 || n > 998 || strings.Trim(level, "0123456789") != "") {
+		return nil, false // bash's own reading of it, or its warning
 	}
-	if i, ok := at["PWD"]; ok {
-		out[i] = "PWD=" + pwd
-	} else {
-		out = append(out, "PWD="+pwd)
+	set("SHLVL", "SHLVL="+strconv.Itoa(n))
+	if old, ok := lookupVar(out, "OLDPWD"); ok {
+		if info, err := os.Stat(old); err != nil || !info.IsDir() {
+			out[at["OLDPWD"]] = "" // bash forgets an OLDPWD that is no folder
+		}
 	}
-	out = append(out, "_="+shown)
-	return slices.DeleteFunc(out, func(kv string) bool { return kv == "" }), true
+	pwd, _ := lookupVar(out, "PWD")
+	if pwd, ok := pwdAsBash(pwd, root); ok {
+		set("PWD", "PWD="+pwd)
+		set("_", "_="+shown)
+		return slices.DeleteFunc(out, func(kv string) bool { return kv == "" }), true
+	}
+	return nil, false
 }
 
 // pwdAsBash is the PWD bash exports when started in root: the inherited
 // one when it is absolute and names root, else root as getcwd spells it.
-func pwdAsBash(out []string, at map[string]int, root string) (string, bool) {
-	if i, ok := at["PWD"]; ok {
-		pwd := strings.TrimPrefix(out[i], "PWD=")
-		if pwd == root {
+func pwdAsBash(pwd, root string) (string, bool) {
+	if pwd == root {
+		return pwd, true
+	}
+	if a, err := os.Stat(pwd); err == nil && filepath.IsAbs(pwd) {
+		if b, err := os.Stat(root); err == nil && os.SameFile(a, b) {
 			return pwd, true
-		}
-		if a, err := os.Stat(pwd); err == nil && filepath.IsAbs(pwd) {
-			if b, err := os.Stat(root); err == nil && os.SameFile(a, b) {
-				return pwd, true
-			}
 		}
 	}
 	real, err := filepath.EvalSymlinks(root)
