@@ -251,3 +251,17 @@ type globbed struct{ os.DirEntry }
 
 func (globbed) Name() string { return "GLOBBED" }
 func (globbed) IsDir() bool  { return false }
+
+// BenchmarkShellSpec is what deciding costs a command: a builtin (parsed,
+// then left to bash) and a program (parsed, found, its environment made).
+func BenchmarkShellSpec(b *testing.B) {
+	env := wstest.Env(b, map[string]string{"d/a": ""})
+	env.ShellEnv = wstest.CleanEnviron(b)
+	for _, line := range []string{"true", "ls -1 d"} {
+		b.Run(line, func(b *testing.B) {
+			for b.Loop() {
+				specOf(env, line)
+			}
+		})
+	}
+}
