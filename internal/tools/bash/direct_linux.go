@@ -94,9 +94,9 @@ func literalCommand(line string) ([]string, bool) {
 }
 
 // literalWord is w after quote removal when nothing in it expands. A
-// backslash is refused rather than interpreted, and so is every character
-// a glob, a brace or a tilde expansion starts with, quoted or not where
-// bash would read it.
+// backslash is refused rather than interpreted; so is, unquoted, every
+// character a glob, brace, tilde or extended glob needs, and within
+// double quotes `$` and the backquote.
 func literalWord(w *syntax.Word) (string, bool) {
 	var b strings.Builder
 	for _, part := range w.Parts {
