@@ -26,6 +26,7 @@ type Leader struct {
 // Program is what StartProgram starts as a command's leader.
 type Program struct {
 	Argv []string
+	Path string // as Spec.Path
 	Dir  string
 	Env  []string
 	// Files are passed to the program as file descriptors 3, 4, …; the
@@ -114,7 +115,12 @@ func startLeader(ctx context.Context, g Group, prog Program, stdio [3]*os.File) 
 }
 
 func command(g Group, prog Program, stdio [3]*os.File) *exec.Cmd {
-	cmd := exec.Command(prog.Argv[0], prog.Argv[1:]...)
+	name := prog.Argv[0]
+	if prog.Path != "" {
+		name = prog.Path
+	}
+	cmd := exec.Command(name, prog.Argv[1:]...)
+	cmd.Args[0] = prog.Argv[0]
 	cmd.Dir = prog.Dir
 	cmd.Env = prog.Env
 	// Nil interfaces, not nil *os.File values, mean /dev/null to exec.

@@ -67,7 +67,7 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	if x.Starter != nil {
 		p.lead, err = x.Starter.Start(ctx, spec.group(), stdio)
 	} else {
-		p.lead, err = startLeader(ctx, spec.group(), Program{Argv: x.Argv, Dir: x.Dir, Env: x.Env}, stdio)
+		p.lead, err = startLeader(ctx, spec.group(), Program{Argv: x.Argv, Path: x.Path, Dir: x.Dir, Env: x.Env}, stdio)
 	}
 	p.out.closeChildEnds() // the child has its copies; ours would keep EOF away
 	if err != nil {

@@ -15,6 +15,9 @@ type Spec struct {
 	// Argv is the program and its arguments. A program name without a
 	// slash is looked up in shiro's own PATH.
 	Argv []string
+	// Path, when set, is the program's file, already found, and Argv[0]
+	// only the name it is run by, as a shell passes the word it looked up.
+	Path string
 	// Dir is the working directory; empty means shiro's own.
 	Dir string
 	// Env is the whole environment; nil means shiro's own.
@@ -94,6 +97,9 @@ func (SameAsStdout) isOutput() {}
 // Exec is what is executed for a Spec.
 type Exec struct {
 	Argv []string
+	// Path is the Spec's Path. A Launcher that runs another program in
+	// Argv's place leaves it out.
+	Path string
 	Dir  string
 	Env  []string
 	// Grace is the Spec's Grace, told to a Launcher whose program stops
@@ -163,7 +169,7 @@ func (s *Spec) drain() time.Duration {
 
 // launch applies the Launcher, if any, to what s describes.
 func (s *Spec) launch() (Exec, error) {
-	x := Exec{Argv: s.Argv, Dir: s.Dir, Env: s.Env, Grace: s.Grace}
+	x := Exec{Argv: s.Argv, Path: s.Path, Dir: s.Dir, Env: s.Env, Grace: s.Grace}
 	if s.Launcher == nil {
 		return x, nil
 	}

@@ -49,7 +49,9 @@ func (s *Sandbox) launch(x proc.Exec, p Policy) (proc.Exec, error) {
 		return x, nil // off, or no sandbox-exec here (Notice said so at start)
 	}
 	argv0 := x.Argv[0]
-	if !strings.Contains(argv0, "/") {
+	if x.Path != "" {
+		argv0 = x.Path // sandbox-exec gives the program its file as argv[0]
+	} else if !strings.Contains(argv0, "/") {
 		path, err := exec.LookPath(argv0)
 		if err != nil {
 			return proc.Exec{}, err

@@ -149,7 +149,9 @@ func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Ex
 		return proc.Exec{}, pr.err
 	}
 	argv0 := x.Argv[0]
-	if !strings.Contains(argv0, "/") {
+	if x.Path != "" {
+		argv0 = x.Path
+	} else if !strings.Contains(argv0, "/") {
 		// Looked up in shiro's own PATH, as proc does without a launcher.
 		path, err := exec.LookPath(argv0)
 		if err != nil {
@@ -183,6 +185,9 @@ func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Ex
 		Dir:   dir,
 		Env:   env,
 		Grace: x.Grace,
+	}
+	if x.Path != "" {
+		helper.Command.Argv[0], helper.Command.Path = x.Argv[0], x.Path
 	}
 	helper.Pool = pool
 	if pol.Mode != Off {

@@ -47,7 +47,10 @@ type Launch struct {
 
 // Handoff is the command a supervisor receives over its control socket.
 type Handoff struct {
-	Argv  []string      `json:"argv"`
+	Argv []string `json:"argv"`
+	// Path is the program's file when Argv[0] is only its name
+	// (proc.Spec.Path); empty, Argv[0] is the file.
+	Path  string        `json:"path,omitempty"`
 	Dir   string        `json:"dir"`
 	Env   []string      `json:"env"`
 	Grace time.Duration `json:"grace"`

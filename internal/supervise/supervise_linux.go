@@ -345,8 +345,12 @@ func (sv *supervisor) runChild(m control, started chan<- error) {
 	pid := 0
 	if err == nil {
 		h := m.cmd
+		file := h.Argv[0]
+		if h.Path != "" {
+			file = h.Path
+		}
 		pid, err = sv.limits.fork(func() (int, error) {
-			return syscall.ForkExec(h.Argv[0], h.Argv, &syscall.ProcAttr{
+			return syscall.ForkExec(file, h.Argv, &syscall.ProcAttr{
 				Dir:   h.Dir,
 				Env:   h.Env,
 				Files: []uintptr{uintptr(m.stdio[0]), uintptr(m.stdio[1]), uintptr(m.stdio[2])},

@@ -20,6 +20,10 @@ import (
 // re-executes the running program to confine each command.
 func TestMain(m *testing.M) {
 	sandbox.MaybeRunHelper()
+	if os.Getenv(printArgsVar) != "" {
+		printArgs()
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

@@ -76,11 +76,12 @@ const (
 )
 
 // shellSpec is how every bash command runs, foreground or background: the
-// shell in the workspace root, leading a session of its own (no
+// shell in the workspace root (or the program in its place, when the shell
+// would only exec it: direct), leading a session of its own (no
 // controlling terminal, so prompts fail at once), with stdin from
 // /dev/null, through the workspace's launcher, and dying with shiro.
 func shellSpec(env *workspace.Env, command string, t killTiming, onOutput func(streamKind, []byte)) proc.Spec {
-	return proc.Spec{
+	spec := proc.Spec{
 		Argv:          shellArgv(env, command),
 		Dir:           env.Root,
 		Env:           env.CommandEnviron(),
@@ -92,4 +93,6 @@ func shellSpec(env *workspace.Env, command string, t killTiming, onOutput func(s
 		DieWithParent: true,
 		Launcher:      launcherOf(env),
 	}
+	direct(env, command, &spec)
+	return spec
 }
