@@ -155,7 +155,7 @@ func (b *Background) start(env *workspace.Env, command, name string) (*bgJob, er
 	// The job belongs to the session, not to the call that started it: only
 	// a stop request ends it early.
 	ctx, stop := context.WithCancel(context.Background())
-	if j.proc, err = proc.Start(ctx, spec); err != nil {
+	if j.proc, err = startShell(ctx, env, command, spec); err != nil {
 		stop()
 		b.mu.Unlock()
 		return nil, fmt.Errorf("start the background command: %w", err)

@@ -124,10 +124,11 @@ func runInShell(ctx context.Context, env *workspace.Env, timing killTiming, comm
 	out.redact = newRedaction(ctx, env, out.keep)
 	spec := shellSpec(env, command, timing, out.write)
 	spec.Timeout = time.Duration(timeoutMS) * time.Millisecond
-	res, err := proc.Run(ctx, spec)
+	p, err := startShell(ctx, env, command, spec)
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("run the command: %w", err)
 	}
+	res := p.Wait()
 	out.flush()
 	var note string
 	switch {

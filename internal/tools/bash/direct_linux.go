@@ -15,36 +15,37 @@ import (
 	"github.com/shiro-neko/shiro/internal/workspace"
 )
 
-// direct makes spec, which runs command with `bash -c`, run the program
-// the command names itself when bash would do nothing but start and exec
-// it in place: the line is one simple command of literal words, naming a
-// program bash finds in PATH (not a builtin, keyword or function). Bash's
-// own start costs more CPU than most such programs (`ls`, `git status`).
-// The program gets the argv and environment bash would have given it;
-// anything bash could treat otherwise keeps spec as it is, so bash's own
-// messages and exit codes stay (docs/sandbox.md, "Commands bash would only
-// exec").
-func direct(env *workspace.Env, command string, spec *proc.Spec) {
+// direct is spec, which runs command with `bash -c`, made to run the
+// program the command names itself, when bash would do nothing but start
+// and exec it in place: the line is one simple command of literal words,
+// naming a program bash finds in PATH (not a builtin, keyword or
+// function). Bash's own start costs more CPU than most such programs
+// (`ls`, `git status`). The program gets the argv and environment bash
+// would have given it; false when bash could treat the line otherwise, so
+// that bash's own messages and exit codes stay (docs/sandbox.md, "Commands
+// bash would only exec").
+func direct(env *workspace.Env, command string, spec proc.Spec) (proc.Spec, bool) {
 	if filepath.Base(shellName(env)) != "bash" {
-		return
+		return spec, false
 	}
 	argv, ok := literalCommand(command)
 	if !ok {
-		return
+		return spec, false
 	}
 	search, ok := lookupVar(spec.Env, "PATH")
 	if !ok || search == "" {
-		return
+		return spec, false
 	}
 	file, ok := lookPathAsBash(argv[0], env.Root, search)
 	if !ok {
-		return
+		return spec, false
 	}
 	environ, ok := bashEnviron(spec.Env, env.Root, file)
 	if !ok {
-		return
+		return spec, false
 	}
 	spec.Argv, spec.Path, spec.Env = argv, file, environ
+	return spec, true
 }
 
 // shellWords are bash's builtins and reserved words (bash 5.2's `compgen

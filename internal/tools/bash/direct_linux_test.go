@@ -62,8 +62,10 @@ func directWorkspace(t *testing.T, extra ...string) *workspace.Env {
 	return env
 }
 
+// specOf is what startShell would start first for line.
 func specOf(env *workspace.Env, line string) proc.Spec {
-	return shellSpec(env, line, defaultKillTiming(), func(streamKind, []byte) {})
+	spec, _ := direct(env, line, shellSpec(env, line, defaultKillTiming(), func(streamKind, []byte) {}))
+	return spec
 }
 
 // A line of literal words naming a program runs it with bash's argv;
@@ -171,22 +173,39 @@ func sameAsBash(t *testing.T, env *workspace.Env, lines ...string) {
 
 // Through the sandbox's kept helper, a direct command gets the name it
 // was called by as argv[0], writes where bash's would, and a write the
-// sandbox refuses is reported as it is for bash. Background jobs take the
-// direct path too.
+// sandbox refuses is reported as it is for bash. A program the sandbox
+// will not execute fails as it does through bash: bash's words, 126 and
+// the sandbox's hint, not an error from the helper. Background jobs take
+// the direct path too.
 func TestADirectCommandInTheSandbox(t *testing.T) {
 	if ok, _ := sandbox.Available(); !ok {
 		t.Skip("no Landlock here")
 	}
 	env := directWorkspace(t)
-	sb, err := sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: env.Root, Home: t.TempDir(), Temp: t.TempDir()})
+	// The home folder is in the workspace: the helper gives commands a
+	// /tmp of its own, so a program under /tmp elsewhere goes to bash.
+	home := filepath.Join(env.Root, "home")
+	secret := filepath.Join(home, ".ssh", "prog")
+	if err := os.MkdirAll(filepath.Dir(secret), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(secret, []byte("#!/bin/sh\necho ran\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := sandbox.New(sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: env.Root, Home: home, Temp: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Ready(); sb.Close() })
 	env.Launcher = sb
 	outside := t.TempDir()
-	sameAsBash(t, env, "printargs a", "touch made", "touch "+outside+"/x", "sh -c 'exit 3'")
-	res, err := runForeground(context.Background(), env, defaultKillTiming(), "touch "+outside+"/y", 20000, func(string) {})
+	sameAsBash(t, env, "printargs a", "touch made", "touch "+outside+"/x", "sh -c 'exit 3'", secret)
+	res, err := runForeground(context.Background(), env, defaultKillTiming(), secret, 20000, func(string) {})
+	if err != nil || !strings.Contains(res.Output, "exit: 126") || !strings.Contains(res.Output, secret+": Permission denied") ||
+		!strings.Contains(res.Output, "shiro sandbox: ") || strings.Contains(res.Output, "ran") {
+		t.Errorf("a program the sandbox will not execute: %q, %v", res.Output, err)
+	}
+	res, err = runForeground(context.Background(), env, defaultKillTiming(), "touch "+outside+"/y", 20000, func(string) {})
 	if err != nil || res.Refused == nil || res.Refused.Path != outside {
 		t.Errorf("a refused write: %+v, %v", res.Refused, err)
 	}

@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"context"
 	"path/filepath"
 	"time"
 
@@ -76,12 +77,12 @@ const (
 )
 
 // shellSpec is how every bash command runs, foreground or background: the
-// shell in the workspace root (or the program in its place, when the shell
-// would only exec it: direct), leading a session of its own (no
+// shell in the workspace root (startShell may run the program in its
+// place, when the shell would only exec it: direct), leading a session of its own (no
 // controlling terminal, so prompts fail at once), with stdin from
 // /dev/null, through the workspace's launcher, and dying with shiro.
 func shellSpec(env *workspace.Env, command string, t killTiming, onOutput func(streamKind, []byte)) proc.Spec {
-	spec := proc.Spec{
+	return proc.Spec{
 		Argv:          shellArgv(env, command),
 		Dir:           env.Root,
 		Env:           env.CommandEnviron(),
@@ -93,6 +94,19 @@ func shellSpec(env *workspace.Env, command string, t killTiming, onOutput func(s
 		DieWithParent: true,
 		Launcher:      launcherOf(env),
 	}
-	direct(env, command, &spec)
-	return spec
+}
+
+// startShell starts spec, which shellSpec made for command, or the
+// program in the shell's place when the shell would only exec it (direct).
+// A program that could not be started at all (the sandbox refuses to
+// execute it, say) ran nothing, so the shell then runs the line after all:
+// it fails in its own words and exit code (126, 127), which is what the
+// model knows and what the sandbox's hint reads.
+func startShell(ctx context.Context, env *workspace.Env, command string, spec proc.Spec) (*proc.Process, error) {
+	if program, ok := direct(env, command, spec); ok {
+		if p, err := proc.Start(ctx, program); err == nil {
+			return p, nil
+		}
+	}
+	return proc.Start(ctx, spec)
 }
