@@ -133,6 +133,19 @@ func (g *gitGuard) started() {
 	g.running++
 }
 
+// notStarted is called for a command started was called for that could
+// not start: it ran nothing, so there is nothing to sweep.
+func (g *gitGuard) notStarted() {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.running > 0 {
+		g.running--
+	}
+}
+
 // ended is called when a command has ended; it sweeps. A nil guard (a
 // Sandbox not made by New) does nothing, as started.
 func (g *gitGuard) ended() []string {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shiro-neko/shiro/internal/proc"
 )
 
 // gitFixture is a fixture whose workspace is a real repository with one
@@ -179,4 +181,31 @@ printf '#!/bin/sh\ntouch %[1]s\n' > .git/hooks/pre-commit && chmod +x .git/hooks
 	}
 	gitOutside(t, f.ws, "status")
 	assertMissing(t, payload)
+}
+
+// A command the helper could not start ran nothing and never ends, so the
+// guard must not count it as running: else a redirect the person makes
+// afterwards, between commands, is taken for one a running command made
+// and moved away when the next command starts.
+func TestACommandThatCouldNotStartLeavesThePersonsRedirects(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	sb := f.sandbox(t)
+	refused := filepath.Join(f.home, ".ssh", "prog")
+	if err := os.WriteFile(refused, []byte("#!/bin/sh\necho ran\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := proc.Run(t.Context(), proc.Spec{Argv: []string{"prog"}, Path: refused, Dir: f.ws, NewSession: true, DieWithParent: true, Launcher: sb})
+	if err == nil {
+		t.Fatal("a program in a secret location started")
+	}
+	commondir := filepath.Join(f.ws, ".git", "commondir")
+	if err := os.WriteFile(commondir, []byte("../elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, out := runIn(t, sb, f.ws, "true")
+	if !res.Exit.Success() || strings.Contains(out, "commondir") {
+		t.Errorf("the next command: %s\n%s", res.Exit, out)
+	}
+	assertFile(t, commondir, "../elsewhere\n")
 }

@@ -190,10 +190,30 @@ func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Ex
 		helper.Command.Argv[0], helper.Command.Path = x.Argv[0], x.Path
 	}
 	helper.Pool = pool
+	var starter proc.Starter = helper
 	if pol.Mode != Off {
-		s.guard.started()
+		starter = guardedStart{helper, s.guard}
 	}
-	return proc.Exec{Argv: x.Argv, Dir: dir, Env: env, Grace: x.Grace, Starter: helper}, nil
+	return proc.Exec{Argv: x.Argv, Dir: dir, Env: env, Grace: x.Grace, Starter: starter}, nil
+}
+
+// guardedStart tells the git guard that a confined command starts, and
+// that it did not when it could not start: Explain, which tells the guard
+// a command ended, comes only for a command that started, and a count
+// left up would have the guard take what the person does between
+// commands for what a running command did.
+type guardedStart struct {
+	*supervise.Launch
+	guard *gitGuard
+}
+
+func (g guardedStart) Start(ctx context.Context, grp proc.Group, stdio [3]*os.File) (*proc.Leader, error) {
+	g.guard.started()
+	leader, err := g.Launch.Start(ctx, grp, stdio)
+	if err != nil {
+		g.guard.notStarted()
+	}
+	return leader, err
 }
 
 // helperExec is what starts the helper with p and the Landlock ruleset
