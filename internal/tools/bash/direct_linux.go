@@ -233,7 +233,7 @@ func bashEnviron(environ []string, root, shown string) ([]string, bool) {
 	}
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if bashSets(name, value) {
+		if bashReads(name, value) {
 			return nil, false
 		}
 		if ok && name != "_" {
@@ -273,21 +273,4 @@ func pwdAsBash(pwd, root string) (string, bool) {
 	}
 	real, err := filepath.EvalSymlinks(root)
 	return real, err == nil && filepath.IsAbs(real)
-}
-
-// bashSets reports whether bash, finding name=value in its environment,
-// changes or drops it, or reads it in a way that changes what runs.
-func bashSets(name, value string) bool {
-	if strings.HasPrefix(name, "BASH") { // its own, BASH_ENV, BASH_FUNC_*
-		return true
-	}
-	switch name {
-	case "SHELLOPTS", "IFS", "POSIXLY_CORRECT", "EXECIGNORE", "COMP_WORDBREAKS", "EPOCHREALTIME",
-		"EPOCHSECONDS", "HISTCMD", "LINENO", "OPTERR", "OPTIND", "PPID", "PS1", "PS2", "PS4",
-		"RANDOM", "SRANDOM":
-		return true
-	case "LC_ALL": // bash warns about a locale it cannot set
-		return value != "" && value != "C" && value != "POSIX"
-	}
-	return false
 }

@@ -35,16 +35,33 @@ type pureCheck struct {
 // is left to bash, so that `a=$a$a; a=$a$a …` cannot grow without end.
 const maxValues = 16
 
-// bashReadsEnviron reports whether bash would take from environ what the
-// interpreter does not: a startup file (BASH_ENV, ENV), options
-// (SHELLOPTS, BASHOPTS, POSIXLY_CORRECT), exported functions, IFS.
+// bashReadsEnviron reports whether environ holds a variable bashReads.
 func bashReadsEnviron(environ []string) bool {
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "BASH") || strings.Contains(name, "%") || strings.HasPrefix(value, "()") ||
-			slices.Contains([]string{"ENV", "SHELLOPTS", "POSIXLY_CORRECT", "IFS"}, name) {
+		if bashReads(name, value) {
 			return true
 		}
+	}
+	return false
+}
+
+// bashReads reports whether bash, finding name=value in its environment
+// at its start, reads it in a way that changes what runs or prints (a
+// startup file, options, exported functions, IFS, a locale it warns
+// about), or sets, changes or drops it: a line run other than by bash
+// (in-process, or a program in its place) would then differ.
+func bashReads(name, value string) bool {
+	if strings.HasPrefix(name, "BASH") || strings.Contains(name, "%") || strings.HasPrefix(value, "()") {
+		return true // its own, BASH_ENV, exported functions (BASH_FUNC_f%%, older forms)
+	}
+	switch name {
+	case "ENV", "SHELLOPTS", "IFS", "POSIXLY_CORRECT", "EXECIGNORE", "COMP_WORDBREAKS", "EPOCHREALTIME",
+		"EPOCHSECONDS", "HISTCMD", "LINENO", "OPTERR", "OPTIND", "PPID", "PS1", "PS2", "PS4",
+		"RANDOM", "SRANDOM":
+		return true
+	case "LC_ALL": // bash warns about a locale it cannot set
+		return value != "" && value != "C" && value != "POSIX"
 	}
 	return false
 }

@@ -124,10 +124,11 @@ func TestLinesThatReachOutsideRunInBash(t *testing.T) {
 
 // TestAnEnvironmentBashReadsKeepsLinesInBash: a startup file, options or
 // exported functions in the command environment change what bash does
-// with any line, so no line runs in-process then; nor with another shell.
+// with any line, and a locale bash cannot set has it warn on stderr, so
+// no line runs in-process then; nor with another shell.
 func TestAnEnvironmentBashReadsKeepsLinesInBash(t *testing.T) {
 	for _, extra := range []string{"BASH_ENV=/tmp/x", "BASH_FUNC_echo%%=() {  true; }", "SHELLOPTS=xtrace", "BASHOPTS=xpg_echo",
-		"POSIXLY_CORRECT=1", "IFS=x", "ENV=/tmp/x", "f=() { :; }"} {
+		"POSIXLY_CORRECT=1", "IFS=x", "ENV=/tmp/x", "f=() { :; }", "LC_ALL=xx_YY.UTF-8"} {
 		env := wstest.Env(t, nil)
 		env.ShellEnv = wstest.CleanEnviron(t, extra)
 		if pureLineOf(env, "echo x") != nil {
