@@ -85,6 +85,12 @@ func (t *typed[In]) Prepare(input json.RawMessage) (Prepared, error) {
 		}
 	}
 	p := &prepared[In]{def: &t.def, in: in, input: input}
+	p.plan = sync.OnceValue(func() Plan {
+		if p.def.Plan == nil {
+			return Plan{}
+		}
+		return p.def.Plan(p.in)
+	})
 	if t.def.Preview != nil {
 		return &previewing[In]{p}, nil
 	}
@@ -95,16 +101,14 @@ type prepared[In any] struct {
 	def   *Def[In]
 	in    *In
 	input json.RawMessage
+	// plan is the Def's Plan for in, made once: the gate, the turn and
+	// the events each ask for it (bash's parses the line).
+	plan func() Plan
 }
 
 func (p *prepared[In]) Input() json.RawMessage { return p.input }
 
-func (p *prepared[In]) Plan() Plan {
-	if p.def.Plan == nil {
-		return Plan{}
-	}
-	return p.def.Plan(p.in)
-}
+func (p *prepared[In]) Plan() Plan { return p.plan() }
 
 func (p *prepared[In]) Run(ctx context.Context, rt Runtime) (Result, error) {
 	return p.def.Run(ctx, rt, p.in)

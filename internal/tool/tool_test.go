@@ -105,6 +105,29 @@ func TestPlanAndInputComeFromTheOneDecode(t *testing.T) {
 	}
 }
 
+// A call's plan is made once, however often the gate, the turn and the
+// events ask for it: bash's parses the line.
+func TestAPlanIsMadeOncePerCall(t *testing.T) {
+	made := 0
+	tl := tool.New(tool.Def[readIn]{
+		Info: tool.Info{Name: "counted"},
+		Plan: func(in *readIn) tool.Plan { made++; return tool.Plan{Title: in.Path} },
+		Run:  func(context.Context, tool.Runtime, *readIn) (tool.Result, error) { return tool.Result{}, nil },
+	})
+	p, err := tl.Prepare(json.RawMessage(`{"path":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if got := p.Plan(); got.Title != "x" {
+			t.Fatalf("plan = %+v", got)
+		}
+	}
+	if made != 1 {
+		t.Errorf("the plan was made %d times", made)
+	}
+}
+
 func TestPreviewIsOfferedWhenDefined(t *testing.T) {
 	tl := tool.New(tool.Def[readIn]{
 		Info: tool.Info{Name: "demo_write", Effect: tool.Writes},
