@@ -55,9 +55,14 @@ func commandEnv(base, passthrough []string) []string {
 // ShellEnv (or the process's own when it is nil) through CommandEnv, with
 // e.EnvPassthrough handed on.
 func (e *Env) CommandEnviron() []string {
-	base := e.ShellEnv
-	if base == nil {
-		base = os.Environ()
+	return commandEnv(e.ShellEnviron(), e.EnvPassthrough)
+}
+
+// ShellEnviron is the environment commands are made from, before
+// CommandEnv: ShellEnv, or the process's own when it is nil.
+func (e *Env) ShellEnviron() []string {
+	if e.ShellEnv == nil {
+		return os.Environ()
 	}
-	return commandEnv(base, e.EnvPassthrough)
+	return e.ShellEnv
 }

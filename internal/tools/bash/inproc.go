@@ -54,13 +54,9 @@ func pureLineOf(env *workspace.Env, command string) *pureLine {
 	if err != nil {
 		return nil
 	}
-	base := env.ShellEnv
-	if base == nil {
-		base = os.Environ()
-	}
-	// The command environment is base with entries taken out and a few
-	// harmless ones set, so what bash would read is looked for in base.
-	if bashReadsEnviron(base) {
+	// The command environment is the shell's with entries taken out and a
+	// few harmless ones set, so what bash would read is looked for there.
+	if bashReadsEnviron(env.ShellEnviron()) {
 		return nil
 	}
 	c := &pureCheck{environ: env.CommandEnviron, assigned: map[string][]string{}}
