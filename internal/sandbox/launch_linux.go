@@ -149,9 +149,7 @@ func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Ex
 		return proc.Exec{}, pr.err
 	}
 	argv0 := x.Argv[0]
-	if x.Path != "" {
-		argv0 = x.Path
-	} else if !strings.Contains(argv0, "/") {
+	if x.Path == "" && !strings.Contains(argv0, "/") {
 		// Looked up in shiro's own PATH, as proc does without a launcher.
 		path, err := exec.LookPath(argv0)
 		if err != nil {
@@ -182,12 +180,10 @@ func (s *Sandbox) launch(x proc.Exec, pol Policy, pool *supervise.Pool) (proc.Ex
 	}
 	helper.Command = &supervise.Handoff{
 		Argv:  append([]string{argv0}, x.Argv[1:]...),
+		Path:  x.Path,
 		Dir:   dir,
 		Env:   env,
 		Grace: x.Grace,
-	}
-	if x.Path != "" {
-		helper.Command.Argv[0], helper.Command.Path = x.Argv[0], x.Path
 	}
 	helper.Pool = pool
 	var starter proc.Starter = helper
